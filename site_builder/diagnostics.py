@@ -1,0 +1,63 @@
+"""Diagnostics: what the build could not place, named by file and line.
+
+Format follows compilers and Sphinx: ``path:line: warning: message``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+Level = Literal["warning", "error"]
+
+
+@dataclass(frozen=True, order=True)
+class Diagnostic:
+    """One message about one place in the input.
+
+    ``path`` is the input file as given on the command line, ``line`` is
+    1-based (0 when the message concerns the whole file).
+    """
+
+    path: str
+    line: int
+    level: Level
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}: {self.level}: {self.message}"
+
+
+@dataclass
+class Diagnostics:
+    """An ordered collection of diagnostics with helpers to add and count."""
+
+    items: list[Diagnostic] = field(default_factory=list)
+
+    def warning(self, path: str, line: int, message: str) -> None:
+        """Record a warning at ``path:line``."""
+        self.items.append(Diagnostic(str(path), line, "warning", message))
+
+    def error(self, path: str, line: int, message: str) -> None:
+        """Record an error at ``path:line``."""
+        self.items.append(Diagnostic(str(path), line, "error", message))
+
+    def extend(self, others: "Diagnostics | list[Diagnostic]") -> None:
+        """Append every diagnostic of ``others``."""
+        self.items.extend(others.items if isinstance(others, Diagnostics) else others)
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        """The diagnostics of level ``error``."""
+        return [d for d in self.items if d.level == "error"]
+
+    @property
+    def warnings(self) -> list[Diagnostic]:
+        """The diagnostics of level ``warning``."""
+        return [d for d in self.items if d.level == "warning"]
+
+    def __iter__(self):
+        return iter(self.items)
+
+    def __len__(self) -> int:
+        return len(self.items)
