@@ -1,0 +1,76 @@
+"""The command line: ``python build.py [options]`` and ``python build.py serve [options]``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from .config import ConfigError, load_config
+from .pipeline import BuildError, build
+from .writer import OutputError
+
+DEFAULT_CONFIG = "site.toml"
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--seeds", type=Path, default=Path("seeds"), help="folder of paper lists (default: seeds)")
+    parser.add_argument("--config", type=Path, default=None, help="site config file (default: site.toml if present)")
+    parser.add_argument("--base-url", default=None, help="absolute URL the site is hosted at, e.g. https://user.github.io/repo/")
+    parser.add_argument("--strict", action="store_true", help="treat warnings as errors")
+
+
+def make_parser() -> argparse.ArgumentParser:
+    """The argument parser for the build command (``serve`` has its own, see :mod:`site_builder.serve`)."""
+    parser = argparse.ArgumentParser(prog="build.py", description="Build the reading-list site from paper lists.",
+                                     epilog="Run `build.py serve --help` for the preview server.")
+    _common(parser)
+    parser.add_argument("--out", type=Path, default=Path("_site"), help="output folder (default: _site)")
+    return parser
+
+
+def make_serve_parser() -> argparse.ArgumentParser:
+    """The argument parser for ``build.py serve``."""
+    parser = argparse.ArgumentParser(prog="build.py serve", description="Build into a temporary folder and serve it.")
+    _common(parser)
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8000, help="0 picks a free port")
+    parser.add_argument("--base-path", default="/", help="serve the site under this path, e.g. /repo/")
+    return parser
+
+
+def resolve_config(path: Path | None, base_url: str | None):
+    """Load ``path`` (or ``site.toml`` in the working directory when present) and apply ``--base-url``."""
+    if path is None and Path(DEFAULT_CONFIG).exists():
+        path = Path(DEFAULT_CONFIG)
+    return load_config(path).with_base_url(base_url)
+
+
+def run_build(args: argparse.Namespace, out: Path) -> int:
+    """Build with ``args`` into ``out``, print diagnostics to stderr, return the exit status."""
+    try:
+        config = resolve_config(args.config, args.base_url)
+        report = build(args.seeds, out, config, strict=args.strict)
+    except (ConfigError, BuildError, OutputError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    for diagnostic in report.diagnostics:
+        print(diagnostic, file=sys.stderr)
+    errors, warnings = len(report.diagnostics.errors), len(report.diagnostics.warnings)
+    if report.files == 0:
+        why = f"{errors} error(s)" if errors else f"{warnings} warning(s) with --strict"
+        print(f"build failed: {why}; {out} left as it was", file=sys.stderr)
+        return 1
+    print(f"built {len(report.site.papers)} papers, {report.files} files into {out} ({warnings} warning(s))",
+          file=sys.stderr)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point: parse ``argv`` (default ``sys.argv[1:]``) and run; returns the exit status."""
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["serve"]:
+        from .serve import serve
+        return serve(make_serve_parser().parse_args(argv[1:]))
+    args = make_parser().parse_args(argv)
+    return run_build(args, args.out)

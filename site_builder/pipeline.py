@@ -1,0 +1,121 @@
+"""The build: read lists → site model → pages, index and assets → output folder."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import urls
+from .config import SiteConfig
+from .diagnostics import Diagnostics
+from .model import Site, build_site
+from .pages import plan_pages
+from .reader import Entry, read_list
+from .search import build_search_data, dump_json, index_script
+from .writer import Output, make_environment, render_pages
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+TEMPLATES = PROJECT_ROOT / "templates"
+ASSETS = PROJECT_ROOT / "assets"
+LUNR_SOURCE = PROJECT_ROOT / "node_modules" / "lunr" / "lunr.min.js"
+OVERRIDES_NAME = "overrides.toml"
+
+
+class BuildError(Exception):
+    """The build must stop; the message says why (diagnostics are in the report)."""
+
+
+@dataclass
+class BuildReport:
+    """What a build did: the model, its diagnostics, and the number of files written."""
+
+    site: Site | None
+    diagnostics: Diagnostics
+    files: int = 0
+
+
+def list_files(seeds: Path) -> list[Path]:
+    """The list files in ``seeds`` (``*.txt``, sorted by name). Raises BuildError when there are none."""
+    if not seeds.is_dir():
+        raise BuildError(f"{seeds}: no such folder of paper lists")
+    files = sorted(p for p in seeds.iterdir() if p.suffix.lower() == ".txt" and p.is_file())
+    if not files:
+        raise BuildError(f"{seeds}: holds no paper list (*.txt)")
+    return files
+
+
+def read_lists(files: list[Path], config: SiteConfig, diagnostics: Diagnostics) -> list[Entry]:
+    """Read every list file, with the config's venue for lists whose heading names none."""
+    entries: list[Entry] = []
+    for path in files:
+        defaults = config.list_defaults(path.name)
+        result = read_list(path, defaults.venue, defaults.year)
+        diagnostics.extend(result.diagnostics)
+        entries.extend(result.entries)
+    return entries
+
+
+def load_overrides(seeds: Path, diagnostics: Diagnostics) -> dict[str, dict]:
+    """The curator's overrides in ``seeds/overrides.toml``: ``[papers.<id>]`` tables of fields.
+
+    A file that is not valid TOML is an error diagnostic naming it.
+    """
+    path = seeds / OVERRIDES_NAME
+    if not path.exists():
+        return {}
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8-sig"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        diagnostics.error(str(path), 0, f"not valid TOML: {exc}")
+        return {}
+    papers = data.get("papers", {})
+    return {pid: {**fields, "__source__": str(path)} for pid, fields in papers.items() if isinstance(fields, dict)}
+
+
+def copy_assets(output: Output) -> None:
+    """Copy the site's own assets and lunr.js (from ``node_modules``) into the output."""
+    for source in sorted(ASSETS.rglob("*")):
+        if source.is_file():
+            output.copy_file(f"{urls.ASSETS}/{source.relative_to(ASSETS).as_posix()}", source)
+    if not LUNR_SOURCE.exists():
+        raise BuildError(f"{LUNR_SOURCE}: missing; run `npm ci` in {PROJECT_ROOT} first")
+    output.copy_file(urls.LUNR_JS, LUNR_SOURCE)
+
+
+def write_site(site: Site, output: Output) -> None:
+    """Write every page, ``papers.json``, the search index and the assets of ``site``."""
+    env = make_environment(TEMPLATES)
+    render_pages(env, plan_pages(site), output, {"site": site})
+    output.write_text(urls.PAPERS_JSON, json.dumps([p.record() for p in site.papers], ensure_ascii=False,
+                                                   sort_keys=True, indent=1) + "\n")
+    index_json = dump_json(build_search_data(site))
+    output.write_text(urls.SEARCH_INDEX_JSON, index_json)
+    output.write_text(urls.SEARCH_INDEX_JS, index_script(index_json))
+    output.write_text(".nojekyll", "")
+    copy_assets(output)
+
+
+def build(seeds: Path, out: Path, config: SiteConfig, strict: bool = False) -> BuildReport:
+    """Build the lists in ``seeds`` into ``out``.
+
+    Errors (or warnings with ``strict``) stop the build before anything is
+    written: ``out`` is then left exactly as it was, and the report's
+    diagnostics say why. Raises BuildError for a missing seeds folder or
+    lunr.js, OutputError when ``out`` cannot be replaced.
+    """
+    diagnostics = Diagnostics()
+    entries = read_lists(list_files(seeds), config, diagnostics)
+    overrides = load_overrides(seeds, diagnostics)
+    site = build_site(entries, overrides, config, diagnostics)
+    if diagnostics.errors or (strict and diagnostics.warnings):
+        return BuildReport(site, diagnostics)
+    output = Output(out)
+    try:
+        write_site(site, output)
+    except BaseException:
+        output.discard()
+        raise
+    output.commit()
+    return BuildReport(site, diagnostics, len(output.written))

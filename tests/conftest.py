@@ -1,0 +1,36 @@
+"""Shared fixtures: the seed site built once per test session."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from site_builder.cli import main  # noqa: E402
+
+SEEDS = ROOT / "seeds"
+CONFIG = ROOT / "site.toml"
+
+
+def build_into(out: Path, *extra: str, seeds: Path = SEEDS, config: Path = CONFIG) -> int:
+    """Run the command line build of ``seeds`` into ``out``; returns the exit status."""
+    return main(["--seeds", str(seeds), "--config", str(config), "--out", str(out), *extra])
+
+
+@pytest.fixture(scope="session")
+def seed_site(tmp_path_factory) -> Path:
+    """The seeds built with the repo's config into a temporary folder."""
+    out = tmp_path_factory.mktemp("seed-site") / "_site"
+    assert build_into(out) == 0
+    return out
+
+
+@pytest.fixture(scope="session")
+def seed_records(seed_site) -> list[dict]:
+    """The records of the seed site's ``papers.json``."""
+    return json.loads((seed_site / "papers.json").read_text(encoding="utf-8"))

@@ -1,0 +1,125 @@
+"""End-to-end build of the real seeds: pages, papers.json, links, index, exit codes."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from collections import Counter
+from pathlib import Path
+
+from conftest import ROOT, SEEDS, build_into
+from linkcheck import broken_links
+
+
+def test_page_set(seed_site: Path, seed_records):
+    papers = sorted(p.name for p in (seed_site / "papers").glob("*.html"))
+    assert len(papers) == 58
+    assert sorted(r["url"] for r in seed_records) == sorted(f"papers/{n}" for n in papers)
+    venue_pages = sorted(p.parent.name for p in (seed_site / "venues").glob("*/index.html"))
+    assert venue_pages == ["iclr-2025", "icml-2024", "icml-2025"]
+    track_pages = [p for p in (seed_site / "venues").glob("*/*.html") if p.name != "index.html"]
+    assert len(track_pages) == 14
+    assert (seed_site / "index.html").is_file() and (seed_site / "search.html").is_file()
+
+
+def test_papers_json_fields(seed_records):
+    assert len(seed_records) == 58
+    counts = Counter((r["venue"], r["year"]) for r in seed_records)
+    assert counts == {("ICLR", 2025): 19, ("ICML", 2024): 19, ("ICML", 2025): 20}
+    icml25 = [r for r in seed_records if r["year"] == 2025 and r["venue"] == "ICML"]
+    tracks = {r["track"] for r in icml25}
+    assert len(tracks) == 14 and None not in tracks
+    assert len({t.split(" · ")[0] for t in tracks}) == 6
+    assert all(r["authors"] for r in icml25)
+    assert all(r["track"] is None and r["authors"] == [] for r in seed_records if r not in icml25)
+    assert all(r["title"] and r["title_derived"] for r in seed_records)
+    assert len({r["id"] for r in seed_records}) == 58 and len({r["slug"] for r in seed_records}) == 58
+    keys = {"id", "slug", "title", "title_derived", "authors", "venue", "year", "track", "abstract", "code_urls", "url"}
+    assert all(keys <= set(r) for r in seed_records)
+
+
+def test_authors_from_the_list(seed_records):
+    first = next(r for r in seed_records if r["abstract"].startswith("Controllability has become"))
+    assert first["authors"] == ["Yi-Fan Zhang", "Xiao Zhang", "Min-Ling Zhang"]
+    assert first["track"] == "Theory · Learning Theory"
+
+
+def test_abstract_is_source_text(seed_records):
+    source = "\n".join(p.read_text(encoding="utf-8") for p in SEEDS.glob("*.txt"))
+    assert all(r["abstract"] in source for r in seed_records)
+
+
+def test_no_broken_or_folder_links(seed_site: Path):
+    assert broken_links(seed_site) == []
+
+
+def test_paper_page_shows_fields(seed_site: Path, seed_records):
+    record = next(r for r in seed_records if r["track"])
+    html = (seed_site / record["url"]).read_text(encoding="utf-8")
+    assert "derived title" in html
+    assert record["authors"][0] in html
+    assert "ICML 2025" in html and "../venues/icml-2025/index.html" in html
+    assert record["track"] in html
+
+
+def test_math_is_mathml_not_dollars(seed_site: Path, seed_records):
+    record = next(r for r in seed_records if r"$\mathcal{O}(k)$" in r["abstract"])
+    html = (seed_site / record["url"]).read_text(encoding="utf-8")
+    assert "<math" in html and r"$\mathcal" not in html
+
+
+def test_search_index_shape(seed_site: Path, seed_records):
+    data = json.loads((seed_site / "search-index.json").read_text(encoding="utf-8"))
+    assert data["index"]["version"] == "2.3.9"
+    assert {r["id"]: r["url"] for r in seed_records} == {ref: d["url"] for ref, d in data["docs"].items()}
+    assert all(d["title"].strip() for d in data["docs"].values())
+    script = (seed_site / "search-index.js").read_text(encoding="utf-8")
+    assert script.startswith("window.SEARCH_DATA = ") and "</script" not in script
+    assert (seed_site / "assets" / "lunr.min.js").read_bytes() == (ROOT / "node_modules/lunr/lunr.min.js").read_bytes()
+
+
+def test_each_title_is_its_own_top_hit_in_lunr_js(seed_site: Path):
+    node = shutil.which("node")
+    assert node, "node is required"
+    out = subprocess.run([node, str(ROOT / "tests/js/title_top_hits.js"), str(seed_site)],
+                         check=True, capture_output=True, text=True).stdout
+    results = json.loads(out)
+    assert len(results) == 58
+    assert [r for r in results if r["top"] != r["ref"]] == []
+
+
+def test_search_box_on_every_page(seed_site: Path):
+    for page in seed_site.rglob("*.html"):
+        html = page.read_text(encoding="utf-8")
+        assert 'type="search" name="q"' in html, page
+
+
+def test_bad_list_keeps_existing_site(tmp_path: Path, seed_site: Path):
+    out = tmp_path / "site"
+    shutil.copytree(seed_site, out)
+    before = sorted(p.relative_to(out) for p in out.rglob("*"))
+    seeds = tmp_path / "seeds"
+    seeds.mkdir()
+    (seeds / "a.txt").write_bytes(b"")
+    assert build_into(out, seeds=seeds) != 0
+    assert sorted(p.relative_to(out) for p in out.rglob("*")) == before
+
+
+def test_refuses_to_replace_a_foreign_folder(tmp_path: Path):
+    out = tmp_path / "mine"
+    out.mkdir()
+    (out / "notes.txt").write_text("keep me")
+    assert build_into(out) == 2
+    assert (out / "notes.txt").read_text() == "keep me"
+
+
+def test_missing_venue_is_an_error_naming_the_file(tmp_path: Path, capsys):
+    seeds = tmp_path / "seeds"
+    seeds.mkdir()
+    shutil.copy(SEEDS / "003_7bfb54ea2f2037fe.txt", seeds)
+    config = tmp_path / "site.toml"
+    config.write_text('title = "T"\n')
+    assert build_into(tmp_path / "out", seeds=seeds, config=config) == 1
+    assert "003_7bfb54ea2f2037fe.txt:1: error:" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
