@@ -34,3 +34,23 @@ def seed_site(tmp_path_factory) -> Path:
 def seed_records(seed_site) -> list[dict]:
     """The records of the seed site's ``papers.json``."""
     return json.loads((seed_site / "papers.json").read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="session")
+def browser_context():
+    """One headless Chromium context for the session (see ``tests/browser.py``)."""
+    from browser import chromium_context
+
+    with chromium_context() as context:
+        yield context
+
+
+@pytest.fixture
+def page(browser_context):
+    """A new page in the shared Chromium context, closed after the test; page errors fail the test."""
+    tab = browser_context.new_page()
+    errors: list[str] = []
+    tab.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield tab
+    tab.close()
+    assert errors == [], f"JavaScript errors: {errors}"
