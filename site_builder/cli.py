@@ -8,7 +8,7 @@ from pathlib import Path
 
 from .config import ConfigError, load_config
 from .pipeline import BuildError, build
-from .writer import OutputError
+from .writer import OutputError, TemplateFailure
 
 DEFAULT_CONFIG = "site.toml"
 
@@ -54,6 +54,15 @@ def run_build(args: argparse.Namespace, out: Path) -> int:
     except (ConfigError, BuildError, OutputError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except TemplateFailure as exc:
+        print(f"{exc}; {out} left as it was", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"error: cannot write the site: {exc}; {out} left as it was", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"interrupted; {out} left as it was", file=sys.stderr)
+        return 130
     for diagnostic in report.diagnostics:
         print(diagnostic, file=sys.stderr)
     errors, warnings = len(report.diagnostics.errors), len(report.diagnostics.warnings)

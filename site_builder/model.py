@@ -48,14 +48,15 @@ class Venue:
 
 @dataclass(frozen=True, order=True)
 class Track:
-    """A track within a venue, as an area path, e.g. ``("Theory", "Learning Theory")``."""
+    """A track within a venue, as an area path, e.g. ``("Theory", "Learning Theory")``.
+
+    Identity is the venue and the parts; ``slug`` is unique within the venue
+    (see :func:`unique_slugs`).
+    """
 
     venue: Venue
-    slug: str = field(init=False)
-    parts: tuple[str, ...] = field(compare=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "slug", urls.make_slug(" ".join(self.parts), "track"))
+    parts: tuple[str, ...]
+    slug: str = field(compare=False)
 
     @property
     def label(self) -> str:
@@ -158,35 +159,59 @@ def paper_id(abstract: str) -> str:
     return hashlib.sha1(norm.encode("utf-8")).hexdigest()[:ID_LENGTH]
 
 
-def _apply_override(entry: Entry, override: dict) -> tuple[dict, bool]:
-    fields = {
-        "title": entry.title, "authors": entry.authors, "track": entry.track, "abstract": entry.abstract,
-        "slug": None, "venue": entry.venue, "year": entry.year,
-    }
-    fields.update({k: (tuple(v) if isinstance(v, list) else v) for k, v in override.items() if k in OVERRIDABLE})
-    return fields, "title" in override
+@dataclass(frozen=True)
+class _Draft:
+    """An entry with the curator's override applied, before slugs are assigned."""
+
+    entry: Entry
+    id: str
+    title: str | None
+    authors: tuple[str, ...]
+    track: tuple[str, ...]
+    abstract: str
+    slug: str | None
+    venue: Venue
 
 
-def make_paper(entry: Entry, override: dict, diagnostics: Diagnostics) -> Paper | None:
-    """Build the :class:`Paper` of ``entry`` with the curator's ``override`` applied.
-
-    Returns None (with an error diagnostic) when no venue and year are known.
-    """
-    pid = paper_id(entry.abstract)
-    f, titled = _apply_override(entry, override)
+def _draft(entry: Entry, override: dict, diagnostics: Diagnostics) -> _Draft | None:
+    """Apply ``override`` to ``entry``; None (with an error diagnostic) when no venue and year are known."""
+    f = {"title": entry.title, "authors": entry.authors, "track": entry.track, "abstract": entry.abstract,
+         "slug": None, "venue": entry.venue, "year": entry.year}
+    f.update({k: (tuple(v) if isinstance(v, list) else v) for k, v in override.items() if k in OVERRIDABLE})
     if not f["venue"] or not f["year"]:
         diagnostics.error(entry.path, entry.line, "paper has no venue and year (heading names none, config gives none)")
         return None
-    venue = Venue(f["venue"], int(f["year"]))
-    derived = not f["title"]
-    title = f["title"] or derive_title(f["abstract"])
-    rendered = render_abstract(f["abstract"])
+    return _Draft(entry, paper_id(entry.abstract), f["title"], tuple(f["authors"]), tuple(f["track"]),
+                  f["abstract"], f["slug"], Venue(str(f["venue"]), int(f["year"])))
+
+
+def unique_slugs(wanted: dict[object, str]) -> dict[object, str]:
+    """Map each key to its wanted slug, made unique: every key whose slug collides gets ``-<hash>`` appended.
+
+    The hash is the first 6 hex digits of SHA-1 over ``str(key)``, so the
+    result does not depend on order and is the same in every build.
+    """
+    counts: dict[str, int] = {}
+    for slug in wanted.values():
+        counts[slug] = counts.get(slug, 0) + 1
+    return {key: slug if counts[slug] == 1 else f"{slug}-{hashlib.sha1(str(key).encode()).hexdigest()[:6]}"
+            for key, slug in wanted.items()}
+
+
+def _tracks(drafts: list[_Draft]) -> dict[tuple, Track]:
+    """One Track per (venue, parts) among ``drafts``, with slugs unique within each venue."""
+    keys = sorted({(d.venue.slug, d.track): d.venue for d in drafts if d.track}.items())
+    slugs = unique_slugs({key: f"{key[0]}/{urls.make_slug(' '.join(key[1]), 'track')}" for key, _ in keys})
+    return {key: Track(venue, key[1], slugs[key].split("/", 1)[1]) for key, venue in keys}
+
+
+def make_paper(draft: _Draft, slug: str, track: Track | None, title: str, diagnostics: Diagnostics) -> Paper:
+    """Build the :class:`Paper` of ``draft`` with its resolved ``slug``, ``track`` and ``title``."""
+    rendered = render_abstract(draft.abstract)
     for message in rendered.warnings:
-        diagnostics.warning(entry.path, entry.line, message)
-    slug = f["slug"] or f"{urls.make_slug(title, 'paper', 50)}-{pid[:6]}"
-    track = Track(venue, tuple(f["track"])) if f["track"] else None
-    return Paper(pid, slug, title, derived and not titled, tuple(f["authors"]), entry.et_al, venue, track,
-                 f["abstract"], rendered, entry.path, entry.line)
+        diagnostics.warning(draft.entry.path, draft.entry.line, message)
+    return Paper(draft.id, slug, title, not draft.title, draft.authors, draft.entry.et_al, draft.venue, track,
+                 draft.abstract, rendered, draft.entry.path, draft.entry.line)
 
 
 def _sort_key(paper: Paper) -> tuple:
@@ -200,19 +225,24 @@ def build_site(entries: list[Entry], overrides: dict[str, dict], config: SiteCon
     The same abstract listed twice is one paper, reported as a warning naming
     both places. An override keyed by an unknown id is a warning.
     """
-    papers: dict[str, Paper] = {}
+    drafts: dict[str, _Draft] = {}
     for entry in sorted(entries, key=lambda e: (e.path, e.line)):
         pid = paper_id(entry.abstract)
-        if pid in papers:
-            first = papers[pid]
-            diagnostics.warning(entry.path, entry.line, f"duplicate of the paper at {first.source}:{first.line}; listed once")
+        if pid in drafts:
+            first = drafts[pid].entry
+            diagnostics.warning(entry.path, entry.line, f"duplicate of the paper at {first.path}:{first.line}; listed once")
             continue
-        paper = make_paper(entry, overrides.get(pid, {}), diagnostics)
-        if paper is not None:
-            papers[pid] = paper
-    for pid in sorted(set(overrides) - set(papers)):
+        draft = _draft(entry, overrides.get(pid, {}), diagnostics)
+        if draft is not None:
+            drafts[pid] = draft
+    for pid in sorted(set(overrides) - set(drafts)):
         diagnostics.warning(overrides[pid].get("__source__", "overrides"), 0, f"override for unknown paper id {pid!r}")
-    ordered = tuple(sorted(papers.values(), key=_sort_key))
+    tracks = _tracks(list(drafts.values()))
+    titles = {pid: d.title or derive_title(d.abstract) for pid, d in drafts.items()}
+    slugs = unique_slugs({pid: urls.make_slug(d.slug, "paper", 60) if d.slug
+                          else f"{urls.make_slug(titles[pid], 'paper', 50)}-{pid[:6]}" for pid, d in drafts.items()})
+    papers = [make_paper(d, slugs[pid], tracks.get((d.venue.slug, d.track)), titles[pid], diagnostics)
+              for pid, d in sorted(drafts.items())]
+    ordered = tuple(sorted(papers, key=_sort_key))
     venues = tuple(sorted({p.venue for p in ordered}))
-    tracks = tuple(sorted({p.track for p in ordered if p.track}))
-    return Site(config, ordered, venues, tracks)
+    return Site(config, ordered, venues, tuple(sorted(tracks.values())))

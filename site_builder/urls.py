@@ -20,8 +20,9 @@ SEARCH_INDEX_JS = "search-index.js"
 ASSETS = "assets"
 LUNR_JS = "assets/lunr.min.js"
 
-#: Names the site's own files take at the root; no slug may produce them.
-RESERVED = frozenset({"index", "search", "papers", "venues", "tracks", "assets", "search-index", "404"})
+#: Names the site's own files take; no slug may take one of them.
+RESERVED = frozenset({"index", "search", "papers", "venues", "tracks", "assets", "search-index", "404", "sitemap",
+                      "robots", "feed", "authors", "tags", "stars"})
 #: Device names Windows refuses as file names, whatever the extension.
 WINDOWS_RESERVED = frozenset(
     {"con", "prn", "aux", "nul"} | {f"com{i}" for i in range(10)} | {f"lpt{i}" for i in range(10)}
@@ -33,10 +34,11 @@ def make_slug(text: str, fallback: str, max_length: int = 60) -> str:
 
     ASCII letters, digits and hyphens only (non-Latin text is transliterated
     by python-slugify/text-unidecode); never empty (``fallback`` then), never
-    a Windows device name.
+    a Windows device name (``con``, ``nul``, ``com1`` …) nor one of the
+    site's own file names (:data:`RESERVED`); those get ``-<fallback>`` appended.
     """
     slug = slugify(text, max_length=max_length, word_boundary=True) or fallback
-    if slug in WINDOWS_RESERVED:
+    if slug in WINDOWS_RESERVED or slug in RESERVED:
         slug = f"{slug}-{fallback}"
     return slug
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+import traceback
 from pathlib import Path, PurePosixPath
 
 import jinja2
@@ -22,6 +23,19 @@ MARKER = ".site-builder"
 
 class OutputError(Exception):
     """The output folder cannot be written or replaced."""
+
+
+class TemplateFailure(Exception):
+    """A template failed while rendering a page; the message reads ``template:line: error: …``."""
+
+
+def template_location(exc: BaseException) -> str:
+    """``file:line`` of the innermost template frame in ``exc``'s traceback (Jinja2 maps frames to
+    template lines), or ``templates:0`` when none is found."""
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename.endswith(".html")]
+    if not frames:
+        return f"{getattr(exc, 'filename', None) or 'templates'}:{getattr(exc, 'lineno', None) or 0}"
+    return f"{frames[-1].filename}:{frames[-1].lineno}"
 
 
 def make_environment(templates: Path) -> jinja2.Environment:
@@ -95,5 +109,8 @@ class Output:
 def render_pages(env: jinja2.Environment, pages: list[Page], output: Output, common: dict) -> None:
     """Render each page of ``pages`` with its template and write it to ``output``."""
     for page in pages:
-        template = env.get_template(page.template)
-        output.write_text(page.path, template.render(page=page, **common, **page.context))
+        try:
+            html = env.get_template(page.template).render(page=page, **common, **page.context)
+        except jinja2.TemplateError as exc:
+            raise TemplateFailure(f"{template_location(exc)}: error: rendering {page.path}: {exc}") from exc
+        output.write_text(page.path, html)

@@ -1,0 +1,109 @@
+"""Issue 9: safe and stable paths, failed builds that lose nothing, deterministic output."""
+
+from __future__ import annotations
+
+import filecmp
+import hashlib
+import shutil
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import ROOT, SEEDS, build_into
+from site_builder import pipeline, urls, writer
+from site_builder.model import unique_slugs
+
+
+def tree_digest(root: Path) -> dict[str, str]:
+    """SHA-256 of every file under ``root``, by relative path."""
+    return {p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text())
+def test_slugs_are_always_safe(text):
+    slug = urls.make_slug(text, "paper")
+    assert slug and slug not in (".", "..")
+    assert set(slug) <= set("abcdefghijklmnopqrstuvwxyz0123456789-")
+    assert slug not in urls.WINDOWS_RESERVED and slug not in urls.RESERVED
+
+
+@pytest.mark.parametrize("name", ["CON", "nul", "Com1", "index", "search", "404"])
+def test_reserved_names_are_avoided(name):
+    assert urls.make_slug(name, "paper") == f"{name.lower()}-paper"
+
+
+def test_titles_without_latin_letters_get_readable_stable_slugs():
+    slug = urls.make_slug("图神经网络的泛化", "paper")
+    assert slug == urls.make_slug("图神经网络的泛化", "paper")
+    assert len(slug) > 5 and slug != "paper"
+
+
+def test_slug_collisions_resolve_independently_of_order():
+    wanted = {"b": "same", "a": "same", "c": "other"}
+    first = unique_slugs(wanted)
+    again = unique_slugs(dict(reversed(list(wanted.items()))))
+    assert first == again
+    assert first["c"] == "other" and first["a"] != first["b"] and first["a"].startswith("same-")
+
+
+def test_same_input_gives_byte_identical_output(tmp_path, seed_site):
+    build_into(tmp_path / "again")
+    assert tree_digest(tmp_path / "again") == tree_digest(seed_site)
+
+
+def test_files_in_another_order_give_identical_output(tmp_path, seed_site):
+    seeds = tmp_path / "seeds"
+    seeds.mkdir()
+    names = sorted(p.name for p in SEEDS.glob("*.txt"))
+    renamed = {}
+    for new_prefix, name in zip("zyx", names):
+        renamed[name] = f"{new_prefix}_{name}"
+        shutil.copy(SEEDS / name, seeds / renamed[name])
+    config = tmp_path / "site.toml"
+    config.write_text((ROOT / "site.toml").read_text(encoding="utf-8").replace(names[2], renamed[names[2]]),
+                      encoding="utf-8")
+    assert build_into(tmp_path / "out", seeds=seeds, config=config) == 0
+    assert tree_digest(tmp_path / "out") == tree_digest(seed_site)
+
+
+@pytest.fixture
+def previous_site(tmp_path, seed_site) -> Path:
+    out = tmp_path / "site"
+    shutil.copytree(seed_site, out)
+    return out
+
+
+def _unchanged(out: Path, seed_site: Path) -> bool:
+    return tree_digest(out) == tree_digest(seed_site) and not filecmp.dircmp(out, seed_site).diff_files
+
+
+def test_template_error_keeps_previous_site(previous_site, seed_site, tmp_path, monkeypatch, capsys):
+    templates = tmp_path / "templates"
+    shutil.copytree(ROOT / "templates", templates)
+    (templates / "paper.html").write_text("{% extends 'base.html' %}{% block main %}{{ paper.nope() }}{% endblock %}")
+    monkeypatch.setattr(pipeline, "TEMPLATES", templates)
+    assert build_into(previous_site) == 2
+    assert "paper.html" in capsys.readouterr().err
+    assert _unchanged(previous_site, seed_site)
+    assert not list(tmp_path.glob(".site.building-*"))
+
+
+@pytest.mark.parametrize("failure", [OSError(28, "No space left on device"), KeyboardInterrupt()])
+def test_failed_write_keeps_previous_site(previous_site, seed_site, tmp_path, monkeypatch, failure):
+    real = writer.Output.write_text
+    calls = []
+
+    def failing(self, path, text):
+        calls.append(path)
+        if len(calls) == 20:
+            raise failure
+        real(self, path, text)
+
+    monkeypatch.setattr(writer.Output, "write_text", failing)
+    assert build_into(previous_site) in (2, 130)
+    assert _unchanged(previous_site, seed_site)
+    assert not list(tmp_path.glob(".site.building-*"))
