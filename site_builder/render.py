@@ -40,6 +40,7 @@ MATH_ATTRS = {"display", "mathvariant", "stretchy", "fence", "form", "separator"
               "linethickness", "largeop", "symmetric", "minsize", "maxsize", "displaystyle",
               "scriptlevel", "rowspacing", "columnspacing", "columnlines", "rowlines", "frame",
               "notation", "mathsize", "mathcolor", "xmlns"}
+MATH_TAG = re.compile(r"(?:math|m[a-z]+|none|semantics|annotation)\Z")
 TOKEN_TAGS = {"mi", "mn", "mo", "mtext", "ms"}
 SPACED_MO = set("=<>≈∈∉≤≥≠∼≃≅≡→←↔⇒⇐⇔↦⊂⊆⊃⊇∝≪≫≍≲≳⩽⩾×±∓·∘⋅∪∩∧∨+−∣:") | {"\u2061"}
 # Common paper macros latex2mathml does not know.
@@ -84,6 +85,8 @@ def _plain_letters(text: str) -> str:
 
 def _serialise(el: Element, out: list[str], text: list[str], unknown: list[str]) -> None:
     """Write MathML element ``el`` to ``out`` (escaped, safe attributes) and its visible text to ``text``."""
+    if not MATH_TAG.match(el.tag):
+        raise ValueError(f"unexpected element <{el.tag}> in MathML")
     attrs = "".join(f' {k}="{escape(v)}"' for k, v in el.attrib.items() if k in MATH_ATTRS)
     content = unescape(el.text or "")
     if el.tag in TOKEN_TAGS and content in SYMBOLS:  # \big\{ comes out as "\{"
@@ -118,15 +121,14 @@ def render_math(tex: str, display: bool = False) -> Formula:
     """
     source = MACRO_RE.sub(lambda m: MACROS[m.group(1)], tex.strip())
     source = re.sub(r"(?<!\\)%", r"\\%", source) if source != "~" else r"\sim"
-    try:
-        tree = convert_to_element(source, display="block" if display else "inline")
-    except Exception as exc:  # noqa: BLE001 - latex2mathml raises many kinds
-        return Formula(f'<code class="tex">{escape(tex)}</code>', tex,
-                       (f"formula not converted, shown as TeX: {tex!r} ({type(exc).__name__}: {exc})",))
     out: list[str] = []
     text: list[str] = []
     unknown: list[str] = []
-    _serialise(tree, out, text, unknown)
+    try:
+        _serialise(convert_to_element(source, display="block" if display else "inline"), out, text, unknown)
+    except Exception as exc:  # noqa: BLE001 - latex2mathml raises many kinds
+        return Formula(f'<code class="tex">{escape(tex)}</code>', tex,
+                       (f"formula not converted, shown as TeX: {tex!r} ({type(exc).__name__}: {exc})",))
     warnings = tuple(f"unknown TeX command {u} in formula {tex!r}, shown as {u[1:]!r}" for u in unknown)
     return Formula("".join(out), _plain_letters("".join(text)), warnings)
 

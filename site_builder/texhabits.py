@@ -10,7 +10,8 @@ applies inside code spans or math. ``texhabits_plugin(md)`` installs:
 - ``tex_group``: ``{\\em x}``, ``{\\bf x}``, ``{\\tt x}`` groups.
 - ``tex_quote``: ````x''`` → “x”, ```x'`` → ‘x’ (before code spans).
 - ``tex_tilde``: ``Fig.~3`` → no-break space.
-- ``bare_url``: ``https://…`` in text → a link (trailing ``.``, ``,``, unbalanced ``)`` left out).
+- ``bare_url``: ``https://…`` in text → a link (trailing ``.``, ``,``, unbalanced ``)`` left out);
+  core ``www_links`` does the same for ``www.…`` addresses.
 - core ``tex_typography``: ``---`` → —, ``--`` → –, ``''`` → ” in text tokens.
 """
 
@@ -24,6 +25,7 @@ from latex2mathml.symbols_parser import SYMBOLS
 from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
+from markdown_it.token import Token
 
 NBSP = "\u00a0"
 WRAP = {"emph": "em", "textit": "em", "textsl": "em", "em": "em", "it": "em", "sl": "em", "itshape": "em",
@@ -316,6 +318,34 @@ def bare_url(state: StateInline, silent: bool) -> bool:
     return True
 
 
+WWW = re.compile(r"(?<![\w.@/-])www\.[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?:/[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=%]*)?")
+
+
+def _split_www(tok: Token, make) -> list[Token]:
+    """``tok`` (a text token) split around ``www.…`` addresses made links by ``make``."""
+    out, last = [], 0
+    for m in WWW.finditer(tok.content):
+        url = trim_url(m.group(0))
+        out += [Token("text", "", 0, content=tok.content[last:m.start()])] + make(url)
+        last = m.start() + len(url)
+    return out + [Token("text", "", 0, content=tok.content[last:])] if out else [tok]
+
+
+def www_links(state: StateCore) -> None:
+    """Core rule: ``www.example.org/x`` in text becomes a link to ``https://www.example.org/x``."""
+    def make(url: str) -> list[Token]:
+        cls = Token
+        return [cls("link_open", "a", 1, attrs={"href": "https://" + url}, markup="linkify", info="auto"),
+                cls("text", "", 0, content=url), cls("link_close", "a", -1, markup="linkify", info="auto")]
+    for block in state.tokens:
+        if block.children and any("www." in t.content for t in block.children if t.type == "text"):
+            in_link, children = False, []
+            for tok in block.children:
+                in_link = tok.type == "link_open" or (in_link and tok.type != "link_close")
+                children += _split_www(tok, make) if tok.type == "text" and not in_link else [tok]
+            block.children = children
+
+
 def tex_typography(state: StateCore) -> None:
     """Core rule: dashes and closing quotes in text tokens (not in code, math or bare links)."""
     for block in state.tokens:
@@ -351,4 +381,5 @@ def texhabits_plugin(md: MarkdownIt) -> None:
     md.inline.ruler.before("backticks", "tex_quote", tex_quote)
     md.inline.ruler.before("escape", "tex_tilde", tex_tilde)
     md.inline.ruler.before("newline", "bare_url", bare_url)
-    md.core.ruler.after("text_join", "tex_typography", tex_typography)
+    md.core.ruler.after("text_join", "www_links", www_links)
+    md.core.ruler.after("www_links", "tex_typography", tex_typography)
