@@ -10,6 +10,7 @@ applies inside code spans or math. ``texhabits_plugin(md)`` installs:
 - ``tex_group``: ``{\\em x}``, ``{\\bf x}``, ``{\\tt x}`` groups.
 - ``tex_quote``: ````x''`` → “x”, ```x'`` → ‘x’ (before code spans).
 - ``tex_tilde``: ``Fig.~3`` → no-break space.
+- ``literal_star``: the ``*`` of ``O^*(n)`` written without ``$`` is not emphasis.
 - ``bare_url``: ``https://…`` in text → a link (trailing ``.``, ``,``, unbalanced ``)`` left out);
   core ``www_links`` does the same for ``www.…`` addresses.
 - core ``tex_typography``: ``---`` → —, ``--`` → –, ``''`` → ” in text tokens.
@@ -122,7 +123,7 @@ def _link(state: StateInline, url: str, span: tuple[int, int] | None, markup: st
     if not state.md.validateLink(href):
         return False
     tok = state.push("link_open", "a", 1)
-    tok.attrs, tok.markup, tok.info = {"href": href}, markup, "auto"
+    tok.attrs, tok.markup, tok.info = {"href": href}, markup, "" if span else "auto"
     if span:
         _inline(state, *span)
     else:
@@ -181,9 +182,10 @@ def tex_command(state: StateInline, silent: bool) -> bool:
 def _named(state: StateInline, silent: bool, name: str, after: int, after_space: int) -> bool:
     """Handle ``\\name`` (``after``: index after the name; ``after_space``: after spaces)."""
     src = state.src
-    if src.startswith("[", after_space) and (close := src.find("]", after_space, state.posMax)) > 0:
+    takes_group = name in WRAP or name in PLAIN or name in CITE or name in DROP_GROUP or name == "footnote"
+    if (takes_group or name in SECOND) and src.startswith("[", after) and (close := src.find("]", after, state.posMax)) > 0:
         after_space = close + 1  # an optional argument: \textcolor[rgb]{…}{…}
-    if name in WRAP or name in PLAIN or name in CITE or name in DROP_GROUP or name == "footnote":
+    if takes_group:
         spans = _args(state, after_space, 1)
         if spans is None:  # a declaration such as \em without a group: drop it
             state.pos = after_space
@@ -284,6 +286,17 @@ def tex_tilde(state: StateInline, silent: bool) -> bool:
     return True
 
 
+def literal_star(state: StateInline, silent: bool) -> bool:
+    """Inline rule: ``*`` right after ``^`` (``O^*(n)`` in plain-text math) is literal."""
+    pos = state.pos
+    if state.src[pos] != "*" or pos == 0 or state.src[pos - 1] != "^":
+        return False
+    if not silent:
+        state.append_pending("*")
+    state.pos = pos + 1
+    return True
+
+
 def trim_url(url: str) -> str:
     """Drop trailing punctuation and unbalanced closing brackets from a bare URL."""
     while url:
@@ -380,6 +393,7 @@ def texhabits_plugin(md: MarkdownIt) -> None:
     md.inline.ruler.before("escape", "tex_group", tex_group)
     md.inline.ruler.before("backticks", "tex_quote", tex_quote)
     md.inline.ruler.before("escape", "tex_tilde", tex_tilde)
+    md.inline.ruler.before("emphasis", "literal_star", literal_star)
     md.inline.ruler.before("newline", "bare_url", bare_url)
     md.core.ruler.after("text_join", "www_links", www_links)
     md.core.ruler.after("www_links", "tex_typography", tex_typography)

@@ -35,6 +35,7 @@ def html(source: str) -> str:
     ("*italic*", "<em>italic</em>"),
     ("_x_", "<em>x</em>"),
     ("***both***", "<em><strong>both</strong></em>"),
+    ("_**T**est **M**odel_", "<em><strong>T</strong>est <strong>M</strong>odel</em>"),
     ("[text](https://example.org/a)", '<a href="https://example.org/a" rel="noopener">text</a>'),
     ("snake_case_name and __init__x", "snake_case_name and __init__x"),
     ("`a -- b ``x''`", "<code>a -- b ``x''</code>"),
@@ -101,6 +102,8 @@ def test_money_before_math():
     (r"\'ecole \"{o}", "école ö"),
     (r"\textcolor[rgb]{0,0.5,0.5}{Code}", "Code"),
     (r"\epsilon-greedy", M + "<mi>ϵ</mi>" + ME + "-greedy"),
+    (r"\epsilon [0,1] \eg [2]", M + "<mi>ϵ</mi>" + ME + " [0,1] e.g. [2]"),
+    (r"\citep{smith20}", "[smith20]"),
     ("don't", "don't"),
 ])
 def test_tex_habits(source, expected):
@@ -174,6 +177,7 @@ def test_unknown_macro_in_math_shown_by_name():
     ("1. First\n# Not a heading\n    indented\n* star\n> quote\n---\nText\n===",
      "1. First # Not a heading indented * star > quote — Text ==="),
     ("2 * 3 * 4 = 24", "2 * 3 * 4 = 24"),
+    ("roughly O^*(2^k) and O^*(n)", "roughly O^*(2^k) and O^*(n)"),
     ("[1]: https://example.org\nkept", "[1]: https://example.org kept"),
 ])
 def test_plain_text_constructs_are_not_eaten(source, text):
