@@ -31,7 +31,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 from site_builder.reader import read_list
-from site_builder.render import render_abstract
+from site_builder.render import render_abstract, render_inline
 
 MARKS = ("$", "\\", "**", "``", "''")
 MATH_TOKENS = {"mi", "mn", "mo", "mtext", "ms"}
@@ -111,9 +111,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--examples", type=int, default=3)
     args = ap.parse_args(argv)
     items = sources(args.corpus, args.seeds)
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     rendered = [render_abstract(a) for _, a in items]
-    seconds = time.perf_counter() - started
+    seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
     literal, unexplained, examples = Counter(), Counter(), []
     mismatches, with_warnings, warnings, bad = 0, 0, Counter(), 0
     for (where, source), r in zip(items, rendered):
@@ -130,12 +130,15 @@ def main(argv: list[str] | None = None) -> int:
         mismatches += comparable(visible) != comparable(r.text)
         with_warnings += bool(r.warnings)
         warnings.update(w.split(":")[0].split(" \\")[0] for w in r.warnings)
-    print(f"abstracts rendered: {len(items)} in {seconds:.2f} s")
+    print(f"abstracts rendered: {len(items)} in {seconds:.2f} s ({cpu:.2f} s CPU)")
     for mark in MARKS:
         print(f"  {mark!r:6} unexplained {unexplained[mark]:5}   literal {literal[mark]:5}")
     print(f"abstracts with unexplained marks: {bad}")
     print(f"visible text != plain text (up to white space): {mismatches}")
     print(f"abstracts with warnings: {with_warnings}; warnings by kind: {dict(warnings)}")
+    titles = [json.loads(line).get("title") or "" for line in args.corpus.open(encoding="utf-8")]
+    left = sum(any(m in visible_text(render_inline(t)[0])[0] for m in MARKS[1:]) for t in titles)
+    print(f"corpus titles with \\, **, `` or '' left (render_inline): {left} of {len(titles)}")
     print("\n".join(examples))
     return 1 if sum(unexplained.values()) or mismatches else 0
 

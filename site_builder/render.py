@@ -59,8 +59,10 @@ MATH_TOKENS = ("math_inline", "math_inline_double", "math_block", "math_block_la
 @dataclass(frozen=True)
 class RenderedAbstract:
     """An abstract rendered: ``html`` (safe, MathML for math), ``text`` (plain,
-    for the index and meta description), ``code_urls`` (links to code hosts),
-    ``warnings`` (messages for formulas that failed to convert)."""
+    for the index and meta description: the visible text of ``html`` on one line),
+    ``code_urls`` (links to GitHub, GitLab, Bitbucket, Hugging Face, in order),
+    ``warnings`` (formulas shown as TeX because they failed to convert; unknown
+    TeX commands shown by name)."""
 
     html: str
     text: str
@@ -89,7 +91,7 @@ def _serialise(el: Element, out: list[str], text: list[str], unknown: list[str])
         raise ValueError(f"unexpected element <{el.tag}> in MathML")
     attrs = "".join(f' {k}="{escape(v)}"' for k, v in el.attrib.items() if k in MATH_ATTRS)
     content = unescape(el.text or "")
-    if el.tag in TOKEN_TAGS and content in SYMBOLS:  # \big\{ comes out as "\{"
+    if el.tag in TOKEN_TAGS and content[:1] == "\\" and content in SYMBOLS:  # \big\langle → "\langle"
         content = chr(int(SYMBOLS[content], 16))
     elif el.tag in TOKEN_TAGS and re.fullmatch(r"\\[^A-Za-z]", content):
         content = content[1:]
