@@ -1,0 +1,216 @@
+"""Accessibility and look of the built seed site in headless Chromium (from file://).
+
+axe-core (shipped inside axe-playwright-python) on every page type in light and dark theme;
+keyboard use (skip link, focus ring, tab order); the site without JavaScript; the theme
+toggle; reflow at 360 px; the print style.
+
+To test a new page type, add one entry to ``PAGE_TYPES``: a name and a function from the
+built site folder and its ``papers.json`` records to one page's site-relative URL.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+
+
+def _html(site: Path, record: dict) -> str:
+    return (site / record["url"]).read_text(encoding="utf-8")
+
+
+def _paper_with_math(site: Path, records: list[dict]) -> dict:
+    """The paper whose page holds the most MathML formulas (among those with a track and authors)."""
+    return max((r for r in records if r["track"] and r["authors"]), key=lambda r: _html(site, r).count("<math"))
+
+
+def _venue_of(site: Path, record: dict) -> str:
+    """URL of the venue page linked from ``record``'s page."""
+    return re.search(r'href="\.\./(venues/[^"/]+/index\.html)"', _html(site, record)).group(1)
+
+
+def _track_of(site: Path, record: dict) -> str:
+    """URL of the track page linked from ``record``'s page."""
+    return re.search(r'href="\.\./(venues/[^"/]+/(?!index\.)[^"/]+\.html)"', _html(site, record)).group(1)
+
+
+#: Page type → URL (relative to the site root, query allowed) of one page of that type.
+PAGE_TYPES = {
+    "home": lambda site, records: "index.html",
+    "venue": lambda site, records: _venue_of(site, _paper_with_math(site, records)),
+    "track": lambda site, records: _track_of(site, _paper_with_math(site, records)),
+    "paper": lambda site, records: _paper_with_math(site, records)["url"],
+    "paper-long-authors": lambda site, records: max(records, key=lambda r: len(r["authors"]))["url"],
+    "search": lambda site, records: "search.html?q=language+model",
+}
+#: Page types that need JavaScript (search runs in the browser).
+NEEDS_JS = {"search"}
+#: Page types checked by axe (the long-author paper is only a layout case).
+AXE_TYPES = [k for k in PAGE_TYPES if k != "paper-long-authors"]
+
+
+def _open(page, site: Path, url: str) -> None:
+    path, _, query = url.partition("?")
+    page.goto((site / path).as_uri() + (f"?{query}" if query else ""))
+    if path == "search.html":
+        page.wait_for_selector("#search-results li")
+
+
+def _rgb(css_colour: str) -> tuple[int, ...]:
+    return tuple(int(n) for n in re.findall(r"\d+", css_colour)[:3])
+
+
+def _background(page) -> tuple[int, ...]:
+    return _rgb(page.evaluate("getComputedStyle(document.body).backgroundColor"))
+
+
+def _is_dark(rgb: tuple[int, ...]) -> bool:
+    return sum(rgb) / 3 < 80
+
+
+@pytest.fixture(scope="module")
+def axe() -> Axe:
+    return Axe()
+
+
+@pytest.fixture
+def nojs_page(browser_context):
+    """A page of the shared context with JavaScript off.
+
+    Playwright's ``java_script_enabled=False`` is the DevTools command
+    ``Emulation.setScriptExecutionDisabled``; it is sent here per page because a second
+    Playwright (for a second context) cannot start beside the session's one.
+    """
+    tab = browser_context.new_page()
+    browser_context.new_cdp_session(tab).send("Emulation.setScriptExecutionDisabled", {"value": True})
+    yield tab
+    tab.close()
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize("kind", AXE_TYPES)
+def test_axe_finds_no_violation(seed_site, seed_records, page, axe, kind, theme):
+    page.emulate_media(color_scheme=theme)
+    _open(page, seed_site, PAGE_TYPES[kind](seed_site, seed_records))
+    assert _is_dark(_background(page)) == (theme == "dark")
+    results = axe.run(page)
+    assert results.violations_count == 0, results.generate_report()
+
+
+def test_axe_checks_colour_contrast(seed_site, page, axe):
+    """The axe runs above really measure contrast: a pale grey paragraph is flagged."""
+    page.goto((seed_site / "index.html").as_uri())
+    page.evaluate("document.querySelector('main p').style.color = '#b0b0b0'")
+    assert "color-contrast" in [v["id"] for v in axe.run(page).response["violations"]]
+
+
+def test_skip_link_is_first_and_moves_focus_to_main(seed_site, seed_records, page):
+    _open(page, seed_site, PAGE_TYPES["paper"](seed_site, seed_records))
+    page.keyboard.press("Tab")
+    focused = page.evaluate("[document.activeElement.className, document.activeElement.getAttribute('href')]")
+    assert focused == ["skip-link", "#main"]
+    box = page.locator(".skip-link").bounding_box()
+    assert box["y"] >= 0 and box["height"] > 10, "the focused skip link is on screen"
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.id") == "main"
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.closest('main') !== null"), "the next Tab stays in main"
+
+
+def test_tab_order_follows_the_page_and_shows_a_focus_ring(seed_site, seed_records, page):
+    _open(page, seed_site, PAGE_TYPES["paper"](seed_site, seed_records))
+    count = page.evaluate("document.querySelectorAll('a[href], input, button:not([hidden])').length")
+    stops = []
+    for _ in range(count):
+        page.keyboard.press("Tab")
+        stops.append(page.evaluate("""() => {
+            const el = document.activeElement, style = getComputedStyle(el);
+            window.__stops = (window.__stops || []).concat([el]);
+            return {tag: el.tagName, outline: style.outlineStyle, width: parseFloat(style.outlineWidth)};
+        }"""))
+    in_order = page.evaluate("""() => window.__stops.every((el, i, all) =>
+        i === 0 || Boolean(all[i - 1].compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING))""")
+    assert in_order, "Tab visits the controls in document order"
+    assert {"A", "INPUT", "BUTTON"} <= {s["tag"] for s in stops}, "links, the search box and buttons are reachable"
+    assert all(s["outline"] != "none" and s["width"] >= 2 for s in stops), stops
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_site_works_without_javascript(seed_site, seed_records, nojs_page, theme):
+    urls = {k: f(seed_site, seed_records) for k, f in PAGE_TYPES.items() if k not in NEEDS_JS}
+    tab = nojs_page
+    tab.emulate_media(color_scheme=theme)
+    for kind, url in urls.items():
+        _open(tab, seed_site, url)
+        assert tab.locator("h1").inner_text().strip(), kind
+        assert tab.locator("footer nav a").count() >= 2, kind
+        assert tab.locator(".site-header a.site-title").is_visible(), kind
+        assert not tab.locator("#theme-toggle").is_visible(), "theme.js did not run: the toggle stays hidden"
+        assert _is_dark(_background(tab)) == (theme == "dark"), f"{kind}: the system theme applies"
+    record = next(r for r in seed_records if r["url"] == urls["paper"])
+    _open(tab, seed_site, record["url"])
+    assert record["abstract"].split()[0] in tab.locator(".abstract-body").inner_text()
+    _open(tab, seed_site, urls["venue"])
+    tab.locator(f'a[href="../../{record["url"]}"]').click()
+    assert tab.url.endswith(record["url"]), "links navigate without JavaScript"
+
+
+def test_theme_toggle_is_remembered(seed_site, seed_records, page):
+    page.emulate_media(color_scheme="light")
+    try:
+        _open(page, seed_site, "index.html")
+        toggle = page.locator("#theme-toggle")
+        assert toggle.is_visible() and toggle.get_attribute("aria-pressed") == "false"
+        assert not _is_dark(_background(page))
+        toggle.click()
+        assert page.evaluate("document.documentElement.dataset.theme") == "dark"
+        assert toggle.get_attribute("aria-pressed") == "true"
+        assert page.evaluate("localStorage.getItem('theme')") == "dark"
+        assert _is_dark(_background(page))
+        _open(page, seed_site, PAGE_TYPES["paper"](seed_site, seed_records))
+        assert _is_dark(_background(page)), "the choice carries to the next page"
+        assert page.locator("#theme-toggle").get_attribute("aria-pressed") == "true"
+        page.locator("#theme-toggle").click()
+        assert not _is_dark(_background(page))
+        assert page.evaluate("localStorage.getItem('theme')") is None, "back to following the system"
+    finally:
+        page.evaluate("localStorage.removeItem('theme')")  # the context is shared with other tests
+
+
+def test_dark_system_setting_shows_the_toggle_pressed(seed_site, page):
+    page.emulate_media(color_scheme="dark")
+    _open(page, seed_site, "index.html")
+    assert page.locator("#theme-toggle").get_attribute("aria-pressed") == "true"
+    page.emulate_media(color_scheme="light")
+    assert page.locator("#theme-toggle").get_attribute("aria-pressed") == "false", "follows a system change"
+
+
+def test_theme_script_runs_before_first_paint(seed_site, page):
+    """A classic script in <head>, before the stylesheet and without async/defer: no flash."""
+    _open(page, seed_site, "index.html")
+    head = page.evaluate("""() => [...document.head.children].map(el =>
+        [el.tagName, el.getAttribute('src') || el.getAttribute('href') || '',
+         el.hasAttribute('async') || el.hasAttribute('defer') || el.type === 'module'])""")
+    scripts = [i for i, (tag, src, _) in enumerate(head) if tag == "SCRIPT" and src.endswith("theme.js")]
+    styles = [i for i, (tag, src, _) in enumerate(head) if tag == "LINK" and src.endswith("style.css")]
+    assert scripts and styles and scripts[0] < styles[0]
+    assert head[scripts[0]][2] is False
+
+
+@pytest.mark.parametrize("kind", list(PAGE_TYPES))
+def test_no_horizontal_scroll_at_360px(seed_site, seed_records, page, kind):
+    page.set_viewport_size({"width": 360, "height": 740})
+    _open(page, seed_site, PAGE_TYPES[kind](seed_site, seed_records))
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+
+
+def test_print_style_of_a_paper_page(seed_site, seed_records, page):
+    page.emulate_media(media="print", color_scheme="dark")
+    _open(page, seed_site, PAGE_TYPES["paper"](seed_site, seed_records))
+    for selector in (".site-header", ".site-footer", ".pager", ".breadcrumbs"):
+        assert not page.locator(selector).is_visible(), selector
+    assert page.locator(".abstract-body").is_visible()
+    assert not _is_dark(_background(page)), "printed light even when the screen is dark"
+    assert _is_dark(_rgb(page.evaluate("getComputedStyle(document.querySelector('.abstract-body')).color")))
