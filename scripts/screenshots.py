@@ -5,7 +5,7 @@ Usage::
     PYTHONPATH=$PWD python scripts/screenshots.py [OUT_DIR] [--seeds DIR] [--config FILE] [--no-stress]
 
 Builds the seeds into a temporary folder, then writes ``OUT_DIR/<page-type>-<width>-<theme>.png``
-(full-page PNGs; ``OUT_DIR`` defaults to ``screenshots/``, which git ignores) and prints one line per
+(the whole page, cut after three screens; ``OUT_DIR`` defaults to ``screenshots/``, which git ignores) and prints one line per
 file. Unless ``--no-stress``, a small extra list of real papers from the corpus
 (``/work/shared/corpus/papers.jsonl``) is built beside the seeds: the paper with the longest author
 list and the papers with CJK author names, so wrapping and CJK fonts can be judged.
@@ -35,6 +35,7 @@ from site_builder.cli import main as build  # noqa: E402
 CORPUS = Path("/work/shared/corpus/papers.jsonl")
 VIEWPORTS = {"390": {"width": 390, "height": 844}, "1280": {"width": 1280, "height": 800}}
 THEMES = ("light", "dark")
+MAX_SCREENS = 3  # a long page is cut after three screens' height
 CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 
 
@@ -103,7 +104,9 @@ def shoot(site: Path, out: Path) -> list[Path]:
                     if kind == "search":
                         tab.wait_for_timeout(300)  # results render after load
                     target = out / f"{kind}-{name}-{theme}.png"
-                    tab.screenshot(path=str(target), full_page=True)
+                    height = min(tab.evaluate("document.documentElement.scrollHeight"), MAX_SCREENS * viewport["height"])
+                    tab.screenshot(path=str(target), full_page=True,
+                                   clip={"x": 0, "y": 0, "width": viewport["width"], "height": height})
                     written.append(target)
     return written
 

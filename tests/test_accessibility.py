@@ -214,3 +214,37 @@ def test_print_style_of_a_paper_page(seed_site, seed_records, page):
     assert page.locator(".abstract-body").is_visible()
     assert not _is_dark(_background(page)), "printed light even when the screen is dark"
     assert _is_dark(_rgb(page.evaluate("getComputedStyle(document.querySelector('.abstract-body')).color")))
+
+
+def test_abstract_lines_hold_about_70_characters(seed_site, seed_records, page):
+    """On a wide screen, the abstract's full lines hold 60–80 characters (median)."""
+    page.set_viewport_size({"width": 1280, "height": 800})
+    _open(page, seed_site, PAGE_TYPES["paper"](seed_site, seed_records))
+    lengths = page.evaluate("""() => {
+        const body = document.querySelector('.abstract-body'), range = document.createRange(), lines = new Map();
+        const walker = document.createTreeWalker(body, NodeFilter.SHOW_TEXT);
+        for (let node; (node = walker.nextNode());) {
+            if (node.parentElement.closest('math')) continue;
+            for (let i = 0; i < node.length; i++) {
+                range.setStart(node, i); range.setEnd(node, i + 1);
+                const rect = range.getBoundingClientRect();
+                if (rect.height) { const line = Math.round(rect.bottom / 8); lines.set(line, (lines.get(line) || 0) + 1); }
+            }
+        }
+        return [...lines.values()];
+    }""")
+    full = sorted(lengths)[len(lengths) // 4:]  # drop the short last lines of paragraphs
+    assert len(full) >= 5
+    assert 60 <= full[len(full) // 2] <= 80, sorted(lengths)
+
+
+def test_screen_reader_names_of_pager_and_counts(seed_site, seed_records, page):
+    _open(page, seed_site, PAGE_TYPES["paper"](seed_site, seed_records))
+    for rel, word in (("prev", "Previous:"), ("next", "Next:")):
+        link = page.locator(f'.pager a[rel="{rel}"]')
+        if link.count():
+            assert link.evaluate("el => el.textContent.trim()").startswith(("←", word))
+            snapshot = page.locator(".pager").aria_snapshot()
+            assert word in snapshot and "←" not in snapshot and "→" not in snapshot, snapshot
+    _open(page, seed_site, "index.html")
+    assert re.search(r"\d+ papers", page.locator(".track-list").first.aria_snapshot())
