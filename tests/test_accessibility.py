@@ -119,22 +119,34 @@ def test_skip_link_is_first_and_moves_focus_to_main(seed_site, seed_records, pag
     assert page.evaluate("document.activeElement.closest('main') !== null"), "the next Tab stays in main"
 
 
-def test_tab_order_follows_the_page_and_shows_a_focus_ring(seed_site, seed_records, page):
+@pytest.mark.parametrize("width", [390, 1280])
+def test_tab_order_follows_the_page_and_shows_a_focus_ring(seed_site, seed_records, page, width):
+    """Tab visits every control in document order and in reading order on screen (left to right,
+    top to bottom: each stop starts right of the previous one's end or on a line below it)."""
+    page.set_viewport_size({"width": width, "height": 800})
     _open(page, seed_site, PAGE_TYPES["paper"](seed_site, seed_records))
     count = page.evaluate("document.querySelectorAll('a[href], input, button:not([hidden])').length")
     stops = []
     for _ in range(count):
         page.keyboard.press("Tab")
         stops.append(page.evaluate("""() => {
-            const el = document.activeElement, style = getComputedStyle(el);
+            const el = document.activeElement, style = getComputedStyle(el), rects = el.getClientRects();
+            const first = rects[0], last = rects[rects.length - 1];
             window.__stops = (window.__stops || []).concat([el]);
-            return {tag: el.tagName, outline: style.outlineStyle, width: parseFloat(style.outlineWidth)};
+            return {tag: el.tagName, text: (el.textContent || el.id).trim().slice(0, 30),
+                    outline: style.outlineStyle, width: parseFloat(style.outlineWidth),
+                    first: {top: first.top + scrollY, left: first.left},
+                    last: {top: last.top + scrollY, bottom: last.bottom + scrollY, right: last.right}};
         }"""))
     in_order = page.evaluate("""() => window.__stops.every((el, i, all) =>
         i === 0 || Boolean(all[i - 1].compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING))""")
     assert in_order, "Tab visits the controls in document order"
     assert {"A", "INPUT", "BUTTON"} <= {s["tag"] for s in stops}, "links, the search box and buttons are reachable"
     assert all(s["outline"] != "none" and s["width"] >= 2 for s in stops), stops
+    for a, b in zip(stops[1:], stops[2:]):  # from the site title on (the skip link floats over the page)
+        below = b["first"]["top"] >= a["last"]["bottom"] - 4
+        right = abs(b["first"]["top"] - a["last"]["top"]) < 8 and b["first"]["left"] >= a["last"]["right"] - 4
+        assert below or right, f"{b['text']!r} comes after {a['text']!r} on screen"
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
