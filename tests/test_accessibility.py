@@ -262,3 +262,46 @@ def test_screen_reader_names_of_pager_and_counts(seed_site, seed_records, page):
             assert word in snapshot and "←" not in snapshot and "→" not in snapshot, snapshot
     _open(page, seed_site, "index.html")
     assert re.search(r"\d+ papers", page.locator(".track-list").first.aria_snapshot())
+
+
+@pytest.fixture(scope="module")
+def stress_site(tmp_path_factory) -> Path:
+    """The seeds plus the screenshot script's stress list (real corpus papers: the longest
+    author list, CJK author names) built into a temporary folder."""
+    import shutil
+    import sys
+
+    from conftest import CONFIG, SEEDS, build_into
+
+    sys.path.insert(0, str(SEEDS.parent / "scripts"))
+    import screenshots
+
+    seeds = tmp_path_factory.mktemp("stress") / "seeds"
+    shutil.copytree(SEEDS, seeds)
+    text = screenshots.stress_list()
+    assert text, f"the corpus {screenshots.CORPUS} is missing"
+    (seeds / "zz_stress.txt").write_text(text, encoding="utf-8")
+    out = seeds.parent / "_site"
+    assert build_into(out, seeds=seeds, config=CONFIG) == 0
+    return out
+
+
+def test_screenshot_page_types_exist_and_cjk_uses_a_cjk_font(stress_site, page):
+    import screenshots
+
+    types = screenshots.page_types(stress_site)
+    assert {"home", "venue", "track", "paper", "paper-math", "paper-long-authors", "paper-cjk", "search"} <= set(types)
+    for url in types.values():
+        assert (stress_site / url.partition("?")[0]).is_file(), url
+    page.set_viewport_size({"width": 360, "height": 740})
+    for kind in ("paper-cjk", "paper-long-authors"):
+        _open(page, stress_site, types[kind])
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360, kind
+    _open(page, stress_site, types["paper-cjk"])
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("DOM.enable")
+    cdp.send("CSS.enable")
+    root = cdp.send("DOM.getDocument")["root"]["nodeId"]
+    node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": "dd.authors"})["nodeId"]
+    fonts = cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
+    assert any("CJK" in f["familyName"] for f in fonts), f"{fonts} (apt-get install fonts-noto-cjk)"
