@@ -1,0 +1,48 @@
+/* Light/dark theme. The site follows the system setting (prefers-color-scheme, in style.css)
+   unless the reader picked the other theme with the toggle; that choice is kept in
+   localStorage["theme"] ("light" | "dark") and set as <html data-theme="…">.
+   Loaded as a classic (blocking) script in <head>, so the stored choice applies before
+   the first paint: no flash of the wrong theme. Without JavaScript the toggle stays
+   hidden and the system setting applies. */
+(function () {
+  "use strict";
+  var KEY = "theme";
+  var root = document.documentElement;
+  var system = window.matchMedia ? window.matchMedia("(prefers-color-scheme: dark)") : null;
+
+  function stored() {
+    try {
+      var value = window.localStorage.getItem(KEY);
+      return value === "light" || value === "dark" ? value : null;
+    } catch (e) { return null; } /* storage disabled */
+  }
+  function store(value) {
+    try {
+      if (value) window.localStorage.setItem(KEY, value); else window.localStorage.removeItem(KEY);
+    } catch (e) { /* storage disabled: the choice lasts for this page only */ }
+  }
+  function systemTheme() { return system && system.matches ? "dark" : "light"; }
+  function apply(value) {
+    if (value) root.setAttribute("data-theme", value); else root.removeAttribute("data-theme");
+  }
+  function current() { return root.getAttribute("data-theme") || systemTheme(); }
+
+  apply(stored());
+
+  document.addEventListener("DOMContentLoaded", function () {
+    var button = document.getElementById("theme-toggle");
+    if (!button) return;
+    function sync() { button.setAttribute("aria-pressed", current() === "dark" ? "true" : "false"); }
+    button.addEventListener("click", function () {
+      var next = current() === "dark" ? "light" : "dark";
+      /* Picking the system's own theme goes back to following the system. */
+      var choice = next === systemTheme() ? null : next;
+      store(choice);
+      apply(choice);
+      sync();
+    });
+    if (system && system.addEventListener) system.addEventListener("change", sync);
+    sync();
+    button.hidden = false;
+  });
+})();
