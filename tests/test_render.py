@@ -13,7 +13,7 @@ from site_builder.reader import read_list
 from site_builder.render import RenderedAbstract, render_abstract, render_inline, render_math
 
 ROOT = Path(__file__).resolve().parent.parent
-CORPUS = Path("/work/shared/corpus/papers.jsonl")
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "papers.jsonl"
 _spec = importlib.util.spec_from_file_location("check_render_corpus", ROOT / "scripts" / "check_render_corpus.py")
 check = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(check)
