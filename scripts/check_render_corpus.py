@@ -2,7 +2,7 @@
 
 Usage (from the repository root):
 
-    PYTHONPATH=$PWD python scripts/check_render_corpus.py [--corpus /work/shared/corpus/papers.jsonl]
+    PYTHONPATH=$PWD python scripts/check_render_corpus.py [--corpus ../shared/corpus/papers.jsonl]
         [--seeds seeds] [--examples 3]
 
 For each abstract the page's visible text is extracted from the HTML with
@@ -106,7 +106,7 @@ def sources(corpus: Path, seeds: Path) -> list[tuple[str, str]]:
 def main(argv: list[str] | None = None) -> int:
     """Run the check; print the figures; return the exit status."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--corpus", type=Path, default=Path("/work/shared/corpus/papers.jsonl"))
+    ap.add_argument("--corpus", type=Path, default=Path(__file__).resolve().parents[2] / "shared" / "corpus" / "papers.jsonl")
     ap.add_argument("--seeds", type=Path, default=Path("seeds"))
     ap.add_argument("--examples", type=int, default=3)
     args = ap.parse_args(argv)
