@@ -1,6 +1,6 @@
 """The built site as one deterministic zip file (``build.py --zip FILE``).
 
-Determinism (same site folder and date → same bytes): entries sorted by path, every entry
+Determinism (same site folder and date → same bytes): entries (folders and files) sorted by name, every entry
 stamped with the same date (the build date, clamped to 1980-01-01, the earliest a zip can
 hold), fixed permissions (0644 files, 0755 folders), deflate level 9, no extra fields. Entries
 sit under one folder named after the zip (``site.zip`` → ``site/index.html``), so unpacking
@@ -40,16 +40,16 @@ def write_zip(site: Path, zip_path: Path, date: datetime) -> int:
     os.close(fd)
     try:
         with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
-            folders = sorted({"/".join(e.split("/")[:i]) for e in entries for i in range(1, e.count("/") + 1)})
-            for name in [f"{prefix}/", *(f"{prefix}/{f}/" for f in folders)]:
-                info = zipfile.ZipInfo(name, stamp)
-                info.external_attr = (0o40755 << 16) | 0x10
-                archive.writestr(info, b"")
-            for entry in entries:
+            folders = {"/".join(e.split("/")[:i]) + "/" for e in entries for i in range(1, e.count("/") + 1)}
+            for entry in sorted([""] + list(folders) + entries):
                 info = zipfile.ZipInfo(f"{prefix}/{entry}", stamp)
-                info.compress_type = zipfile.ZIP_DEFLATED
-                info.external_attr = 0o100644 << 16
-                archive.writestr(info, (site / entry).read_bytes(), compresslevel=9)
+                if entry == "" or entry.endswith("/"):
+                    info.external_attr = (0o40755 << 16) | 0x10
+                    archive.writestr(info, b"")
+                else:
+                    info.compress_type = zipfile.ZIP_DEFLATED
+                    info.external_attr = 0o100644 << 16
+                    archive.writestr(info, (site / entry).read_bytes(), compresslevel=9)
         os.replace(tmp, zip_path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
