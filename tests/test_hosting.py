@@ -13,7 +13,6 @@ from xml.etree import ElementTree
 
 import pytest
 
-from browser import chromium_context
 from conftest import build_into
 from linkcheck import broken_links, internal_links
 from serving import CORPUS, ROOT, copy_seeds, running
@@ -200,30 +199,33 @@ def test_zip_is_deterministic_and_holds_the_site(tmp_path, monkeypatch):
 
 # --- in Chromium -------------------------------------------------------------------------------
 
-def test_offline_from_disk_makes_no_network_request(seed_site, seed_records, tmp_path):
-    """Every kind of page, with its style, scripts, math and search, from file:// with the network off."""
+def test_offline_from_disk_makes_no_network_request(seed_site, seed_records, browser_context, page, tmp_path):
+    """Every kind of page, with its style, scripts, math and search, from file:// with the network off
+    (the shared Chromium context switched offline, as ``offline=True`` would start it)."""
     requests: list[str] = []
-    errors: list[str] = []
+    failed: list[str] = []
     math_paper = next(r for r in seed_records if "$" in r["abstract"])
     track_page = next(p for p in html_pages(seed_site) if p.startswith("venues/") and not p.endswith("index.html"))
-    with chromium_context(offline=True) as context:
-        context.on("request", lambda request: requests.append(request.url))
-        context.on("requestfailed", lambda request: errors.append(f"failed: {request.url}"))
-        tab = context.new_page()
-        tab.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("request", lambda request: requests.append(request.url))
+    page.on("requestfailed", lambda request: failed.append(request.url))
+    browser_context.set_offline(True)
+    try:
         for name in ("index.html", "venues/icml-2025/index.html", track_page, math_paper["url"], "404.html"):
-            tab.goto((seed_site / name).as_uri())
-            tab.wait_for_load_state("load")
-            assert tab.evaluate("Array.from(document.styleSheets).every(s => s.ownerNode.sheet) && document.styleSheets.length > 0"), name
-        tab.goto((seed_site / math_paper["url"]).as_uri())
-        assert tab.locator(".abstract-body math").count() > 0
-        tab.goto((seed_site / "search.html").as_uri() + "?q=controllability")
-        tab.wait_for_selector("#search-results a")
-        tab.screenshot(path=str(tmp_path / "offline-search.png"))
+            page.goto((seed_site / name).as_uri())
+            page.wait_for_load_state("load")
+            styled = "document.styleSheets.length > 0 && Array.from(document.styleSheets).every(s => s.ownerNode.sheet)"
+            assert page.evaluate(styled), name
+        page.goto((seed_site / math_paper["url"]).as_uri())
+        assert page.locator(".abstract-body math").count() > 0
+        page.goto((seed_site / "search.html").as_uri() + "?q=controllability")
+        page.wait_for_selector("#search-results a")
+        page.screenshot(path=str(tmp_path / "offline-search.png"))
         # The 404 page opened from disk points its links at the site folder.
-        tab.goto((seed_site / "404.html").as_uri())
-        assert tab.eval_on_selector(".site-title", "a => a.href") == (seed_site / "index.html").as_uri()
-    assert errors == []
+        page.goto((seed_site / "404.html").as_uri())
+        assert page.eval_on_selector(".site-title", "a => a.href") == (seed_site / "index.html").as_uri()
+    finally:
+        browser_context.set_offline(False)
+    assert failed == []
     assert requests and all(url.startswith("file://") for url in requests), [u for u in requests if not u.startswith("file:")]
 
 
