@@ -56,6 +56,8 @@ CONTENT_TYPES = {
 }
 DEFAULT_TYPE = "application/octet-stream"
 FALLBACK_404 = b"<!doctype html><title>Not found</title><h1>Not found</h1>"
+#: The build's own exceptions (exit status 2 from build.py; messages name the file).
+BUILD_ERRORS = ("ConfigError", "BuildError", "OutputError")
 #: Seconds between keep-alive comments on an idle event stream.
 KEEPALIVE = 10.0
 
@@ -382,6 +384,8 @@ def format_error(exc: BaseException) -> str:
     filename, lineno = getattr(exc, "filename", None), getattr(exc, "lineno", None)
     if filename and lineno:
         return f"{filename}:{lineno}: error: {getattr(exc, 'message', None) or exc}"
+    if type(exc).__name__ in BUILD_ERRORS:  # their messages already name the file
+        return f"error: {exc}"
     return f"error: {type(exc).__name__}: {exc}"
 
 
@@ -409,7 +413,7 @@ class Preview:
             config = resolve_config(self.sources.config, getattr(self.args, "base_url", None))
             report = build(self.sources.seeds, out, config, strict=getattr(self.args, "strict", False))
         except Exception as exc:  # any failure of a rebuild is shown, never fatal to the server
-            self.status = 2 if type(exc).__name__ in ("ConfigError", "BuildError", "OutputError") else 1
+            self.status = 2 if type(exc).__name__ in BUILD_ERRORS else 1
             return None, format_error(exc)
         self.status = 0 if report.files else 1
         text = "\n".join(str(d) for d in report.diagnostics)

@@ -11,6 +11,8 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from watchfiles import Change
 
 from serving import ROOT, append_paper, copy_seeds, corpus_paper, one_line, raw_get, running, serve_process
@@ -105,6 +107,18 @@ def test_resolve_request_stays_inside(served):
         assert target is None or root in target.parents and not target.is_file(), raw
     assert resolve_request(root, "/repo/", "/repo/") == root / "index.html"
     assert resolve_request(root, "/repo/", "/repo/venues/icml-2025/") == root / "venues/icml-2025/index.html"
+
+
+PATH_PARTS = st.sampled_from(["..", ".", "%2e%2e", "%2E.", "%252e%252e", "\\", "%5c", "%00", "/", "//", "%2f",
+                               "assets", "papers", "escape", "secret.txt", "%c0%ae", "é", "%", "?", "#", "~"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(parts=st.lists(PATH_PARTS, max_size=12), base=st.sampled_from(["/", "/repo/"]))
+def test_resolve_request_never_leaves_the_root(served, parts, base):
+    root = served.resolve()
+    target = resolve_request(root, base, base + "/".join(parts))
+    assert target is None or target == root / "index.html" or root in target.parents
 
 
 def test_sub_path_redirects(served):
