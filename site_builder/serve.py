@@ -26,6 +26,7 @@ import shutil
 import sys
 import tempfile
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote_to_bytes, urlsplit
@@ -433,9 +434,12 @@ class Preview:
     def rebuild(self) -> bool:
         """Full rebuild into a new folder; on success swap it in (keeping the previous folder for
         requests in flight, removing older ones), else record the error. Returns success."""
+        started = time.perf_counter()
         root, text = self.build()
         if text:
             print(text, file=sys.stderr)
+        print(f"serve: {'rebuilt' if root else 'rebuild failed'} in {time.perf_counter() - started:.2f} s",
+              file=sys.stderr)
         if root is None:
             self.state.fail(text)
             return False
