@@ -26,6 +26,8 @@ def make_parser() -> argparse.ArgumentParser:
                                      epilog="Run `build.py serve --help` for the preview server.")
     _common(parser)
     parser.add_argument("--out", type=Path, default=Path("_site"), help="output folder (default: _site)")
+    parser.add_argument("--zip", type=Path, default=None, metavar="FILE",
+                        help="also write the built site as one zip file (deterministic)")
     return parser
 
 
@@ -72,6 +74,14 @@ def run_build(args: argparse.Namespace, out: Path) -> int:
         return 1
     print(f"built {len(report.site.papers)} papers, {report.files} files into {out} ({warnings} warning(s))",
           file=sys.stderr)
+    if getattr(args, "zip", None):
+        from .archive import write_zip
+        try:
+            count = write_zip(out, args.zip, report.updated)
+        except OSError as exc:
+            print(f"{args.zip}: error: cannot write the zip: {exc.strerror or exc}", file=sys.stderr)
+            return 2
+        print(f"wrote {count} files into {args.zip}", file=sys.stderr)
     return 0
 
 

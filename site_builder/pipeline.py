@@ -5,11 +5,14 @@ from __future__ import annotations
 import json
 import tomllib
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from pathlib import Path
 
 from . import urls
 from .config import SiteConfig
 from .diagnostics import Diagnostics
+from .feeds import DateError, build_time
+from .hosting import write_hosting_files
 from .model import Site, build_site
 from .pages import plan_pages
 from .reader import Entry, read_list
@@ -29,11 +32,12 @@ class BuildError(Exception):
 
 @dataclass
 class BuildReport:
-    """What a build did: the model, its diagnostics, and the number of files written."""
+    """What a build did: the model, its diagnostics, the number of files written and the build date."""
 
     site: Site | None
     diagnostics: Diagnostics
     files: int = 0
+    updated: datetime | None = None
 
 
 def list_files(seeds: Path) -> list[Path]:
@@ -84,8 +88,9 @@ def copy_assets(output: Output) -> None:
     output.copy_file(urls.LUNR_JS, LUNR_SOURCE)
 
 
-def write_site(site: Site, output: Output) -> None:
-    """Write every page, ``papers.json``, the search index and the assets of ``site``."""
+def write_site(site: Site, output: Output, updated: datetime | None = None) -> None:
+    """Write every page, ``papers.json``, the search index and the assets of ``site``, then the
+    hosting files (404 page, sitemap, robots.txt, feeds stamped ``updated``, default the epoch)."""
     env = make_environment(TEMPLATES)
     render_pages(env, plan_pages(site), output, {"site": site})
     output.write_text(urls.PAPERS_JSON, json.dumps([p.record() for p in site.papers], ensure_ascii=False,
@@ -95,6 +100,7 @@ def write_site(site: Site, output: Output) -> None:
     output.write_text(urls.SEARCH_INDEX_JS, index_script(index_json))
     output.write_text(".nojekyll", "")
     copy_assets(output)
+    write_hosting_files(env, site, output, updated or datetime.fromtimestamp(0, tz=timezone.utc))
 
 
 def build(seeds: Path, out: Path, config: SiteConfig, strict: bool = False) -> BuildReport:
@@ -106,16 +112,21 @@ def build(seeds: Path, out: Path, config: SiteConfig, strict: bool = False) -> B
     lunr.js, OutputError when ``out`` cannot be replaced.
     """
     diagnostics = Diagnostics()
-    entries = read_lists(list_files(seeds), config, diagnostics)
+    files = list_files(seeds)
+    try:
+        updated = build_time([*files, seeds / OVERRIDES_NAME])
+    except DateError as exc:
+        raise BuildError(str(exc)) from exc
+    entries = read_lists(files, config, diagnostics)
     overrides = load_overrides(seeds, diagnostics)
     site = build_site(entries, overrides, config, diagnostics)
     if diagnostics.errors or (strict and diagnostics.warnings):
         return BuildReport(site, diagnostics)
     output = Output(out)
     try:
-        write_site(site, output)
+        write_site(site, output, updated)
     except BaseException:
         output.discard()
         raise
     output.commit()
-    return BuildReport(site, diagnostics, len(output.written))
+    return BuildReport(site, diagnostics, len(output.written), updated)

@@ -19,6 +19,11 @@ SEARCH_INDEX_JSON = "search-index.json"
 SEARCH_INDEX_JS = "search-index.js"
 ASSETS = "assets"
 LUNR_JS = "assets/lunr.min.js"
+NOT_FOUND = "404.html"
+NOJEKYLL = ".nojekyll"
+ROBOTS = "robots.txt"
+SITEMAP = "sitemap.xml"
+FEED = "feed.xml"
 
 #: Names the site's own files take; no slug may take one of them.
 RESERVED = frozenset({"index", "search", "papers", "venues", "tracks", "assets", "search-index", "404", "sitemap",
@@ -58,6 +63,16 @@ def track_path(venue_slug: str, track_slug: str) -> str:
     return f"venues/{venue_slug}/{track_slug}.html"
 
 
+def venue_feed_path(venue_slug: str) -> str:
+    """Path of a venue's Atom feed: ``venues/<venue-slug>/feed.xml``."""
+    return f"venues/{venue_slug}/feed.xml"
+
+
+def sitemap_part_path(number: int) -> str:
+    """Path of part ``number`` (1-based) of a sitemap split by a sitemap index: ``sitemap-<n>.xml``."""
+    return f"sitemap-{number}.xml"
+
+
 def relative_url(from_path: str, to_path: str) -> str:
     """URL of ``to_path`` as linked from the page at ``from_path`` (both site-root relative).
 
@@ -71,3 +86,11 @@ def relative_url(from_path: str, to_path: str) -> str:
 def absolute_url(base_url: str, path: str) -> str:
     """Absolute URL of ``path`` under ``base_url`` (which ends in ``/``); ``""`` without a base URL."""
     return base_url + quote(path, safe="/") if base_url else ""
+
+
+def canonical_url(base_url: str, path: str) -> str:
+    """Absolute URL of the page at ``path`` as search engines should name it: a folder's
+    ``index.html`` is named by the folder (``…/venues/iclr-2025/``); ``""`` without a base URL."""
+    if path == "index.html" or path.endswith("/index.html"):
+        path = path[: -len("index.html")]
+    return absolute_url(base_url, path)

@@ -31,7 +31,11 @@ def broken_links(site: Path) -> list[str]:
     for page in sorted(site.rglob("*.html")):
         for link in internal_links(page):
             target_path = unquote(urlsplit(link).path)
-            target = (page.parent / target_path).resolve()
+            if target_path.startswith("/") and page.name == "404.html" and page.parent == site:
+                # The 404 page is served at any depth, so its links are root-absolute (site_builder/hosting.py).
+                target = (site / target_path.lstrip("/")).resolve()
+            else:
+                target = (page.parent / target_path).resolve()
             if link.split("?")[0].split("#")[0].endswith("/") or not target.is_file():
                 problems.append(f"{page.relative_to(site)}: {link}")
     return problems
