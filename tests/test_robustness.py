@@ -62,7 +62,7 @@ def test_files_in_another_order_give_identical_output(tmp_path, seed_site):
     renamed = {}
     for new_prefix, name in zip("zyx", names):
         renamed[name] = f"{new_prefix}_{name}"
-        shutil.copy(SEEDS / name, seeds / renamed[name])
+        shutil.copy2(SEEDS / name, seeds / renamed[name])
     config = tmp_path / "site.toml"
     config.write_text((ROOT / "site.toml").read_text(encoding="utf-8").replace(names[2], renamed[names[2]]),
                       encoding="utf-8")
