@@ -74,7 +74,7 @@ def _clean(text: str) -> str:
         text = _UNDERSCORE.sub(r"\1", text)
     if "//" in text or ".com/" in text:
         text = _URL.sub("", text)
-    return " ".join(text.split())
+    return " ".join(text.split()) if "  " in text or "\n" in text or "\t" in text else text.strip()
 
 
 _UNDERSCORE = re.compile(r"(?<![\w_])_+([^_\s](?:[^_]{0,80}?[^_\s])?)_+(?![\w_])")
@@ -124,6 +124,7 @@ _VERB_AT = re.compile(r"(?:(?:\w+ly|also|further|first|then|here|now|thus|hence|
                       r"additionally)[\s,]+){0,3}(?P<verb>" + "|".join(sorted(_KIND, key=len, reverse=True))
                       + r")\b,?\s*(?P<obj>[^.;]*)")
 _SUBJECTS = ("we ", "We ", "paper ", "work ", "study ", "article ", "by ", "and ")
+_WE = re.compile(r"\b(?:[Ww]e|[Tt]his (?:paper|work|study|article))\b")
 _THIS = re.compile(r"\b(?:[Tt]his|[Oo]ur|[Pp]resent|[Cc]urrent) $")
 _NAMING_KEYS = ("called", "dubbed", "named", "termed", "coined", "namely", "denoted", "referred to as", "e call")
 _NAMING = re.compile(r"(?:called|dubbed|named|termed|coined|namely|denoted(?: by| as)?|referred to as|"
@@ -140,6 +141,10 @@ _STRONG = re.compile(r"[A-Z].*[A-Z0-9]|∂")
 _NOT_NAME = re.compile(r"\d+[A-Za-z]?|[IVX]+")
 
 
+_WORD = re.compile(r"\S+")
+_CAPITAL_APPOSITIVE = re.compile(r"([A-Z][a-z]{2,}[\w-]*)(?:,| [—–]) (?:a|an|the) ")
+
+
 def _strip(tok: str) -> str:
     """A word without surrounding punctuation or an unbalanced parenthesis: ``HashEE)`` → ``HashEE``."""
     tok = tok.strip(".,;:'’\"“”")
@@ -153,9 +158,11 @@ def _namelike(tok: str) -> bool:
     rest = tok[1:]
     if rest == rest.lower() and "-" not in rest[:2] and "∂" not in tok or tok in _COMMON or tok[0] in "([":
         return False
-    parts = [p for p in re.split(r"[-/]", tok) if p]
+    parts = [p for p in tok.replace("/", "-").split("-") if p]
     if len(parts) > 1 and parts[-1].lower() in _SUFFIXES:
         return False
+    if len(parts) > 1 and any(p in _COMMON for p in parts) and any(p[:1].isupper() and p not in _COMMON for p in parts):
+        return True  # Meta-LoRA, Graph-BERT
     for p in parts:
         if p in _COMMON:
             continue
@@ -218,10 +225,12 @@ def _object_name(obj: str, prior: str) -> tuple[str, str | None] | None:
     """The first name in the object of "we propose …": a name-like word or ``Long Form (ABC)``."""
     if obj.startswith(("upon ", "on ", "the study of ", "the problem of ", "the task of ")):
         return None
+    if (m := _CAPITAL_APPOSITIVE.match(obj)) and m[1] not in prior and m[1].lower() not in _SMALL:
+        return m[1], None  # "we propose Manticore, a framework …"
     head = obj[: m.start()] if (m := _HEAD_END.search(obj)) else obj
     acr = _acronym(head, prior) if "(" in head else None
     short = head[: m.start()] if (m := _TOKEN_END.search(head)) else head
-    for t in re.finditer(r"\S+", short):
+    for t in _WORD.finditer(short):
         if acr and acr[0] <= t.start():
             break
         if _namelike(tok := _strip(t.group())) and tok not in prior:
@@ -236,9 +245,11 @@ def _scan(text: str, starts: list[int]) -> list[tuple[int, int, str, str, str]]:
     for word in _SUBJECTS:
         pos = text.find(word)
         while pos >= 0:
-            if (pos == 0 or not text[pos - 1].isalnum()) and (m := _VERB_AT.match(text, pos + len(word))) and (
-                    word in ("we ", "We ", "by ", "and ") or _THIS.search(text, max(0, pos - 9), pos)):
-                out.append((bisect.bisect_right(starts, pos) - 1, pos, _KIND[m["verb"]], m["verb"], m["obj"]))
+            if (pos == 0 or not text[pos - 1].isalnum()) and (m := _VERB_AT.match(text, pos + len(word))):
+                i = bisect.bisect_right(starts, pos) - 1
+                if word in ("we ", "We ") or _THIS.search(text, max(0, pos - 9), pos) or (
+                        word in ("by ", "and ") and _WE.search(text, starts[i], pos)):
+                    out.append((i, pos, _KIND[m["verb"]], m["verb"], m["obj"]))
             pos = text.find(word, pos + 1)
     return sorted(out)
 
@@ -346,9 +357,11 @@ _EXPANSION = re.compile(r"\s*\(([^()]{5,90})\)")
 _AFTER = re.compile(r"\s*(?:\([^()]*\)\s*)?(?:,|:|—|–| -+| is| as)\s+(?:which is |that is )?(?P<d>(?:a|an|the)\s.*)")
 
 
-_ASIDE = re.compile(r"\s\([^()]*\)")
+_ASIDE = re.compile(r"\s\([^()]*\)(?=[\s,.;:]|$)")
 
 
+_HYPHEN = re.compile(r"([-/])")
+_QUOTES = re.compile(r"[\"“”‘\[\]{}]|(?<!\w)['’]|['’](?!\w)")
 _SHOUTED = re.compile(r"[A-Z]{2,}[a-z]{2,}")
 
 
@@ -356,7 +369,7 @@ def _cap(word: str, first: bool = True) -> str:
     """Title-case one word: ``self-supervised`` → ``Self-Supervised``, ``text-to-audio`` → ``Text-to-Audio``;
     keeps HASS, GraphGPT, LoRA, O(k); ``HArmonized`` → ``Harmonized``."""
     if "-" in word or "/" in word:
-        parts = re.split(r"([-/])", word)
+        parts = _HYPHEN.split(word)
         return "".join(_cap(p, first and i == 0) if i % 2 == 0 else p for i, p in enumerate(parts))
     if not first and word in _SMALL:
         return word
@@ -384,7 +397,7 @@ def _shorten(phrase: str) -> list[str]:
     if len(words) > MAX_WORDS:
         cut = [i for i in range(4, MAX_WORDS + 1) if words[i].lower() in _SMALL and words[i - 1].lower() not in _SMALL]
         words = words[: cut[-1]] if cut else words[:MAX_WORDS]
-    while len(words) > 1 and words[-1].lower() in _SMALL | {"our", "its", "their", "new"}:
+    while len(words) > 1 and words[-1].lower() in _SMALL | {"our", "its", "their", "new", "given", "both", "some"}:
         words.pop()
     return words
 
@@ -401,7 +414,7 @@ def _finish(words: list[str] | str) -> str:
     text = words if isinstance(words, str) else " ".join(words)
     if text.count("(") != text.count(")"):
         text = re.sub(r"\s?\([^()]*$", "", text).replace("(", "").replace(")", "")
-    words = re.sub(r"[\"“”‘\[\]{}]|(?<!\w)['’]|['’](?!\w)", "", text).split()
+    words = _QUOTES.sub("", text).split()
     out: list[str] = []
     for i, w in enumerate(words):
         if w.lower() in ("a", "an") and i + 1 < len(words):
@@ -434,17 +447,31 @@ def _describe(name: str, long: str | None, sent: str) -> str:
 
 
 def _contribution(scans: list) -> str:
-    """A title from the first "we propose …" object (else the first "we study …"), or ""."""
-    for kind in ("intro", "study"):
-        for _, _, k, verb, obj in scans:
-            if k != kind or not obj or _ANAPHORA.match(obj):
-                continue
-            words = _shorten(obj)
-            if verb in _BASE and not re.match(r"(?:a|an|on)\b", obj, re.I):
-                words = [_GERUND[_BASE[verb]]] + words
-            if _content(words) >= 2:
-                return _finish(words)
+    """A title from the first "we propose / introduce / study …" object with some content, or ""."""
+    for _, _, _, verb, obj in scans:
+        if not obj or _ANAPHORA.match(obj):
+            continue
+        words = _shorten(obj)
+        if verb in _BASE and not obj.startswith("on "):
+            words = [_GERUND[_BASE[verb]]] + words
+        elif words[0] == "to" and len(words) > 2 and words[1].isalpha():
+            words = [_gerund(words[1])] + words[2:]  # "we propose to exploit X" → "Exploiting X"
+        if _content(words) >= 2:
+            return _finish(words)
     return ""
+
+
+def _gerund(verb: str) -> str:
+    """exploit → Exploiting, leverage → Leveraging, tie → Tying (no consonant doubling)."""
+    verb = verb.lower()
+    if verb.endswith("ie"):
+        return verb[:-2].capitalize() + "ying"
+    if verb.endswith("e") and not verb.endswith(("ee", "ye", "oe")):
+        verb = verb[:-1]
+    return verb.capitalize() + "ing"
+
+
+_OPENER = re.compile(r"^(?:\w+ly|However|Recently|Moreover|Nowadays|Today), ")
 
 
 def derive_title(abstract: str) -> str:
@@ -470,14 +497,20 @@ def _derive(abstract: str) -> str:
     text, starts, scans, found = _analyse(abstract)
     if not text:
         return ""
-    first = text[: starts[1]] if len(starts) > 1 else text
-    contrib = _contribution(scans) or _finish(_shorten(re.sub(r"^\w+ly, |^(?:However|Recently|Moreover), ", "", first)))
     if not found:
-        return contrib
+        return _contribution(scans) or _first(text, starts)
     name, long, i = found
     sent = text[starts[i]: starts[i + 1] if i + 1 < len(starts) else len(text)]
     title = _describe(name, long, sent)
     if not title:
         own = [_finish(_shorten(obj)) for k, _, kind, _, obj in scans if k == i and kind == "intro" and name in obj]
+        contrib = _contribution(scans) or _first(text, starts)
         title = next((t for t in own + [contrib] if name.lower() in t.lower()), f"{name}: {contrib}")
-    return re.sub(re.escape(name), lambda _: name, title, count=1, flags=re.I)
+    at = title.lower().find(name.lower())  # keep the name's own spelling: IVW-DR-learner, Q-resafe
+    return title[:at] + name + title[at + len(name):] if at >= 0 else title
+
+
+def _first(text: str, starts: list[int]) -> str:
+    """The first sentence as a title, without a leading "Recently," or "However,"."""
+    first = text[: starts[1]] if len(starts) > 1 else text
+    return _finish(_shorten(_OPENER.sub("", first)))
