@@ -204,7 +204,7 @@ def _acronym(text: str, prior: str) -> tuple[int, str, str] | None:
 
 def _named(phrase: str, prior: str) -> tuple[str, str | None] | None:
     """The name after "called/named/dubbed …": ``Long Form (ABC)``, a name-like word or a capitalised run."""
-    if phrase.startswith(("entit", "after", "by ", "for ")):
+    if phrase.lower().startswith(("entit", "after", "by ", "for ")):
         return None
     acr = _acronym(phrase[:90], prior) if "(" in phrase[:90] else None
     if acr and acr[0] <= 3:
@@ -354,6 +354,7 @@ _HEADS = set("framework method approach model benchmark dataset algorithm system
 _CUE = r"(?:called|dubbed|named|termed|coined|namely|denoted(?: by| as)?|referred to as)"
 _BEFORE = re.compile(r"\b(?P<d>(?:a|an|the)\s[^,;()]*?)\s*(?:,\s*|\s+)(?:" + _CUE + r"\s*,?\s*)?$")
 _EXPANSION = re.compile(r"\s*\(([^()]{5,90})\)")
+_RELATIVE = re.compile(r",?\s+(?:which|that)\s+([a-z]+s)\s+(.*)")
 _AFTER = re.compile(r"\s*(?:\([^()]*\)\s*)?(?:,|:|—|–| -+| is| as)\s+(?:which is |that is )?(?P<d>(?:a|an|the)\s.*)")
 
 
@@ -432,7 +433,8 @@ def _describe(name: str, long: str | None, sent: str) -> str:
         long, after = m[1], after[m.end():]
     if long:
         head = m[1] if (m := re.match(r"\)?\s+(\w+)", after)) and m[1].lower().rstrip("s") in _HEADS else ""
-        return f"{name}: {_finish(_shorten(long + ' ' + head))}"
+        long = " ".join(w.capitalize() if w[:1].islower() and w.lower() != w else w for w in long.split())
+        return f"{name}: {_finish(_shorten(long + ' ' + head))}"  # "enhAnced" (letters of the acronym) → "Enhanced"
     if at < 0:
         return ""
     if m := _AFTER.match(after):
@@ -443,6 +445,8 @@ def _describe(name: str, long: str | None, sent: str) -> str:
     if (m := re.match(r"\s+(\w+)", after)) and m[1].lower().rstrip("s") in _HEADS:
         np = re.search(r"(?:\b(?:a|an|the)\s[^,;()]*?)?$", sent[:at])[0]
         return _finish(_shorten(np + name + m[0]))
+    if (m := _RELATIVE.match(after)) and m[1] not in ("is", "has", "was", "does"):
+        return f"{name}: {_finish(_shorten(_gerund(_base(m[1])) + ' ' + m[2]))}"  # "X, which adopts Y" → "X: Adopting Y"
     return ""
 
 
@@ -459,6 +463,15 @@ def _contribution(scans: list) -> str:
         if _content(words) >= 2:
             return _finish(words)
     return ""
+
+
+def _base(verb: str) -> str:
+    """adopts → adopt, applies → apply, addresses → address (third person singular → base form)."""
+    if verb.endswith("ies"):
+        return verb[:-3] + "y"
+    if verb.endswith(("sses", "shes", "ches", "xes")):
+        return verb[:-2]
+    return verb[:-1] if verb.endswith("s") and not verb.endswith("ss") else verb
 
 
 def _gerund(verb: str) -> str:
