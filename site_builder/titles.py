@@ -107,7 +107,8 @@ _SUFFIXES = set("based like aware free guided driven specific level style wise e
 _STEMS = {"intro": "propose introduce present develop design devise construct create build release offer "
                    "contribute formulate establish curate collect launch validate",
           "study": "study investigate analyze analyse explore examine revisit characterize understand "
-                   "address tackle benchmark evaluate rethink"}
+                   "address tackle benchmark evaluate rethink consider",
+          "claim": "show prove demonstrate find argue observe"}
 
 
 def _forms(verb: str) -> list[str]:
@@ -385,13 +386,13 @@ def _content(words: list[str]) -> int:
     return sum(w.lower() not in _SMALL for w in words)
 
 
-def _shorten(phrase: str) -> list[str]:
-    """Cut a phrase at its first natural boundary, then to at most MAX_WORDS words."""
+def _shorten(phrase: str, need: int = 2) -> list[str]:
+    """Cut a phrase at its first natural boundary keeping ``need`` content words, then to MAX_WORDS words."""
     phrase = _LEAD.sub("", _ASIDE.sub("", phrase[:400]).replace("novel ", "").strip())
     for m in _BOUNDARY.finditer(phrase):
         if m["and"] and m["and"] not in _AND_VERBS:
             continue
-        if (not m["verb"] or m["verb"] in _TO_VERBS or m["verb"].endswith(_VERB_ENDS)) and _content(phrase[: m.start()].split()) >= 2:
+        if (not m["verb"] or m["verb"] in _TO_VERBS or m["verb"].endswith(_VERB_ENDS)) and _content(phrase[: m.start()].split()) >= need:
             phrase = phrase[: m.start()]
             break
     words = phrase.split()
@@ -451,18 +452,27 @@ def _describe(name: str, long: str | None, sent: str) -> str:
 
 
 def _contribution(scans: list) -> str:
-    """A title from the first "we propose / introduce / study …" object with some content, or ""."""
-    for _, _, _, verb, obj in scans:
-        if not obj or _ANAPHORA.match(obj):
-            continue
-        words = _shorten(obj)
-        if verb in _BASE and not obj.startswith("on "):
-            words = [_GERUND[_BASE[verb]]] + words
-        elif words[0] == "to" and len(words) > 2 and words[1].isalpha():
-            words = [_gerund(words[1])] + words[2:]  # "we propose to exploit X" → "Exploiting X"
-        if _content(words) >= 2:
-            return _finish(words)
+    """A title from the first "we propose / introduce / study …" object with some content, else from
+    the first "we show that …" clause, or ""."""
+    for kinds in (("intro", "study"), ("claim",)):
+        for _, _, kind, verb, obj in scans:
+            if kind not in kinds or not obj or _ANAPHORA.match(obj):
+                continue
+            if kind == "claim":
+                if not obj.startswith("that ") or _ANAPHORA.match(obj[5:]) or _WEAK_CLAIM.match(obj[5:]):
+                    continue
+                obj = obj[5:]
+            words = _shorten(obj)
+            if verb in _BASE and not obj.startswith("on "):
+                words = [_GERUND[_BASE[verb]]] + words
+            elif words[0] == "to" and len(words) > 2 and words[1].isalpha():
+                words = [_gerund(words[1])] + words[2:]  # "we propose to exploit X" → "Exploiting X"
+            if _content(words) >= 2:
+                return _finish(words)
     return ""
+
+
+_WEAK_CLAIM = re.compile(r"(?:our|we|the proposed|they|there|in|for|on|when|if|under|with|by|as)\b", re.I)
 
 
 def _base(verb: str) -> str:
@@ -484,6 +494,11 @@ def _gerund(verb: str) -> str:
     return verb.capitalize() + "ing"
 
 
+_THAT_CLAUSE = re.compile(r"[^,]{0,80}?\b(?:show|shown|shows|showed|demonstrated?|known|found|proven|proved|"
+                          r"argued?|observed|suggests?|suggested|noted|established|believed)\s+that\s+(.{20,})")
+_SUBORDINATE = re.compile(r"(?:While|Although|Though|As|With|Despite|Since|Because|Given|Due to|Unlike|Whereas|"
+                          r"Owing to|Thanks to|Following|Inspired by|Motivated by|In|For|Within|Across|Over|At|On|Among|Beyond|To)\b[^,]{3,150}, (.+)")
+_WE_VERB = re.compile(r"(?:We|This paper|This work) [a-z]+ (.{20,})")
 _OPENER = re.compile(r"^(?:\w+ly|However|Recently|Moreover|Nowadays|Today), ")
 
 
@@ -524,6 +539,13 @@ def _derive(abstract: str) -> str:
 
 
 def _first(text: str, starts: list[int]) -> str:
-    """The first sentence as a title, without a leading "Recently," or "However,"."""
-    first = text[: starts[1]] if len(starts) > 1 else text
-    return _finish(_shorten(_OPENER.sub("", first)))
+    """The first sentence as a title, without an opening "Recently," or "While …," clause, and after
+    "it is known that" / "recent work has shown that"."""
+    first = _OPENER.sub("", text[: starts[1]] if len(starts) > 1 else text)
+    if m := _THAT_CLAUSE.match(first):
+        first = m[1]
+    elif (m := _SUBORDINATE.match(first)) and _content(m[1].split()) >= 3:
+        first = m[1]
+    if m := _WE_VERB.match(first):
+        first = m[1]
+    return _finish(_shorten(first, 3))
