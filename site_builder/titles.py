@@ -79,17 +79,14 @@ def _clean(text: str) -> str:
 
 _UNDERSCORE = re.compile(r"(?<![\w_])_+([^_\s](?:[^_]{0,80}?[^_\s])?)_+(?![\w_])")
 _URL = re.compile(r"(?:https?://|www\.|github\.com/)\S*")
-_SPLIT = re.compile(r"[.!?]\s+(?=[A-Z0-9(\"“∂])")
-_ABBREV = re.compile(r"\b(?:e\.g|i\.e|et al|vs|cf|Fig|Eq|resp|approx|Sec|etc|Dr|St|No)$")
+# A sentence ends at ". " before a capital, but not after "e.g.", "et al." and the like.
+_SPLIT = re.compile(r"[.!?](?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bet al\.)(?<!\bvs\.)(?<!\bcf\.)(?<!\bFig\.)(?<!\bEq\.)"
+                    r"(?<!\bapprox\.)(?<!\betc\.)(?<!\bresp\.)(?<!\bSec\.)(?<!\bNo\.)\s+(?=[A-Z0-9(\"“∂])")
 
 
 def _sentences(text: str) -> list[int]:
-    """Start offsets of the sentences of plain ``text`` ("e.g." and "et al." do not end one)."""
-    starts = [0]
-    for m in _SPLIT.finditer(text):
-        if not _ABBREV.search(text, max(0, m.start() - 6), m.start()):
-            starts.append(m.end())
-    return starts
+    """Start offsets of the sentences of plain ``text``."""
+    return [0] + [m.end() for m in _SPLIT.finditer(text)]
 
 
 # ------------------------------------------------------------ name finding
@@ -120,7 +117,6 @@ def _forms(verb: str) -> list[str]:
 
 
 _KIND = {f: kind for kind, verbs in _STEMS.items() for v in verbs.split() for f in _forms(v)}
-_ADV = r"(?:[\s,]+(?:\w+ly|also|further|first|then|here|now|thus|hence|therefore|instead|finally|additionally))"
 _VERB_AT = re.compile(r"(?:(?:\w+ly|also|further|first|then|here|now|thus|hence|therefore|instead|finally|"
                       r"additionally)[\s,]+){0,3}(?P<verb>" + "|".join(sorted(_KIND, key=len, reverse=True))
                       + r")\b,?\s*(?P<obj>[^.;]*)")
