@@ -144,7 +144,7 @@ _CAPITAL_APPOSITIVE = re.compile(r"([A-Z][a-z]{2,}[\w-]*)(?:,| [—–]) (?:a|an
 
 def _strip(tok: str) -> str:
     """A word without surrounding punctuation or an unbalanced parenthesis: ``HashEE)`` → ``HashEE``."""
-    tok = tok.strip(".,;:'’\"“”")
+    tok = tok.strip(".,;:'’\"“”").lstrip("-")
     if tok.count("(") != tok.count(")"):
         tok = tok.split("(")[0] if "(" in tok else tok.rstrip(")")
     return tok.strip(".,;:'’\"“”")
@@ -373,7 +373,7 @@ def _cap(word: str, first: bool = True) -> str:
         return word
     if _SHOUTED.fullmatch(word):
         return word.capitalize()
-    if not word[:1].isalpha() or word[1:] != word[1:].lower():
+    if not word[:1].isascii() or not word[:1].isalpha() or word[1:] != word[1:].lower():
         return word
     return word[:1].upper() + word[1:]
 
@@ -423,7 +423,8 @@ def _finish(words: list[str] | str) -> str:
 
 
 def _describe(name: str, long: str | None, sent: str) -> str:
-    """``NAME: What It Is`` from the long form, an appositive, ``a … called NAME`` or ``a NAME layer``."""
+    """``NAME: What It Is`` from the long form, an appositive (``X, a …``), ``a … called NAME``, ``a NAME
+    layer`` or ``X, which adopts Y`` (→ ``X: Adopting Y``); the first with two content words wins."""
     at = sent.find(name)
     after = sent[at + len(name):] if at >= 0 else ""
     if not long and (m := _EXPANSION.match(after)) and _initials_match(name, m[1].split()) == len(m[1].split()):
@@ -434,17 +435,19 @@ def _describe(name: str, long: str | None, sent: str) -> str:
         return f"{name}: {_finish(_shorten(long + ' ' + head))}"  # "enhAnced" (letters of the acronym) → "Enhanced"
     if at < 0:
         return ""
+    found = []
     if m := _AFTER.match(after):
-        return f"{name}: {_finish(_shorten(m['d']))}"
+        found.append(_shorten(m["d"]))
     if (m := _BEFORE.search(sent[:at])) and m["d"].split()[-1].lower().rstrip("s") in _HEADS:
         more = f" {p[1]}" if (p := re.match(r",?\s*((?:for|of|on|in|with)\s[^,;]*)", after)) else ""
-        return f"{name}: {_finish(_shorten(m['d'] + more))}"
+        found.append(_shorten(m["d"] + more))
     if (m := re.match(r"\s+(\w+)", after)) and m[1].lower().rstrip("s") in _HEADS:
         np = re.search(r"(?:\b(?:a|an|the)\s[^,;()]*?)?$", sent[:at])[0]
         return _finish(_shorten(np + name + m[0]))
     if (m := _RELATIVE.match(after)) and m[1] not in ("is", "has", "was", "does"):
-        return f"{name}: {_finish(_shorten(_gerund(_base(m[1])) + ' ' + m[2]))}"  # "X, which adopts Y" → "X: Adopting Y"
-    return ""
+        found.append(_shorten(_gerund(_base(m[1])) + " " + m[2]))  # "X, which adopts Y" → "X: Adopting Y"
+    best = next((words for words in found if _content(words) >= 2), found[0] if found else None)
+    return f"{name}: {_finish(best)}" if best else ""
 
 
 def _contribution(scans: list) -> str:
