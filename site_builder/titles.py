@@ -529,6 +529,10 @@ def _derive(abstract: str) -> str:
     name, long, i = found
     sent = text[starts[i]: starts[i + 1] if i + 1 < len(starts) else len(text)]
     title = _describe(name, long, sent)
+    if title.startswith(f"{name}: ") and _content(title[len(name) + 2:].split()) < 2:  # "X: An Algorithm"
+        contrib = _contribution(scans)
+        if _content(contrib.split()) >= 3 and name.lower() not in contrib.lower():
+            title = f"{name}: {contrib}"
     if not title:
         own = [_finish(_shorten(obj)) for k, _, kind, _, obj in scans if k == i and kind == "intro" and name in obj]
         contrib = _contribution(scans) or _first(text, starts)
