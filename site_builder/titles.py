@@ -39,6 +39,8 @@ _TEX_SYMBOLS = {
     "in": "∈", "cdot": "·", "sqrt": "√", "nabla": "∇", "to": "→", "rightarrow": "→",
     "sim": "~", "pm": "±", "star": "⋆", "log": "log", "exp": "exp", "min": "min", "max": "max",
 }
+_SUPERSCRIPT = re.compile(r"(?<=\w)\$\^\{?([0-9])\}?\$(?=\w)")
+_SUPERSCRIPTS = "⁰¹²³⁴⁵⁶⁷⁸⁹"
 _MATH = re.compile(r"\$\$?([^$]*)\$\$?")
 _TEX_WRAP = re.compile(r"\\(?:math[a-z]*|text[a-z]*|operatorname|boldsymbol|bm|emph|widetilde|tilde|hat|bar|overline)\s*\{([^{}]*)\}")
 _TEX_CMD = re.compile(r"\\([A-Za-z]+)\s*")
@@ -58,6 +60,7 @@ def _math_text(m: re.Match) -> str:
 def _clean(text: str) -> str:
     """Abstract → plain text: TeX math to its content, Markdown marks, quotes and URLs dropped."""
     if "$" in text:
+        text = _SUPERSCRIPT.sub(lambda m: _SUPERSCRIPTS[int(m[1])], text)  # D$^3$Fields → D³Fields
         text = _MATH.sub(_math_text, text.replace("\\$", "USD ")).replace("$", "")
     if "\\" in text:
         text = re.sub(r"\\([%&#_])", r"\1", _TEX_WRAP.sub(r"\1", text))
@@ -97,7 +100,7 @@ DNN DNNs GAN GANs VAE VAEs MLP MLPs GPU GPUs CPU TPU SOTA SGD GD ODE ODEs PDE PD
 KL MSE MAP MLE EM PCA SVM KV API APIs QA VQA NER MT NMT ASR TTS IR KG KGs GPT BERT ViT ViTs
 CLIP LoRA RLHF DPO PPO MDP MDPs POMDP ICL CoT RAG SSM SSMs NTK PAC IID OOD DP DRO ERM HMM
 ImageNet CIFAR MNIST COCO SQuAD GLUE US UK EU USA PhD II III IV SE URL LSTM Transformer
-LLaMA Llama ChatGPT GPT-2 GPT-3 GPT-4 GPT-4o T5 1D 2D 3D 4D 6D 6DoF FL NLI DA MPC MAB VLN UDA DC RGB RGBD RGB-D LiDAR IoU mAP FID BLEU ROUGE AUC ROC SOTA OCR
+LLaMA Llama ChatGPT GPT-2 GPT-3 GPT-4 GPT-4o T5 1D 2D 3D 4D 6D 6DoF FL NLI DA MPC MAB VLN UDA DC GP GPs FedAvg Adam RGB RGBD RGB-D LiDAR IoU mAP FID BLEU ROUGE AUC ROC SOTA OCR
 """.split())
 _SUFFIXES = set("based like aware free guided driven specific level style wise enhanced augmented "
                 "conditioned only generated friendly scale shot agnostic invariant learning means norm reweighting zero".split())
@@ -123,6 +126,7 @@ _VERB_AT = re.compile(r"(?:(?:\w+ly|also|further|first|then|here|now|thus|hence|
 _SUBJECTS = ("we ", "We ", "paper ", "work ", "study ", "article ", "by ", "and ")
 _WE = re.compile(r"\b(?:[Ww]e|[Tt]his (?:paper|work|study|article))\b")
 _THIS = re.compile(r"\b(?:[Tt]his|[Oo]ur|[Pp]resent|[Cc]urrent) $")
+_TERM = re.compile(r"\b(?:problem|task|setting|phenomenon|issue|effect)s?,? (?:is |are |often |commonly |also )*$")
 _NAMING_KEYS = ("called", "dubbed", "named", "termed", "coined", "namely", "denoted", "referred to as", "e call")
 _NAMING = re.compile(r"(?:called|dubbed|named|termed|coined|namely|denoted(?: by| as)?|referred to as|"
                      r"[Ww]e call (?:it|this|them|our [\w-]+|these [\w-]+(?: [\w-]+)?)|which we call)"
@@ -133,7 +137,7 @@ _OUR = re.compile(r"ur (?:proposed |new |novel )?(?:method|approach|framework|mo
 _PAREN = re.compile(r"\((?P<acr>[^()]{2,24})\)")
 _HEAD_END = re.compile(r"\b(?:that|which|who|whose|using|based on|such as|like|than|via|by|aimed at|aiming|designed to|"
                        r"e\.g\.|i\.e\.)\b|\s[—–]\s")
-_TOKEN_END = re.compile(r"\b(?:to|on|with|over|against|from|across|in|into|under|for)\b")
+_TOKEN_END = re.compile(r"\b(?:to|on|with|over|against|from|across|in|into|under|for|of)\b")
 _STRONG = re.compile(r"[A-Z].*[A-Z0-9]|∂")
 _NOT_NAME = re.compile(r"\d+[A-Za-z]?|[IVX]+")
 
@@ -259,6 +263,8 @@ def _find(text: str, starts: list[int], scans: list) -> tuple[str, str | None, i
             i = bisect.bisect_right(starts, m.start()) - 1
             if m.group().startswith("namely") and not any(s[0] == i and s[1] < m.start() and s[2] == "intro" for s in scans):
                 continue
+            if _TERM.search(text, max(0, m.start() - 30), m.start()):
+                continue  # "this problem is called …": a task or a phenomenon, not a method
             if hit := _named(m["name"], text[: starts[i]]):
                 found.append((i, 0, hit))
                 break
@@ -352,6 +358,7 @@ _CUE = r"(?:called|dubbed|named|termed|coined|namely|denoted(?: by| as)?|referre
 _BEFORE = re.compile(r"\b(?P<d>(?:a|an|the)\s[^,;()]*?)\s*(?:,\s*|\s+)(?:" + _CUE + r"\s*,?\s*)?$")
 _EXPANSION = re.compile(r"\s*\(([^()]{5,90})\)")
 _RELATIVE = re.compile(r",?\s+(?:which|that)\s+([a-z]+s)\s+(.*)")
+_DASH = re.compile(r"\s*[:—–]\s+(?P<d>\S.*)")
 _AFTER = re.compile(r"\s*(?:\([^()]*\)\s*)?(?:,|:|—|–| -+| is| as)\s+(?:which is |that is )?(?P<d>(?:a|an|the)\s.*)")
 
 
@@ -436,7 +443,7 @@ def _describe(name: str, long: str | None, sent: str) -> str:
     if at < 0:
         return ""
     found = []
-    if m := _AFTER.match(after):
+    if m := _AFTER.match(after) or _DASH.match(after):
         found.append(_shorten(m["d"]))
     if (m := _BEFORE.search(sent[:at])) and m["d"].split()[-1].lower().rstrip("s") in _HEADS:
         more = f" {p[1]}" if (p := re.match(r",?\s*((?:for|of|on|in|with)\s[^,;]*)", after)) else ""

@@ -148,3 +148,21 @@ def test_speed_10000_abstracts():
     for a in abstracts:
         derive_title(a)
     assert time.process_time() - start < 5  # about 1-2 s of CPU here (the seeds are long abstracts)
+
+
+def test_a_named_problem_is_not_a_method_name():
+    abstract = ("Models forget old identities when trained on new ones. This problem is called lifelong person "
+                "re-identification (LReID). We study it on two benchmarks.")
+    assert introduced_name(abstract) is None
+
+
+def test_superscript_inside_a_name_and_a_dash_description():
+    abstract = "In this work, we introduce D$^3$Fields — dynamic 3D descriptor fields. They help robots."
+    assert introduced_name(abstract) == "D³Fields"
+    assert derive_title(abstract) == "D³Fields: Dynamic 3D Descriptor Fields"
+
+
+def test_baseline_after_of_is_not_introduced():
+    abstract = "In this paper, we present a novel analysis of FedAvg with constant step size. It is tight."
+    assert introduced_name(abstract) is None
+    assert derive_title(abstract) == "An Analysis of FedAvg with Constant Step Size"
