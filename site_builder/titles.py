@@ -138,6 +138,7 @@ _PAREN = re.compile(r"\((?P<acr>[^()]{2,24})\)")
 _HEAD_END = re.compile(r"\b(?:that|which|who|whose|using|based on|such as|like|than|via|by|aimed at|aiming|designed to|"
                        r"e\.g\.|i\.e\.)\b|\s[—–]\s")
 _TOKEN_END = re.compile(r"\b(?:to|on|with|over|against|from|across|in|into|under|for|of)\b")
+_BAD_CHARS = re.compile(r"[,\[\]{}<>|]")
 _STRONG = re.compile(r"[A-Z].*[A-Z0-9]|∂")
 _NOT_NAME = re.compile(r"\d+[A-Za-z]?|[IVX]+")
 
@@ -150,14 +151,14 @@ def _strip(tok: str) -> str:
     """A word without surrounding punctuation or an unbalanced parenthesis: ``HashEE)`` → ``HashEE``."""
     tok = tok.strip(".,;:'’\"“”").lstrip("-")
     if tok.count("(") != tok.count(")"):
-        tok = tok.split("(")[0] if "(" in tok else tok.rstrip(")")
+        tok = tok.split("(")[0] if "(" in tok else tok.replace(")", "")
     return tok.strip(".,;:'’\"“”")
 
 
 def _namelike(tok: str) -> bool:
     """True for HASS, GraphGPT, M2PDE, Q-resafe, ∂-CROWN; False for In, LLMs, Self-Play, QR-based."""
     rest = tok[1:]
-    if rest == rest.lower() and "-" not in rest[:2] and "∂" not in tok or tok in _COMMON or tok[0] in "([":
+    if rest == rest.lower() and "-" not in rest[:2] and "∂" not in tok or tok in _COMMON or tok[0] in "([" or _BAD_CHARS.search(tok):
         return False
     parts = [p for p in tok.replace("/", "-").split("-") if p]
     if len(parts) > 1 and parts[-1].lower() in _SUFFIXES:
@@ -280,7 +281,7 @@ def _find(text: str, starts: list[int], scans: list) -> tuple[str, str | None, i
     if not found:
         return None
     i, _, (name, long) = min(found)
-    return name, long, i
+    return _strip(name), long, i
 
 
 @functools.lru_cache(maxsize=64)
@@ -355,7 +356,8 @@ _HEADS = set("framework method approach model benchmark dataset algorithm system
              "strategy suite protocol family agent policy objective corpus attack defense language platform "
              "environment simulator solver optimizer learner layer block procedure formulation solution".split())
 _CUE = r"(?:called|dubbed|named|termed|coined|namely|denoted(?: by| as)?|referred to as)"
-_BEFORE = re.compile(r"\b(?P<d>(?:a|an|the)\s[^,;()]*?)\s*(?:,\s*|\s+)(?:" + _CUE + r"\s*,?\s*)?$")
+_BEFORE = re.compile(r".*\b(?P<d>(?:a|an|the)\s[^,;()]*?)\s*(?:,\s*|\s+)(?:" + _CUE + r"\s*,?\s*)?$")
+_LAST_NP = re.compile(r".*\b((?:a|an|the)\s[^,;()]*)$")
 _EXPANSION = re.compile(r"\s*\(([^()]{5,90})\)")
 _RELATIVE = re.compile(r",?\s+(?:which|that)\s+([a-z]+s)\s+(.*)")
 _DASH = re.compile(r"\s*[:—–]\s+(?P<d>\S.*)")
@@ -449,7 +451,7 @@ def _describe(name: str, long: str | None, sent: str) -> str:
         more = f" {p[1]}" if (p := re.match(r",?\s*((?:for|of|on|in|with)\s[^,;]*)", after)) else ""
         found.append(_shorten(m["d"] + more))
     if (m := re.match(r"\s+(\w+)", after)) and m[1].lower().rstrip("s") in _HEADS:
-        np = re.search(r"(?:\b(?:a|an|the)\s[^,;()]*?)?$", sent[:at])[0]
+        np = n[1] if (n := _LAST_NP.match(sent[:at])) else ""
         return _finish(_shorten(np + name + m[0]))
     if (m := _RELATIVE.match(after)) and m[1] not in ("is", "has", "was", "does"):
         found.append(_shorten(_gerund(_base(m[1])) + " " + m[2]))  # "X, which adopts Y" → "X: Adopting Y"
@@ -469,6 +471,8 @@ def _contribution(scans: list) -> str:
                     continue
                 obj = obj[5:]
             words = _shorten(obj)
+            if not words:
+                continue
             if verb in _BASE and not obj.startswith("on "):
                 words = [_GERUND[_BASE[verb]]] + words
             elif words[0] == "to" and len(words) > 2 and words[1].isalpha():
@@ -545,7 +549,8 @@ def _derive(abstract: str) -> str:
         contrib = _contribution(scans) or _first(text, starts)
         title = next((t for t in own + [contrib] if name.lower() in t.lower()), f"{name}: {contrib}")
     at = title.lower().find(name.lower())  # keep the name's own spelling: IVW-DR-learner, Q-resafe
-    return title[:at] + name + title[at + len(name):] if at >= 0 else title
+    title = title[:at] + name + title[at + len(name):] if at >= 0 else title
+    return title if title.count("(") == title.count(")") else title.replace("(", "").replace(")", "")
 
 
 def _first(text: str, starts: list[int]) -> str:

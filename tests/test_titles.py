@@ -166,3 +166,9 @@ def test_baseline_after_of_is_not_introduced():
     abstract = "In this paper, we present a novel analysis of FedAvg with constant step size. It is tight."
     assert introduced_name(abstract) is None
     assert derive_title(abstract) == "An Analysis of FedAvg with Constant Step Size"
+
+
+def test_name_with_head_noun_takes_the_nearest_article():
+    abstract = "We close this gap for the private case by designing a DP-UCB2 algorithm with low regret. It is fast."
+    assert introduced_name(abstract) == "DP-UCB2"
+    assert derive_title(abstract) == "A DP-UCB2 Algorithm"
