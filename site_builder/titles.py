@@ -70,6 +70,8 @@ def _clean(text: str) -> str:
         text = text.replace("{", "").replace("}", "")
     if "--" in text:
         text = text.replace("---", " — ").replace("--", " – ")
+    if "—" in text:
+        text = text.replace("—", " — ")
     for mark in ("*", "`", "''"):
         if mark in text:
             text = text.replace(mark, "")
@@ -135,9 +137,9 @@ _OUR = re.compile(r"ur (?:proposed |new |novel )?(?:method|approach|framework|mo
                   r"dataset|technique|architecture|tool|pipeline|library|agent|solution)s?,\s+(?:called |named |dubbed )?"
                   r"(?P<name>[^\s,]+),")
 _PAREN = re.compile(r"\((?P<acr>[^()]{2,24})\)")
-_HEAD_END = re.compile(r"\b(?:that|which|who|whose|using|based on|such as|like|than|via|by|aimed at|aiming|designed to|"
-                       r"e\.g\.|i\.e\.)\b|\s[—–]\s")
-_TOKEN_END = re.compile(r"\b(?:to|on|with|over|against|from|across|in|into|under|for|of)\b")
+_HEAD_END = re.compile(r"\s(?:that|which|who|whose|using|based on|such as|like|than|via|by|aimed at|aiming|designed to|"
+                       r"e\.g\.|i\.e\.)\s|\s[—–]\s")
+_TOKEN_END = re.compile(r"\s(?:to|on|with|over|against|from|across|in|into|under|for|of)\s")
 _BAD_CHARS = re.compile(r"[,\[\]{}<>|]")
 _STRONG = re.compile(r"[A-Z].*[A-Z0-9]|∂")
 _NOT_NAME = re.compile(r"\d+[A-Za-z]?|[IVX]+")
@@ -218,9 +220,10 @@ def _named(phrase: str, prior: str) -> tuple[str, str | None] | None:
         run.append(w)
     if run and _namelike(_strip(run[0])):
         return _strip(run[0]), None
+    run = run[:4]
     while run and run[-1].lower() in _SMALL:
         run.pop()
-    return (_strip(" ".join(run[:4])), None) if run and not run[0].endswith(",") else None
+    return (_strip(" ".join(run)), None) if run and not run[0].endswith(",") else None
 
 
 def _object_name(obj: str, prior: str) -> tuple[str, str | None] | None:
@@ -349,7 +352,7 @@ _GERUND = {"study": "Studying", "investigate": "Investigating", "analyze": "Anal
            "understand": "Understanding", "address": "Addressing", "tackle": "Tackling",
            "benchmark": "Benchmarking", "evaluate": "Evaluating", "rethink": "Rethinking"}
 _BASE = {f: v for v in _GERUND for f in _forms(v)}
-_ANAPHORA = re.compile(r"(?:this|these|those|it|them|such|that|the (?:above|aforementioned|same|following)|"
+_ANAPHORA = re.compile(r"(?:this|these|those|it|its|them|their|such|that|the (?:above|aforementioned|same|following)|"
                        r"both)\b", re.I)
 _HEADS = set("framework method approach model benchmark dataset algorithm system scheme technique architecture "
              "network paradigm metric measure loss estimator tool toolkit library pipeline module mechanism "
@@ -357,6 +360,7 @@ _HEADS = set("framework method approach model benchmark dataset algorithm system
              "environment simulator solver optimizer learner layer block procedure formulation solution".split())
 _CUE = r"(?:called|dubbed|named|termed|coined|namely|denoted(?: by| as)?|referred to as)"
 _BEFORE = re.compile(r".*\b(?P<d>(?:a|an|the)\s[^,;()]*?)\s*(?:,\s*|\s+)(?:" + _CUE + r"\s*,?\s*)?$")
+_ACRONYM_LETTERS = re.compile(r"[a-z]+[A-Z][a-zA-Z]*|[A-Z][a-z]+[A-Z]")  # enhAnced, haShing, RolE
 _LAST_NP = re.compile(r".*\b((?:a|an|the)\s[^,;()]*)$")
 _EXPANSION = re.compile(r"\s*\(([^()]{5,90})\)")
 _RELATIVE = re.compile(r",?\s+(?:which|that)\s+([a-z]+s)\s+(.*)")
@@ -391,6 +395,10 @@ def _content(words: list[str]) -> int:
     return sum(w.lower() not in _SMALL for w in words)
 
 
+_TRAILING = _SMALL | set("our its their new given both some is are was were be been has have can will designed "
+                         "developed trained built intended used proposed aimed specifically tailored able".split())
+
+
 def _shorten(phrase: str, need: int = 2) -> list[str]:
     """Cut a phrase at its first natural boundary keeping ``need`` content words, then to MAX_WORDS words."""
     phrase = _LEAD.sub("", _ASIDE.sub("", phrase[:400]).replace("novel ", "").strip())
@@ -404,7 +412,7 @@ def _shorten(phrase: str, need: int = 2) -> list[str]:
     if len(words) > MAX_WORDS:
         cut = [i for i in range(4, MAX_WORDS + 1) if words[i].lower() in _SMALL and words[i - 1].lower() not in _SMALL]
         words = words[: cut[-1]] if cut else words[:MAX_WORDS]
-    while len(words) > 1 and words[-1].lower() in _SMALL | {"our", "its", "their", "new", "given", "both", "some"}:
+    while len(words) > 1 and words[-1].lower() in _TRAILING:
         words.pop()
     return words
 
@@ -440,7 +448,7 @@ def _describe(name: str, long: str | None, sent: str) -> str:
         long, after = m[1], after[m.end():]
     if long:
         head = m[1] if (m := re.match(r"\)?\s+(\w+)", after)) and m[1].lower().rstrip("s") in _HEADS else ""
-        long = " ".join(w.capitalize() if w[:1].islower() and w.lower() != w else w for w in long.split())
+        long = " ".join(w.capitalize() if _ACRONYM_LETTERS.fullmatch(w) else w for w in long.split())
         return f"{name}: {_finish(_shorten(long + ' ' + head))}"  # "enhAnced" (letters of the acronym) → "Enhanced"
     if at < 0:
         return ""
@@ -509,7 +517,7 @@ _THAT_CLAUSE = re.compile(r"[^,]{0,80}?\b(?:show|shown|shows|showed|demonstrated
 _SUBORDINATE = re.compile(r"(?:While|Although|Though|As|With|Despite|Since|Because|Given|Due to|Unlike|Whereas|"
                           r"Owing to|Thanks to|Following|Inspired by|Motivated by|In|For|Within|Across|Over|At|On|Among|Beyond|To)\b[^,]{3,150}, (.+)")
 _WE_VERB = re.compile(r"(?:We|This paper|This work) [a-z]+ (.{20,})")
-_OPENER = re.compile(r"^(?:\w+ly|However|Recently|Moreover|Nowadays|Today), ")
+_OPENER = re.compile(r"^(?:(?:\w+ly|However|Recently|Moreover|Nowadays|Today), |In this (?:paper|work|study|article),? )")
 
 
 def derive_title(abstract: str) -> str:
