@@ -102,7 +102,7 @@ DNN DNNs GAN GANs VAE VAEs MLP MLPs GPU GPUs CPU TPU SOTA SGD GD ODE ODEs PDE PD
 KL MSE MAP MLE EM PCA SVM KV API APIs QA VQA NER MT NMT ASR TTS IR KG KGs GPT BERT ViT ViTs
 CLIP LoRA RLHF DPO PPO MDP MDPs POMDP ICL CoT RAG SSM SSMs NTK PAC IID OOD DP DRO ERM HMM
 ImageNet CIFAR MNIST COCO SQuAD GLUE US UK EU USA PhD II III IV SE URL LSTM Transformer
-LLaMA Llama ChatGPT GPT-2 GPT-3 GPT-4 GPT-4o T5 1D 2D 3D 4D 6D 6DoF FL NLI DA MPC MAB VLN UDA DC GP GPs FedAvg Adam RGB RGBD RGB-D LiDAR IoU mAP FID BLEU ROUGE AUC ROC SOTA OCR
+LLaMA Llama ChatGPT GPT-2 GPT-3 GPT-4 GPT-4o T5 1D 2D 3D 4D 6D 6DoF FL NLI DA MPC MAB VLN UDA DC GP GPs FedAvg Adam NeRF NeRFs GCN GCNs HDR MPI SLAM CRF RGB RGBD RGB-D LiDAR IoU mAP FID BLEU ROUGE AUC ROC SOTA OCR
 """.split())
 _SUFFIXES = set("based like aware free guided driven specific level style wise enhanced augmented "
                 "conditioned only generated friendly scale shot agnostic invariant learning means norm reweighting zero".split())
@@ -396,7 +396,8 @@ def _content(words: list[str]) -> int:
 
 
 _TRAILING = _SMALL | set("our its their new given both some is are was were be been has have can will designed "
-                         "developed trained built intended used proposed aimed specifically tailored able".split())
+                         "developed trained built intended used proposed aimed specifically tailored able due resulting using including "
+                         "leveraging allowing enabling".split())
 
 
 def _shorten(phrase: str, need: int = 2) -> list[str]:
