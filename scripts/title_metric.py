@@ -1,12 +1,21 @@
 """Measure ``site_builder.titles`` over a corpus of real papers with real titles.
 
-Usage: PYTHONPATH=$PWD python scripts/title_metric.py [/work/shared/corpus/papers.jsonl] [--samples N] [--seed S]
+Usage (from the repository root):
 
-Reports: (1) abstracts for which ``introduced_name`` finds a name; (2) of
-those, how often ``derive_title`` contains the name (goal >= 90%); (3) how
-often the real title contains the name (a precision estimate for
-``introduced_name``: a real title carrying the name is evidence that it is the
-method name); (4) time per abstract; (5) sample (real, derived) pairs.
+    PYTHONPATH=$PWD python scripts/title_metric.py [CORPUS.jsonl] [--samples N] [--misses N] [--seed S]
+
+CORPUS defaults to /work/shared/corpus/papers.jsonl (one JSON object a line
+with at least ``title`` and ``abstract``). Reports:
+
+(1) how many abstracts introduce a method name (by ``introduced_name``);
+(2) of those, how often ``derive_title`` contains that name (goal >= 90%);
+(3) how often the real title contains the name: a sanity check and a lower
+    bound on the precision of ``introduced_name`` (many real titles do not
+    carry their method's name; ``--misses N`` prints N such cases with the
+    sentence that introduced the name, to judge them by hand);
+(4) sample (real title, derived title) pairs;
+plus the time taken, the titles breaking a property, and a crude quality
+proxy: the mean share of a real title's content words found in the derived one.
 """
 
 from __future__ import annotations
@@ -20,19 +29,17 @@ import time
 from site_builder.titles import derive_title, introduced_name
 
 DEFAULT = "/work/shared/corpus/papers.jsonl"
-
-
-def _norm(text: str) -> str:
-    """Lower-case alphanumerics only, so ``$\\partial$-CROWN`` ~ ``∂-CROWN`` differences fade."""
-    return re.sub(r"[^0-9a-z∂]+", "", text.lower())
-
-
 _STOP = set("a an and as at by for from in into of on or the to via with without under over is are can do does "
             "towards toward using through its their your our we how what when why".split())
 
 
+def _norm(text: str) -> str:
+    """Lower-case letters and digits only, so ``Q-Resafe`` and ``Q-resafe`` compare equal."""
+    return re.sub(r"[^0-9a-z∂]+", "", text.lower())
+
+
 def _content(title: str) -> set[str]:
-    """Content words of a title, lower case, a plural "s" dropped (a crude match, enough for a proxy)."""
+    """Content words of a title, lower case, a plural "s" dropped (crude, enough for a proxy)."""
     words = re.findall(r"[a-z0-9]+", title.lower())
     return {w[:-1] if len(w) > 3 and w.endswith("s") else w for w in words if w not in _STOP}
 
@@ -43,42 +50,56 @@ def _recall(real: str, derived: str) -> float:
     return len(want & _content(derived)) / len(want) if want else 0.0
 
 
+def _broken(title: str) -> bool:
+    return not title or "$" in title or "*" in title or len(title.split()) > 16 or title.count("(") != title.count(")")
+
+
+def _timed(papers: list[dict]) -> tuple[list, list, float, float]:
+    """Names and titles for every paper, with the wall and CPU seconds both calls took."""
+    t0, c0 = time.perf_counter(), time.process_time()
+    names = [introduced_name(p["abstract"]) for p in papers]
+    titles = [derive_title(p["abstract"]) for p in papers]
+    return names, titles, time.perf_counter() - t0, time.process_time() - c0
+
+
+def _snippet(abstract: str, name: str) -> str:
+    at = abstract.find(name)
+    return abstract[max(0, at - 120): at + 120].replace("\n", " ") if at >= 0 else abstract[:240]
+
+
 def main() -> None:
-    ap = argparse.ArgumentParser()
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("corpus", nargs="?", default=DEFAULT)
-    ap.add_argument("--samples", type=int, default=12)
+    ap.add_argument("--samples", type=int, default=12, help="(real, derived) pairs to print")
+    ap.add_argument("--misses", type=int, default=0, help="names the real title lacks, to print")
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
-    papers = [json.loads(line) for line in open(args.corpus, encoding="utf-8") if line.strip()]
-    t0, c0 = time.perf_counter(), time.process_time()
-    names, titles = [], []
-    for p in papers:
-        names.append(introduced_name(p["abstract"]))
-        titles.append(derive_title(p["abstract"]))
-    elapsed, cpu = time.perf_counter() - t0, time.process_time() - c0
-    named = [(p, n, t) for p, n, t in zip(papers, names, titles) if n]
-    in_derived = sum(_norm(n) in _norm(t) for _, n, t in named)
-    in_real = sum(_norm(n) in _norm(p["title"]) for p, n, _ in named)
-    bad = [t for t in titles if not t or "$" in t or "*" in t or len(t.split()) > 16 or t.count("(") != t.count(")")]
-    k = len(named) or 1
-    t0, c0 = time.perf_counter(), time.process_time()
-    for p in papers:
-        derive_title(p["abstract"] + " ")  # not cached: a fresh abstract
-    alone, alone_cpu = time.perf_counter() - t0, time.process_time() - c0
+    with open(args.corpus, encoding="utf-8") as f:
+        papers = [json.loads(line) for line in f if line.strip()]
     n = max(len(papers), 1)
-    print(f"papers: {len(papers)}")
-    print(f"time, introduced_name + derive_title over all: {elapsed:.2f}s wall, {cpu:.2f}s CPU")
-    print(f"time, derive_title alone: {alone:.2f}s wall, {alone_cpu:.2f}s CPU ({1e6 * alone_cpu / n:.0f} us/paper CPU)")
-    print(f"(1) abstracts with an introduced name: {len(named)} ({100 * len(named) / max(len(papers), 1):.1f}%)")
-    print(f"(2) derived title contains the name:   {in_derived}/{len(named)} ({100 * in_derived / k:.1f}%)")
-    print(f"(3) real title contains the name:      {in_real}/{len(named)} ({100 * in_real / k:.1f}%)")
-    recall = sum(_recall(p["title"], t) for p, t in zip(papers, titles)) / max(len(papers), 1)
-    print(f"    word recall: share of a real title's content words in the derived title, mean {100 * recall:.1f}%")
-    print(f"    titles breaking a property (empty, $, *, >16 words, parens): {len(bad)}")
+    names, titles, wall, cpu = _timed(papers)
+    named = [(p, name, t) for p, name, t in zip(papers, names, titles) if name]
+    k = max(len(named), 1)
+    exact = sum(name in t for _, name, t in named)
+    loose = sum(_norm(name) in _norm(t) for _, name, t in named)
+    in_real = [(p, name) for p, name, _ in named if _norm(name) in _norm(p["title"])]
+    recall = sum(_recall(p["title"], t) for p, t in zip(papers, titles)) / n
+    print(f"papers: {len(papers)}; introduced_name + derive_title on each: {wall:.2f}s wall, {cpu:.2f}s CPU "
+          f"({1e6 * cpu / n:.0f} us CPU a paper)")
+    print(f"(1) abstracts introducing a name:   {len(named)} ({100 * len(named) / n:.1f}%)")
+    print(f"(2) derived title contains it:      {exact}/{len(named)} ({100 * exact / k:.1f}%) as written, "
+          f"{loose} ignoring case and punctuation")
+    print(f"(3) real title contains it:         {len(in_real)}/{len(named)} ({100 * len(in_real) / k:.1f}%)")
+    print(f"    titles breaking a property (empty, $, *, >16 words, parentheses): {sum(map(_broken, titles))}")
+    print(f"    proxy: mean share of a real title's content words in the derived title: {100 * recall:.1f}%")
     rng = random.Random(args.seed)
-    print("(4) samples (real | derived | name):")
-    for p, t, n in rng.sample(list(zip(papers, titles, names)), min(args.samples, len(papers))):
-        print(f"  REAL    {p['title']}\n  DERIVED {t}   [{n}]")
+    if args.samples:
+        print("(4) samples: real title / derived title [introduced name]")
+        for p, t, name in rng.sample(list(zip(papers, titles, names)), min(args.samples, len(papers))):
+            print(f"    {p['title']}\n    {t}   [{name}]")
+    misses = [(p, name) for p, name, _ in named if _norm(name) not in _norm(p["title"])]
+    for p, name in rng.sample(misses, min(args.misses, len(misses))):
+        print(f"  MISS [{name}] real title: {p['title']}\n       …{_snippet(p['abstract'], name)}…")
 
 
 if __name__ == "__main__":
