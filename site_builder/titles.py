@@ -253,6 +253,8 @@ _HEAD_END = re.compile(r"\s(?:that|which|who|whose|using|based on|such as|like|t
                        r"designed to|"
                        r"e\.g\.|i\.e\.)\s|\s[—–]\s")
 _TOKEN_END = re.compile(r"\s(?:to|on|with|over|against|from|across|in|into|under|for|of)\s")
+_PROBLEM = re.compile(r"(?:an? |the )?(?:[\w-]+ ){0,4}(?:problem|task|setting|phenomenon)s?"
+                      r"(?=,| \(| called| named| termed| dubbed| coined| that| which| of|$)")
 _WORD = re.compile(r"\S+")
 _CAPITAL_APPOSITIVE = re.compile(r"([A-Z][a-z]{2,}[\w-]*)(?:,| [—–]) (?:a|an|the) ")
 
@@ -308,8 +310,8 @@ def _named(phrase: str, prior: str) -> tuple[str, str | None] | None:
 
 def _object_name(obj: str, prior: str) -> tuple[str, str | None] | None:
     """The first name in the object of "we propose …": a name-like word or ``Long Form (ABC)``."""
-    if obj.startswith(("upon ", "on ", "the study of ", "the problem of ", "the task of ")):
-        return None
+    if obj.startswith(("upon ", "on ", "the study of ", "the problem of ", "the task of ")) or _PROBLEM.match(obj):
+        return None  # "we build on X", "we introduce a new research problem called X": not a method
     if (m := _CAPITAL_APPOSITIVE.match(obj)) and m[1] not in prior and m[1].lower() not in _SMALL:
         return m[1], None  # "we propose Manticore, a framework …"
     head = obj[: m.start()] if (m := _HEAD_END.search(obj)) else obj
@@ -532,7 +534,7 @@ _LEAD = re.compile(r"^(?:(?:also|further|first|then|here|now|both|thoroughly|car
                    r"empirically|theoretically|comprehensively|rigorously|formally|on|that)\s+)+", re.I)
 _TRAILING = _SMALL | set("our its their new given both some is are was were be been has have can will designed "
                          "developed trained built intended used proposed aimed specifically tailored able due "
-                         "resulting using including leveraging allowing enabling".split())
+                         "resulting using including leveraging allowing enabling called named termed dubbed".split())
 _ASIDE = re.compile(r"\s\([^()]*\)(?=[\s,.;:]|$)")
 _HYPHEN = re.compile(r"([-/])")
 _QUOTES = re.compile(r"[\"“”‘\[\]{}]|(?<!\w)['’]|['’](?!\w)")
