@@ -130,6 +130,8 @@ _MATH = re.compile(r"\$\$?([^$]*)\$\$?")
 _TEX_WRAP = re.compile(r"\\(?:math[a-z]*|text[a-z]*|operatorname|boldsymbol|bm|emph|widetilde|tilde|hat|bar|overline)"
                        r"\s*\{([^{}]*)\}")
 _TEX_CMD = re.compile(r"\\([A-Za-z]+)\s*")
+_TEX_ESCAPE = re.compile(r"\\(.)")
+_MATH_MARKS = re.compile(r"[{}^_]")
 _FOOTNOTE = re.compile(r"^\s*\^\s*\{?[\d*†‡,\s]+\}?\s*$")
 _UNDERSCORE = re.compile(r"(?<![\w_])_+([^_\s](?:[^_]{0,80}?[^_\s])?)_+(?![\w_])")
 _URL = re.compile(r"(?:https?://|www\.|github\.com/)\S*")
@@ -164,13 +166,15 @@ def _clean(text: str) -> str:
 
 
 def _math_text(m: re.Match) -> str:
+    """``$\\mathcal{O}(k)$`` → ``O(k)``, ``$\\partial$`` → ``∂``; a lone footnote mark ``$^1$`` → nothing."""
     body = m.group(1)
     if _FOOTNOTE.match(body):
         return ""
+    if "\\" not in body and "{" not in body:
+        return _MATH_MARKS.sub("", body).strip()
     body = _TEX_WRAP.sub(r"\1", _TEX_WRAP.sub(r"\1", body))
     body = _TEX_CMD.sub(lambda c: _TEX_SYMBOLS.get(c.group(1), ""), body)
-    body = re.sub(r"\\(.)", r"\1", body)
-    return re.sub(r"[{}^_]", "", body).strip()
+    return _MATH_MARKS.sub("", _TEX_ESCAPE.sub(r"\1", body)).strip()
 
 
 def _sentences(text: str) -> list[int]:
@@ -587,6 +591,8 @@ def _article(word: str) -> str:
 def _cap(word: str, first: bool = True) -> str:
     """Title-case one word: ``self-supervised`` → ``Self-Supervised``, ``text-to-audio`` → ``Text-to-Audio``;
     keeps HASS, GraphGPT, LoRA, O(k); ``HArmonized`` → ``Harmonized``."""
+    if word.isalpha() and word.islower():
+        return word if not first and word in _SMALL else word[0].upper() + word[1:] if word[0].isascii() else word
     if "-" in word or "/" in word:
         parts = _HYPHEN.split(word)
         return "".join(_cap(p, first and i == 0) if i % 2 == 0 else p for i, p in enumerate(parts))
