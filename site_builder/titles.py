@@ -528,6 +528,9 @@ _AND_VERBS = set("prove proves show shows demonstrate demonstrates derive derive
                  "introduces develop develops establish establishes provide provides achieve achieves obtain obtains "
                  "apply applies evaluate evaluates analyze analyzes conduct conducts identify identifies present "
                  "presents extend extends validate validates verify verifies".split())
+# "learn to solve", "how to train": here "to" + verb continues the phrase.
+_CATENATIVE = set("learn learns learned how able need needs tend tends fail fails try tries seek seeks want wants "
+                  "ability aim aims".split())
 _VERB_ENDS = ("ize", "ise", "ate", "ify", "cile")
 _BOUNDARY = re.compile(
     r"\s*(?:[,;:!?]|\.(?:\s|$)|\s[—–]\s|\s--?\s|-{2,}|\sas an?\s"
@@ -551,8 +554,11 @@ def _shorten(phrase: str, need: int = 2) -> list[str]:
     for m in _BOUNDARY.finditer(phrase):
         if m["and"] and m["and"] not in _AND_VERBS:
             continue
-        verb_ok = not m["verb"] or m["verb"] in _TO_VERBS or m["verb"].endswith(_VERB_ENDS)
-        if verb_ok and _content(phrase[: m.start()].split()) >= need:
+        head = phrase[: m.start()].split()
+        verb = m["verb"]
+        if verb and (verb not in _TO_VERBS and not verb.endswith(_VERB_ENDS) or head[-1:] and head[-1].lower() in _CATENATIVE):
+            continue  # "applied to graphs", "learn to solve": not a boundary
+        if _content(head) >= need:
             phrase = phrase[: m.start()]
             break
     words = phrase.split()

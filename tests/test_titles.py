@@ -172,3 +172,8 @@ def test_name_with_head_noun_takes_the_nearest_article():
     abstract = "We close this gap for the private case by designing a DP-UCB2 algorithm with low regret. It is fast."
     assert introduced_name(abstract) == "DP-UCB2"
     assert derive_title(abstract) == "A DP-UCB2 Algorithm"
+
+
+def test_catenative_to_is_not_a_cut():
+    abstract = _seed("Traditionally, reinforcement learning (RL) agents learn")
+    assert derive_title(abstract) == "Reinforcement Learning Agents Learn to Solve New Tasks"
