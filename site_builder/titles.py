@@ -240,7 +240,7 @@ FedAvg Adam NeRF NeRFs GCN GCNs HDR MPI SLAM CRF RGB RGBD RGB-D LiDAR IoU mAP FI
 _SUFFIXES = set("based like aware free guided driven specific level style wise enhanced augmented "
                 "conditioned only generated friendly scale shot agnostic invariant learning means norm "
                 "reweighting zero".split())
-_BAD_CHARS = re.compile(r"[,\[\]{}<>|]")
+_BAD_CHARS = re.compile(r"[,\[\]{}<>|()]")
 _STRONG = re.compile(r"[A-Z].*[A-Z0-9]|∂")
 _NOT_NAME = re.compile(r"\d+[A-Za-z]?|[IVX]+")
 _TERM = re.compile(r"\b(?:problem|task|setting|phenomenon|issue|effect)s?,? (?:is |are |often |commonly |also )*$")
@@ -272,7 +272,7 @@ def _find(text: str, starts: list[int], scans: list) -> tuple[str, str | None, i
             if m.group().startswith("namely") and not any(
                     s[0] == i and s[1] < m.start() and s[2] == "intro" for s in scans):
                 continue  # "namely X" names only after "we propose …"
-            if _TERM.search(text, max(0, m.start() - 30), m.start()):
+            if _TERM.search(text, max(0, m.start() - 30), m.start()) or text[m.start() - 3: m.start()] == "so-":
                 continue  # "this problem is called …": a task or a phenomenon, not a method
             if hit := _named(m["name"], text[: starts[i]]):
                 found.append((i, 0, hit))
@@ -556,7 +556,8 @@ def _shorten(phrase: str, need: int = 2) -> list[str]:
             continue
         head = phrase[: m.start()].split()
         verb = m["verb"]
-        if verb and (verb not in _TO_VERBS and not verb.endswith(_VERB_ENDS) or head[-1:] and head[-1].lower() in _CATENATIVE):
+        catenative = head[-1:] and head[-1].lower() in _CATENATIVE
+        if verb and (verb not in _TO_VERBS and not verb.endswith(_VERB_ENDS) or catenative):
             continue  # "applied to graphs", "learn to solve": not a boundary
         if _content(head) >= need:
             phrase = phrase[: m.start()]
