@@ -1,25 +1,617 @@
 """Derive a readable title from an abstract when a list gives none.
 
-PLACEHOLDER: to be replaced by the full heuristic (issue 2/3) with the same interface.
+``introduced_name`` finds the method name an abstract introduces (``HASS``,
+``GraphGPT``); ``derive_title`` turns the abstract into a short Title Case
+title, ``"NAME: What It Is"`` when there is a name, else the stated
+contribution (``we propose …``, ``this paper studies …``), else the first
+sentence, shortened.
+
+Sources of the heuristics:
+
+* acronym/long-form matching: Schwartz & Hearst, "A simple algorithm for
+  identifying abbreviation definitions in biomedical text", PSB 2003;
+* small words kept lower case: John Gruber's ``titlecase`` list (Daring
+  Fireball, 2008), extended with the prepositions that the real titles of
+  ``/work/shared/corpus/papers.jsonl`` (10,448 papers) mostly write lower case;
+* introduction patterns, the verbs that may follow "to", and the stop list of
+  merely used acronyms: read off that corpus (``scripts/title_metric.py``) and
+  the 58 seed abstracts.
+
+Everything is regular expressions and string tests over one abstract:
+deterministic and linear in its length. The last 64 analyses are cached, so
+``introduced_name`` then ``derive_title`` on one abstract do the work once.
+Measured with ``scripts/title_metric.py`` over the corpus: a name for 45% of
+the abstracts, always contained in the derived title.
 """
 
 from __future__ import annotations
 
+import bisect
+import functools
 import re
 
-PROPOSE = re.compile(r"\b(?:we|this paper|this work)\s+(?:propose|introduce|present)s?\s+(?P<rest>[^.;:]+)", re.I)
+MAX_WORDS = 12
 
 
+# ------------------------------------------------------------ public functions
 def introduced_name(abstract: str) -> str | None:
-    """Return the method name the abstract introduces (e.g. ``HASS``), or None."""
-    m = re.search(r"\(([A-Z][A-Za-z0-9\-]*[A-Z][A-Za-z0-9\-]*)\)", abstract)
-    return m.group(1) if m else None
+    """Return the method name the abstract introduces (``"HASS"``, ``"GraphGPT"``), or None.
+
+    ``abstract`` is raw list text (Markdown and TeX allowed); the name comes back
+    without marks (``"**GET**"`` → ``"GET"``, ``"$\\partial$-CROWN"`` → ``"∂-CROWN"``).
+    Only introduction patterns count, earliest sentence first: "called / dubbed
+    / named / termed / namely / denoted X", "our method, X,", and in the object
+    of "we / this paper / by … propose / introduce / present / develop …" the
+    first name-like word or a ``Long Form (ABC)`` whose initials match
+    (Schwartz & Hearst 2003). Name-like: a capital after the first letter or a
+    digit (HASS, LoRM, M2PDE, Q-resafe); common acronyms (LLMs, CNN, AI, …) and
+    words an earlier sentence already used do not count. Never raises.
+    """
+    try:
+        found = _analyse(abstract if isinstance(abstract, str) else "")[3]
+    except Exception:  # defensive: a heuristic must never break a build
+        return None
+    return found[0] if found else None
 
 
 def derive_title(abstract: str) -> str:
-    """Return a title of at most about 12 words derived from ``abstract``."""
-    m = PROPOSE.search(abstract)
-    text = m["rest"] if m else abstract.split(".")[0]
-    words = re.sub(r"^(?:a|an|the)\s+", "", text.strip(), flags=re.I).split()[:12]
-    title = " ".join(words).rstrip(",")
-    return title[:1].upper() + title[1:]
+    """Return a Title Case title (at most about 12 words, never empty) for ``abstract``.
+
+    Order: the introduced name (see ``introduced_name``) with what it is:
+    ``"HASS: Harmonized Speculative Sampling"`` from the long form of ``Long
+    Form (ABC)``, an appositive ``X, a …``, ``a … called X`` or ``X, which
+    adopts …``; else the earliest contribution, the object of "we propose /
+    introduce / study …" (study verbs as gerunds: "we revisit X" → "Revisiting
+    X"), else a "we show that …" clause; else the first sentence. Phrases are
+    cut at their first natural boundary ("that", "which", a comma, "to" + verb)
+    once they hold two content words, then before a preposition by word 12
+    (``MAX_WORDS``); "NAME: " may come on top. Title Case keeps small words
+    (Gruber's list) lower case and acronyms as written. Markdown and TeX marks
+    are dropped with their content kept; parentheses stay balanced; no trailing
+    punctuation. Returns ``"Untitled"`` for an empty abstract; never raises
+    (any internal error falls back to the first words of the abstract).
+    """
+    try:
+        return _derive(abstract if isinstance(abstract, str) else "") or "Untitled"
+    except Exception:  # defensive: a heuristic must never break a build
+        words = re.sub(r"[$*()\[\]{}]", "", str(abstract)).split()
+        return " ".join(words[:MAX_WORDS]) or "Untitled"
+
+
+@functools.lru_cache(maxsize=64)
+def _analyse(abstract: str) -> tuple[str, list[int], list, tuple | None]:
+    """Clean text, sentence starts, contribution scans and the introduced name (cached per abstract)."""
+    text = _clean(abstract)
+    starts = _sentences(text)
+    scans = _scan(text, starts)
+    return text, starts, scans, _find(text, starts, scans)
+
+
+def _derive(abstract: str) -> str:
+    """The title of ``derive_title``, or "" for an empty abstract; may raise on a bug."""
+    text, starts, scans, found = _analyse(abstract)
+    if not text:
+        return ""
+    if not found:
+        return _contribution(scans) or _first(text, starts)
+    return _named_title(*found, text, starts, scans)
+
+
+def _named_title(name: str, long: str | None, i: int, text: str, starts: list[int], scans: list) -> str:
+    """A title holding ``name``, introduced in sentence ``i``: its description, else a phrase around it."""
+    sent = text[starts[i]: starts[i + 1] if i + 1 < len(starts) else len(text)]
+    title = _describe(name, long, sent)
+    if title.startswith(f"{name}: ") and _content(title[len(name) + 2:].split()) < 2:  # "X: An Algorithm"
+        contrib = _contribution(scans)
+        if _content(contrib.split()) >= 3 and name.lower() not in contrib.lower():
+            title = f"{name}: {contrib}"
+    if not title:
+        own = [_finish(_shorten(obj)) for k, _, kind, _, obj in scans if k == i and kind == "intro" and name in obj]
+        contrib = _contribution(scans) or _first(text, starts)
+        title = next((t for t in own + [contrib] if name.lower() in t.lower()), f"{name}: {contrib}")
+    at = title.lower().find(name.lower())  # keep the name's own spelling: IVW-DR-learner, Q-resafe
+    title = title[:at] + name + title[at + len(name):] if at >= 0 else title
+    return title if title.count("(") == title.count(")") else title.replace("(", "").replace(")", "")
+
+
+# ------------------------------------------------- 1. plain text and sentences
+_TEX_SYMBOLS = {
+    "partial": "∂", "alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "Delta": "Δ",
+    "epsilon": "ε", "varepsilon": "ε", "eta": "η", "theta": "θ", "Theta": "Θ", "kappa": "κ",
+    "lambda": "λ", "mu": "μ", "nu": "ν", "pi": "π", "rho": "ρ", "sigma": "σ", "tau": "τ",
+    "phi": "φ", "varphi": "φ", "psi": "ψ", "omega": "ω", "Omega": "Ω", "ell": "ℓ",
+    "infty": "∞", "approx": "≈", "times": "×", "le": "≤", "leq": "≤", "ge": "≥", "geq": "≥",
+    "in": "∈", "cdot": "·", "sqrt": "√", "nabla": "∇", "to": "→", "rightarrow": "→",
+    "sim": "~", "pm": "±", "star": "⋆", "log": "log", "exp": "exp", "min": "min", "max": "max",
+}
+_SUPERSCRIPT = re.compile(r"(?<=\w)\$\^\{?([0-9])\}?\$(?=\w)")
+_SUPERSCRIPTS = "⁰¹²³⁴⁵⁶⁷⁸⁹"
+_MATH = re.compile(r"\$\$?([^$]*)\$\$?")
+_TEX_WRAP = re.compile(r"\\(?:math[a-z]*|text[a-z]*|operatorname|boldsymbol|bm|emph|widetilde|tilde|hat|bar|overline)"
+                       r"\s*\{([^{}]*)\}")
+_TEX_CMD = re.compile(r"\\([A-Za-z]+)\s*")
+_TEX_ESCAPE = re.compile(r"\\(.)")
+_MATH_MARKS = re.compile(r"[{}^_]")
+_FOOTNOTE = re.compile(r"^\s*\^\s*\{?[\d*†‡,\s]+\}?\s*$")
+_UNDERSCORE = re.compile(r"(?<![\w_])_+([^_\s](?:[^_]{0,80}?[^_\s])?)_+(?![\w_])")
+_URL = re.compile(r"(?:https?://|www\.|github\.com/)\S*")
+# A sentence ends at ". " before a capital, but not after "e.g.", "et al." and the like.
+_SPLIT = re.compile(r"[.!?](?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bet al\.)(?<!\bvs\.)(?<!\bcf\.)(?<!\bFig\.)(?<!\bEq\.)"
+                    r"(?<!\bapprox\.)(?<!\betc\.)(?<!\bresp\.)(?<!\bSec\.)(?<!\bNo\.)\s+(?=[A-Z0-9(\"“∂])")
+
+
+def _clean(text: str) -> str:
+    """Abstract → plain text: TeX math to its content, Markdown marks, quotes and URLs dropped."""
+    if "$" in text:
+        text = _SUPERSCRIPT.sub(lambda m: _SUPERSCRIPTS[int(m[1])], text)  # D$^3$Fields → D³Fields
+        text = _MATH.sub(_math_text, text.replace("\\$", "USD ")).replace("$", "")
+    if "\\" in text:
+        text = re.sub(r"\\([%&#_])", r"\1", _TEX_WRAP.sub(r"\1", text))
+        text = re.sub(r"\\(?:hyperlink|href)\{[^{}]*\}", "", text)
+        text = _TEX_CMD.sub(lambda c: _TEX_SYMBOLS.get(c.group(1), ""), text).replace("\\", "")
+    if "{" in text or "}" in text:
+        text = text.replace("{", "").replace("}", "")
+    if "--" in text:
+        text = text.replace("---", " — ").replace("--", " – ")
+    if "—" in text:
+        text = text.replace("—", " — ")
+    for mark in ("*", "`", "''"):
+        if mark in text:
+            text = text.replace(mark, "")
+    if "_" in text:
+        text = _UNDERSCORE.sub(r"\1", text)
+    if "//" in text or ".com/" in text:
+        text = _URL.sub("", text)
+    return " ".join(text.split()) if "  " in text or "\n" in text or "\t" in text else text.strip()
+
+
+def _math_text(m: re.Match) -> str:
+    """``$\\mathcal{O}(k)$`` → ``O(k)``, ``$\\partial$`` → ``∂``; a lone footnote mark ``$^1$`` → nothing."""
+    body = m.group(1)
+    if _FOOTNOTE.match(body):
+        return ""
+    if "\\" not in body and "{" not in body:
+        return _MATH_MARKS.sub("", body).strip()
+    body = _TEX_WRAP.sub(r"\1", _TEX_WRAP.sub(r"\1", body))
+    body = _TEX_CMD.sub(lambda c: _TEX_SYMBOLS.get(c.group(1), ""), body)
+    return _MATH_MARKS.sub("", _TEX_ESCAPE.sub(r"\1", body)).strip()
+
+
+def _sentences(text: str) -> list[int]:
+    """Start offsets of the sentences of plain ``text``."""
+    return [0] + [m.end() for m in _SPLIT.finditer(text)]
+
+
+# ------------------ 2. contribution phrases: "we / this paper + verb + object"
+# Verbs of a contribution: "intro" ones may introduce a name; "claim" ones only give a "that" clause.
+_STEMS = {"intro": "propose introduce present develop design devise construct create build release offer "
+                   "contribute formulate establish curate collect launch validate",
+          "study": "study investigate analyze analyse explore examine revisit characterize understand "
+                   "address tackle benchmark evaluate rethink consider",
+          "claim": "show prove demonstrate find argue observe"}
+
+
+def _forms(verb: str) -> list[str]:
+    """propose → propose proposes proposed proposing; study → studies studied studying; build → built."""
+    if verb.endswith("y"):
+        return [verb, verb[:-1] + "ies", verb[:-1] + "ied", verb + "ing"]
+    stem = verb[:-1] if verb.endswith("e") else verb
+    forms = [verb, verb + ("es" if verb.endswith("ss") else "s"), stem + "ed", stem + "ing"]
+    return forms + ["built"] if verb == "build" else forms
+
+
+_KIND = {f: kind for kind, verbs in _STEMS.items() for v in verbs.split() for f in _forms(v)}
+_VERB_AT = re.compile(r"(?:(?:\w+ly|also|further|first|then|here|now|thus|hence|therefore|instead|finally|"
+                      r"additionally)[\s,]+){0,3}(?P<verb>" + "|".join(sorted(_KIND, key=len, reverse=True))
+                      + r")\b,?\s*(?P<obj>[^.;]*)")
+_SUBJECTS = ("we ", "We ", "paper ", "work ", "study ", "article ", "by ", "and ")
+_WE = re.compile(r"\b(?:[Ww]e|[Tt]his (?:paper|work|study|article))\b")
+_THIS = re.compile(r"\b(?:[Tt]his|[Oo]ur|[Pp]resent|[Cc]urrent) $")
+
+
+def _scan(text: str, starts: list[int]) -> list[tuple[int, int, str, str, str]]:
+    """Each "we / this paper / by / and + propose/study … + object" of ``text``, in text order:
+    (sentence index, offset, verb kind, verb, object)."""
+    out = []
+    for word in _SUBJECTS:
+        pos = text.find(word)
+        while pos >= 0:
+            if (pos == 0 or not text[pos - 1].isalnum()) and (m := _VERB_AT.match(text, pos + len(word))):
+                i = bisect.bisect_right(starts, pos) - 1
+                if word in ("we ", "We ") or _THIS.search(text, max(0, pos - 9), pos) or (
+                        word in ("by ", "and ") and _WE.search(text, starts[i], pos)):
+                    out.append((i, pos, _KIND[m["verb"]], m["verb"], m["obj"]))
+            pos = text.find(word, pos + 1)
+    return sorted(out)
+
+
+# --------------------------------------------------------- 3. introduced names
+# Acronyms abstracts use rather than introduce (frequent in the corpus, rarely in its titles).
+_COMMON = set("""
+AI ML DL RL NLP CV LLM LLMs LM LMs VLM VLMs MLLM MLLMs LVLM LVLMs CNN CNNs RNN RNNs GNN GNNs
+DNN DNNs GAN GANs VAE VAEs MLP MLPs GPU GPUs CPU TPU SOTA SGD GD ODE ODEs PDE PDEs SDE SDEs
+KL MSE MAP MLE EM PCA SVM KV API APIs QA VQA NER MT NMT ASR TTS IR KG KGs GPT BERT ViT ViTs
+CLIP LoRA RLHF DPO PPO MDP MDPs POMDP ICL CoT RAG SSM SSMs NTK PAC IID OOD DP DRO ERM HMM
+ImageNet CIFAR MNIST COCO SQuAD GLUE US UK EU USA PhD II III IV SE URL LSTM Transformer
+LLaMA Llama ChatGPT GPT-2 GPT-3 GPT-4 GPT-4o T5 1D 2D 3D 4D 6D 6DoF FL NLI DA MPC MAB VLN UDA DC GP GPs
+FedAvg Adam NeRF NeRFs GCN GCNs HDR MPI SLAM CRF RGB RGBD RGB-D LiDAR IoU mAP FID BLEU ROUGE AUC ROC OCR
+""".split())
+# "QR-based", "LLM-free": a hyphenated word ending so describes, it does not name.
+_SUFFIXES = set("based like aware free guided driven specific level style wise enhanced augmented "
+                "conditioned only generated friendly scale shot agnostic invariant learning means norm "
+                "reweighting zero".split())
+_BAD_CHARS = re.compile(r"[,\[\]{}<>|()]")
+_STRONG = re.compile(r"[A-Z].*[A-Z0-9]|∂")
+_NOT_NAME = re.compile(r"\d+[A-Za-z]?|[IVX]+")
+_TERM = re.compile(r"\b(?:problem|task|setting|phenomenon|issue|effect)s?,? (?:is |are |often |commonly |also )*$")
+_NAMING_KEYS = ("called", "dubbed", "named", "termed", "coined", "namely", "denoted", "referred to as", "e call")
+_NAMING = re.compile(r"(?:called|dubbed|named|termed|coined|namely|denoted(?: by| as)?|referred to as|"
+                     r"[Ww]e call (?:it|this|them|our [\w-]+|these [\w-]+(?: [\w-]+)?)|which we call)"
+                     r"[,:]?\s+(?:as\s+)?(?:the\s+)?(?P<name>[^.;,:]*)")
+_OUR = re.compile(r"ur (?:proposed |new |novel )?(?:method|approach|framework|model|algorithm|system|benchmark|"
+                  r"dataset|technique|architecture|tool|pipeline|library|agent|solution)s?,\s+"
+                  r"(?:called |named |dubbed )?"
+                  r"(?P<name>[^\s,]+),")
+_PAREN = re.compile(r"\((?P<acr>[^()]{2,24})\)")
+_HEAD_END = re.compile(r"\s(?:that|which|who|whose|using|based on|such as|like|than|via|by|aimed at|aiming|"
+                       r"designed to|"
+                       r"e\.g\.|i\.e\.)\s|\s[—–]\s")
+_TOKEN_END = re.compile(r"\s(?:to|on|with|over|against|from|across|in|into|under|for|of)\s")
+_PROBLEM = re.compile(r"(?:an? |the )?(?:[\w-]+ ){0,4}(?:problem|task|setting|phenomenon)s?"
+                      r"(?=,| \(| called| named| termed| dubbed| coined| that| which| of|$)")
+_WORD = re.compile(r"\S+")
+_CAPITAL_APPOSITIVE = re.compile(r"([A-Z][a-z]{2,}[\w-]*)(?:,| [—–]) (?:a|an|the) ")
+
+
+def _find(text: str, starts: list[int], scans: list) -> tuple[str, str | None, int] | None:
+    """The introduced name, its long form if any, and the index of its sentence."""
+    found = []
+    if any(k in text for k in _NAMING_KEYS):
+        for m in _NAMING.finditer(text):
+            i = bisect.bisect_right(starts, m.start()) - 1
+            if m.group().startswith("namely") and not any(
+                    s[0] == i and s[1] < m.start() and s[2] == "intro" for s in scans):
+                continue  # "namely X" names only after "we propose …"
+            if _TERM.search(text, max(0, m.start() - 30), m.start()) or text[m.start() - 3: m.start()] == "so-":
+                continue  # "this problem is called …": a task or a phenomenon, not a method
+            if hit := _named(m["name"], text[: starts[i]]):
+                found.append((i, 0, hit))
+                break
+    for m in _OUR.finditer(text):
+        i = bisect.bisect_right(starts, m.start()) - 1
+        if text[m.start() - 1] in "Oo" and _namelike(m["name"]) and m["name"] not in text[: starts[i]]:
+            found.append((i, 1, (m["name"], None)))
+            break
+    for i, _, kind, _, obj in scans:
+        if kind == "intro" and (hit := _object_name(obj, text[: starts[i]])):
+            found.append((i, 2, hit))
+            break
+    if not found:
+        return None
+    i, _, (name, long) = min(found)
+    return _strip(name), long, i
+
+
+def _named(phrase: str, prior: str) -> tuple[str, str | None] | None:
+    """The name after "called/named/dubbed …": ``Long Form (ABC)``, a name-like word or a capitalised run."""
+    if phrase.lower().startswith(("entit", "after", "by ", "for ")):
+        return None
+    acr = _acronym(phrase[:90], prior) if "(" in phrase[:90] else None
+    if acr and acr[0] <= 3:
+        return acr[1], acr[2]
+    run = []
+    for w in phrase.split()[:6]:
+        if not (w[:1].isupper() or w[:1] == "∂" or _namelike(_strip(w)) or (run and w.lower() in _SMALL)):
+            break
+        run.append(w)
+    if run and _namelike(_strip(run[0])):
+        return _strip(run[0]), None
+    run = run[:4]
+    while run and run[-1].lower() in _SMALL:
+        run.pop()
+    return (_strip(" ".join(run)), None) if run and not run[0].endswith(",") else None
+
+
+def _object_name(obj: str, prior: str) -> tuple[str, str | None] | None:
+    """The first name in the object of "we propose …": a name-like word or ``Long Form (ABC)``."""
+    if obj.startswith(("upon ", "on ", "the study of ", "the problem of ", "the task of ")) or _PROBLEM.match(obj):
+        return None  # "we build on X", "we introduce a new research problem called X": not a method
+    if (m := _CAPITAL_APPOSITIVE.match(obj)) and m[1] not in prior and m[1].lower() not in _SMALL:
+        return m[1], None  # "we propose Manticore, a framework …"
+    head = obj[: m.start()] if (m := _HEAD_END.search(obj)) else obj
+    acr = _acronym(head, prior) if "(" in head else None
+    short = head[: m.start()] if (m := _TOKEN_END.search(head)) else head
+    for t in _WORD.finditer(short):
+        if acr and acr[0] <= t.start():
+            break
+        if _namelike(tok := _strip(t.group())) and tok not in prior:
+            return tok, None
+    return (acr[1], acr[2]) if acr else None
+
+
+def _acronym(text: str, prior: str) -> tuple[int, str, str] | None:
+    """First ``Long Form (ACR)`` in ``text`` whose initials match and that ``prior`` did not use:
+    (offset of the long form, ACR, long form). "the lower case words (ACR)" defines a term, not a name."""
+    for m in _PAREN.finditer(text):
+        acr = m["acr"].strip()
+        if _namelike(acr) and acr not in prior:
+            words = text[: m.start()].split()[-12:]
+            if n := _initials_match(acr, words):
+                long = " ".join(words[-n:])
+                start = text.rfind(words[-n], 0, m.start())
+                if not (long.islower() and text[max(0, start - 4): start] in ("the ", "The ")):
+                    return start, acr, long
+    return None
+
+
+def _initials_match(acr: str, words: list[str]) -> int:
+    """Schwartz & Hearst (2003): how many trailing ``words`` spell ``acr`` (0 when they do not)."""
+    letters = re.sub(r"[^a-z]", "", re.sub(r"([a-z])([23])", lambda m: m[1] * int(m[2]), acr.lower()))
+    letters = letters[:-1] if acr.endswith("s") and len(letters) > 2 else letters
+    text = " ".join(words).lower()
+    i, j = len(letters) - 1, len(text) - 1
+    while i >= 0:
+        while j >= 0 and (text[j] != letters[i] or (i == 0 and j > 0 and text[j - 1].isalnum())):
+            j -= 1
+        if j < 0:
+            return 0
+        i, j = i - 1, j - 1
+    used = len(words) - (text[: j + 1].count(" ") + 1 if j >= 0 else 1) + 1
+    return used if used <= min(len(letters) + 2, len(letters) * 2) else 0
+
+
+def _namelike(tok: str) -> bool:
+    """True for HASS, GraphGPT, M2PDE, Q-resafe, ∂-CROWN; False for In, LLMs, Self-Play, QR-based."""
+    rest = tok[1:]
+    if rest == rest.lower() and "-" not in rest[:2] and "∂" not in tok:
+        return False
+    if tok in _COMMON or tok[0] in "([" or _BAD_CHARS.search(tok):
+        return False
+    parts = [p for p in tok.replace("/", "-").split("-") if p]
+    if len(parts) > 1 and parts[-1].lower() in _SUFFIXES:
+        return False
+    common = [p in _COMMON for p in parts]
+    if len(parts) > 1 and any(common) and any(p[:1].isupper() and not c for p, c in zip(parts, common)):
+        return True  # Meta-LoRA, Graph-BERT
+    for p in parts:
+        if p in _COMMON:
+            continue
+        if _STRONG.search(p) and not _NOT_NAME.fullmatch(p) or len(parts) > 1 and len(p) == 1 and p.isupper():
+            return True
+    return False
+
+
+def _strip(tok: str) -> str:
+    """A word without surrounding punctuation or an unbalanced parenthesis: ``HashEE)`` → ``HashEE``."""
+    tok = tok.strip(".,;:'’\"“”").lstrip("-")
+    if tok.count("(") != tok.count(")"):
+        tok = tok.split("(")[0] if "(" in tok else tok.replace(")", "")
+    return tok.strip(".,;:'’\"“”")
+
+
+# ------------------------------------------------------ 4. what the title says
+_HEADS = set("framework method approach model benchmark dataset algorithm system scheme technique architecture "
+             "network paradigm metric measure loss estimator tool toolkit library pipeline module mechanism "
+             "strategy suite protocol family agent policy objective corpus attack defense language platform "
+             "environment simulator solver optimizer learner layer block procedure formulation solution".split())
+_CUE = r"(?:called|dubbed|named|termed|coined|namely|denoted(?: by| as)?|referred to as)"
+_BEFORE = re.compile(r".*\b(?P<d>(?:a|an|the)\s[^,;()]*?)\s*(?:,\s*|\s+)(?:" + _CUE + r"\s*,?\s*)?$")
+_ACRONYM_LETTERS = re.compile(r"[a-z]+[A-Z][a-zA-Z]*|[A-Z][a-z]+[A-Z]")  # enhAnced, haShing, RolE
+_LAST_NP = re.compile(r".*\b((?:a|an|the)\s[^,;()]*)$")
+_EXPANSION = re.compile(r"\s*\(([^()]{5,90})\)")
+_RELATIVE = re.compile(r",?\s+(?:which|that)\s+([a-z]+s)\s+(.*)")
+_DASH = re.compile(r"\s*[:—–]\s+(?P<d>\S.*)")
+_AFTER = re.compile(r"\s*(?:\([^()]*\)\s*)?(?:,|:|—|–| -+| is| as)\s+(?:which is |that is )?"
+                    r"(?P<d>(?:a|an|the)\s.*)")
+_GERUND = {"study": "Studying", "investigate": "Investigating", "analyze": "Analyzing", "analyse": "Analyzing",
+           "explore": "Exploring", "examine": "Examining", "revisit": "Revisiting", "characterize": "Characterizing",
+           "understand": "Understanding", "address": "Addressing", "tackle": "Tackling",
+           "benchmark": "Benchmarking", "evaluate": "Evaluating", "rethink": "Rethinking"}
+_BASE = {f: v for v in _GERUND for f in _forms(v)}
+_ANAPHORA = re.compile(r"(?:this|these|those|it|its|them|their|such|that|the (?:above|aforementioned|same|following)|"
+                       r"both)\b", re.I)
+_WEAK_CLAIM = re.compile(r"(?:our|we|the proposed|they|there|in|for|on|when|if|under|with|by|as)\b", re.I)
+_THAT_CLAUSE = re.compile(r"[^,]{0,80}?\b(?:show|shown|shows|showed|demonstrated?|known|found|proven|proved|"
+                          r"argued?|observed|suggests?|suggested|noted|established|believed)\s+that\s+(.{20,})")
+_SUBORDINATE = re.compile(r"(?:While|Although|Though|As|With|Despite|Since|Because|Given|Due to|Unlike|Whereas|"
+                          r"Owing to|Thanks to|Following|Inspired by|Motivated by|In|For|Within|Across|Over|At|"
+                          r"On|Among|Beyond|To)\b[^,]{3,150}, (.+)")
+_WE_VERB = re.compile(r"(?:We|This paper|This work) [a-z]+ (.{20,})")
+_OPENER = re.compile(r"^(?:(?:\w+ly|However|Recently|Moreover|Nowadays|Today), "
+                     r"|In this (?:paper|work|study|article),? )")
+
+
+def _describe(name: str, long: str | None, sent: str) -> str:
+    """``NAME: What It Is`` from the long form, an appositive (``X, a …``), ``a … called NAME``, ``a NAME
+    layer`` or ``X, which adopts Y`` (→ ``X: Adopting Y``); the first with two content words wins."""
+    at = sent.find(name)
+    after = sent[at + len(name):] if at >= 0 else ""
+    if not long and (m := _EXPANSION.match(after)) and _initials_match(name, m[1].split()) == len(m[1].split()):
+        long, after = m[1], after[m.end():]
+    if long:
+        head = m[1] if (m := re.match(r"\)?\s+(\w+)", after)) and m[1].lower().rstrip("s") in _HEADS else ""
+        long = " ".join(w.capitalize() if _ACRONYM_LETTERS.fullmatch(w) else w for w in long.split())
+        return f"{name}: {_finish(_shorten(long + ' ' + head))}"  # "enhAnced" (letters of the acronym) → "Enhanced"
+    if at < 0:
+        return ""
+    found = []
+    if m := _AFTER.match(after) or _DASH.match(after):
+        found.append(_shorten(m["d"]))
+    if (m := _BEFORE.search(sent[:at])) and m["d"].split()[-1].lower().rstrip("s") in _HEADS:
+        more = f" {p[1]}" if (p := re.match(r",?\s*((?:for|of|on|in|with)\s[^,;]*)", after)) else ""
+        found.append(_shorten(m["d"] + more))
+    if (m := re.match(r"\s+(\w+)", after)) and m[1].lower().rstrip("s") in _HEADS:
+        np = n[1] if (n := _LAST_NP.match(sent[:at])) else ""
+        return _finish(_shorten(np + name + m[0]))
+    if (m := _RELATIVE.match(after)) and m[1] not in ("is", "has", "was", "does"):
+        found.append(_shorten(_gerund(_base(m[1])) + " " + m[2]))  # "X, which adopts Y" → "X: Adopting Y"
+    best = next((words for words in found if _content(words) >= 2), found[0] if found else None)
+    return f"{name}: {_finish(best)}" if best else ""
+
+
+def _contribution(scans: list) -> str:
+    """A title from the first "we propose / introduce / study …" object with some content, else from
+    the first "we show that …" clause, or ""."""
+    for kinds in (("intro", "study"), ("claim",)):
+        for _, _, kind, verb, obj in scans:
+            if kind not in kinds or not obj or _ANAPHORA.match(obj):
+                continue
+            if kind == "claim":
+                if not obj.startswith("that ") or _ANAPHORA.match(obj[5:]) or _WEAK_CLAIM.match(obj[5:]):
+                    continue
+                obj = obj[5:]
+            words = _shorten(obj)
+            if not words:
+                continue
+            if verb in _BASE and not obj.startswith("on "):
+                words = [_GERUND[_BASE[verb]]] + words
+            elif words[0] == "to" and len(words) > 2 and words[1].isalpha():
+                words = [_gerund(words[1])] + words[2:]  # "we propose to exploit X" → "Exploiting X"
+            if _content(words) >= 2:
+                return _finish(words)
+    return ""
+
+
+def _first(text: str, starts: list[int]) -> str:
+    """The first sentence as a title, without an opening "Recently," or "While …," clause, and after
+    "it is known that" / "recent work has shown that"."""
+    first = _OPENER.sub("", text[: starts[1]] if len(starts) > 1 else text)
+    if m := _THAT_CLAUSE.match(first):
+        first = m[1]
+    elif (m := _SUBORDINATE.match(first)) and _content(m[1].split()) >= 3:
+        first = m[1]
+    if m := _WE_VERB.match(first):
+        first = m[1]
+    return _finish(_shorten(first, 3))
+
+
+def _base(verb: str) -> str:
+    """adopts → adopt, applies → apply, addresses → address (third person singular → base form)."""
+    if verb.endswith("ies"):
+        return verb[:-3] + "y"
+    if verb.endswith(("sses", "shes", "ches", "xes")):
+        return verb[:-2]
+    return verb[:-1] if verb.endswith("s") and not verb.endswith("ss") else verb
+
+
+def _gerund(verb: str) -> str:
+    """exploit → Exploiting, leverage → Leveraging, tie → Tying (no consonant doubling)."""
+    verb = verb.lower()
+    if verb.endswith("ie"):
+        return verb[:-2].capitalize() + "ying"
+    if verb.endswith("e") and not verb.endswith(("ee", "ye", "oe")):
+        verb = verb[:-1]
+    return verb.capitalize() + "ing"
+
+
+# ------------------------------------------ 5. phrase → title: cut, Title Case
+# Gruber's titlecase small words plus the prepositions the corpus titles mostly write lower case.
+_SMALL = set("a an and as at but by en for from if in into nor of on onto or over per than the to "
+             "through under upon v vs via with within without".split())
+# Verbs that follow "to" in the corpus abstracts ("to identify"); "to" + one of them ends a title phrase.
+_TO_VERBS = set("""learn generate improve achieve address train perform enhance capture obtain solve predict
+identify evaluate provide make reduce use produce find extract estimate understand handle guide construct
+mitigate facilitate enable ensure select leverage adapt build represent tackle create generalize detect explore
+optimize assess alleviate develop design compute measure maximize infer align support determine exploit
+incorporate demonstrate have show minimize avoid encode study recover apply distinguish reconstruct analyze
+integrate overcome match transfer approximate recognize maintain quantify answer collect bridge synthesize scale
+implement refine explain consider verify form increase combine validate encourage discover focus utilize
+investigate derive acquire define retrieve establish take augment characterize balance conduct complete get
+promote deal propose simulate outperform compare interpret update reach follow account introduce prove extend
+guarantee remove do adjust choose resolve describe allow realize enforce fuse correct translate transform
+include modify regularize compress uncover aggregate advance assign keep examine filter enrich bring reveal
+eliminate deploy formulate manipulate accomplish retain automate express exhibit disentangle distill teach
+separate illustrate highlight expand embed share calibrate engage give calculate strengthen annotate employ
+decompose run offer unify imitate replace rely complement decouple summarize carry ask convert emphasize adopt
+respond manage associate rank circumvent supervise go set probe constrain render showcase be""".split())
+_AND_VERBS = set("prove proves show shows demonstrate demonstrates derive derives propose proposes introduce "
+                 "introduces develop develops establish establishes provide provides achieve achieves obtain obtains "
+                 "apply applies evaluate evaluates analyze analyzes conduct conducts identify identifies present "
+                 "presents extend extends validate validates verify verifies".split())
+# "learn to solve", "how to train": here "to" + verb continues the phrase.
+_CATENATIVE = set("learn learns learned how able need needs tend tends fail fails try tries seek seeks want wants "
+                  "ability aim aims".split())
+_VERB_ENDS = ("ize", "ise", "ate", "ify", "cile")
+_BOUNDARY = re.compile(
+    r"\s*(?:[,;:!?]|\.(?:\s|$)|\s[—–]\s|\s--?\s|-{2,}|\sas an?\s"
+    r"|\s(?:that|which|who|whose|where|whereby|while|thereby|so that|such that|in order to|based on|as well as"
+    r"|leveraging|utilizing|exploiting|enabling|allowing|capable of|tailored|grounded in|i\.e\.|e\.g\.)\b"
+    r"|\s(?:by|via|through) \w+ing\b|\sto (?:\w+ly|(?P<verb>[a-z]+))\b|\sand (?P<and>[a-z]+)\b)")
+_LEAD = re.compile(r"^(?:(?:also|further|first|then|here|now|both|thoroughly|carefully|extensively|systematically|"
+                   r"empirically|theoretically|comprehensively|rigorously|formally|on|that)\s+)+", re.I)
+_TRAILING = _SMALL | set("our its their new given both some is are was were be been has have can will designed "
+                         "developed trained built intended used proposed aimed specifically tailored able due "
+                         "resulting using including leveraging allowing enabling called named termed dubbed".split())
+_ASIDE = re.compile(r"\s\([^()]*\)(?=[\s,.;:]|$)")
+_HYPHEN = re.compile(r"([-/])")
+_QUOTES = re.compile(r"[\"“”‘\[\]{}]|(?<!\w)['’]|['’](?!\w)")
+_SHOUTED = re.compile(r"[A-Z]{2,}[a-z]{2,}")
+
+
+def _shorten(phrase: str, need: int = 2) -> list[str]:
+    """Cut a phrase at its first natural boundary keeping ``need`` content words, then to MAX_WORDS words."""
+    phrase = _LEAD.sub("", _ASIDE.sub("", phrase[:400]).replace("novel ", "").strip())
+    for m in _BOUNDARY.finditer(phrase):
+        if m["and"] and m["and"] not in _AND_VERBS:
+            continue
+        head = phrase[: m.start()].split()
+        verb = m["verb"]
+        catenative = head[-1:] and head[-1].lower() in _CATENATIVE
+        if verb and (verb not in _TO_VERBS and not verb.endswith(_VERB_ENDS) or catenative):
+            continue  # "applied to graphs", "learn to solve": not a boundary
+        if _content(head) >= need:
+            phrase = phrase[: m.start()]
+            break
+    words = phrase.split()
+    if len(words) > MAX_WORDS:
+        small = [w.lower() in _SMALL for w in words[: MAX_WORDS + 1]]
+        cut = [i for i in range(4, MAX_WORDS + 1) if small[i] and not small[i - 1]]  # before a preposition
+        words = words[: cut[-1]] if cut else words[:MAX_WORDS]
+    while len(words) > 1 and words[-1].lower() in _TRAILING:
+        words.pop()
+    return words
+
+
+def _finish(words: list[str] | str) -> str:
+    """Title Case with small words lower case, balanced parentheses, no quotes or trailing punctuation."""
+    text = words if isinstance(words, str) else " ".join(words)
+    if text.count("(") != text.count(")"):
+        text = re.sub(r"\s?\([^()]*$", "", text).replace("(", "").replace(")", "")
+    words = _QUOTES.sub("", text).split()
+    out: list[str] = []
+    for i, w in enumerate(words):
+        if w.lower() in ("a", "an") and i + 1 < len(words):
+            w = _article(words[i + 1])
+        small = out and w.lower() in _SMALL and not out[-1].endswith(":")
+        out.append(w.lower() if small else _cap(w))
+    return " ".join(out).strip(" ,;:.-–—")
+
+
+def _article(word: str) -> str:
+    """``a`` or ``an`` before ``word`` (by its first sound, acronyms by their first letter's name)."""
+    if word[:2].isupper():
+        return "An" if word[0] in "AEFHILMNORSX" else "A"
+    vowel = word[:1].lower() in "aeiou" and not word.lower().startswith(("uni", "use", "usu", "one", "eu"))
+    return "An" if vowel else "A"
+
+
+def _cap(word: str, first: bool = True) -> str:
+    """Title-case one word: ``self-supervised`` → ``Self-Supervised``, ``text-to-audio`` → ``Text-to-Audio``;
+    keeps HASS, GraphGPT, LoRA, O(k); ``HArmonized`` → ``Harmonized``."""
+    if word.isalpha() and word.islower():
+        return word if not first and word in _SMALL else word[0].upper() + word[1:] if word[0].isascii() else word
+    if "-" in word or "/" in word:
+        parts = _HYPHEN.split(word)
+        return "".join(_cap(p, first and i == 0) if i % 2 == 0 else p for i, p in enumerate(parts))
+    if not first and word in _SMALL:
+        return word
+    if _SHOUTED.fullmatch(word):
+        return word.capitalize()
+    if not word[:1].isascii() or not word[:1].isalpha() or word[1:] != word[1:].lower():
+        return word
+    return word[:1].upper() + word[1:]
+
+
+def _content(words: list[str]) -> int:
+    return sum(w.lower() not in _SMALL for w in words)
+
