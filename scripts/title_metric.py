@@ -4,7 +4,7 @@ Usage (from the repository root):
 
     PYTHONPATH=$PWD python scripts/title_metric.py [CORPUS.jsonl] [--samples N] [--misses N] [--seed S]
 
-CORPUS defaults to /work/shared/corpus/papers.jsonl (one JSON object a line
+CORPUS defaults to ../shared/corpus/papers.jsonl (beside the repo) (one JSON object a line
 with at least ``title`` and ``abstract``). Reports:
 
 (1) how many abstracts introduce a method name (by ``introduced_name``);
@@ -25,10 +25,11 @@ import json
 import random
 import re
 import time
+from pathlib import Path
 
 from site_builder.titles import derive_title, introduced_name
 
-DEFAULT = "/work/shared/corpus/papers.jsonl"
+DEFAULT = str(Path(__file__).resolve().parents[2] / "shared" / "corpus" / "papers.jsonl")
 _STOP = set("a an and as at by for from in into of on or the to via with without under over is are can do does "
             "towards toward using through its their your our we how what when why".split())
 
