@@ -95,6 +95,7 @@ class Paper:
     rendered: RenderedAbstract
     source: str
     line: int
+    keywords: tuple[str, ...] = ()  # as the list gives them (reader.Entry.keywords)
 
     @property
     def path(self) -> str:
@@ -123,6 +124,7 @@ class Paper:
             "authors": list(self.authors), "et_al": self.et_al, "venue": self.venue.name,
             "year": self.venue.year, "track": self.track.label if self.track else None,
             "abstract": self.abstract, "code_urls": list(self.code_urls), "url": self.path,
+            "keywords": list(self.keywords),
         }
 
 
@@ -186,7 +188,7 @@ def make_paper(entry: Entry, override: dict, diagnostics: Diagnostics) -> Paper 
     slug = f["slug"] or f"{urls.make_slug(title, 'paper', 50)}-{pid[:6]}"
     track = Track(venue, tuple(f["track"])) if f["track"] else None
     return Paper(pid, slug, title, derived and not titled, tuple(f["authors"]), entry.et_al, venue, track,
-                 f["abstract"], rendered, entry.path, entry.line)
+                 f["abstract"], rendered, entry.path, entry.line, tuple(entry.keywords))
 
 
 def _sort_key(paper: Paper) -> tuple:

@@ -19,9 +19,17 @@ SEARCH_INDEX_JSON = "search-index.json"
 SEARCH_INDEX_JS = "search-index.js"
 ASSETS = "assets"
 LUNR_JS = "assets/lunr.min.js"
+# Reading-list features (issue 7): authors, tags, keywords, "My list", BibTeX.
+AUTHORS = "authors/index.html"
+TAGS = "tags/index.html"
+KEYWORDS = "keywords/index.html"
+STARS = "stars.html"
+SITE_BIB = "papers.bib"
+STARS_JS = "assets/stars.js"
 
 #: Names the site's own files take at the root; no slug may produce them.
-RESERVED = frozenset({"index", "search", "papers", "venues", "tracks", "assets", "search-index", "404"})
+RESERVED = frozenset({"index", "search", "papers", "venues", "tracks", "assets", "search-index", "404",
+                       "authors", "tags", "keywords", "stars"})
 #: Device names Windows refuses as file names, whatever the extension.
 WINDOWS_RESERVED = frozenset(
     {"con", "prn", "aux", "nul"} | {f"com{i}" for i in range(10)} | {f"lpt{i}" for i in range(10)}
@@ -54,6 +62,26 @@ def venue_path(venue_slug: str) -> str:
 def track_path(venue_slug: str, track_slug: str) -> str:
     """Path of a track page: ``venues/<venue-slug>/<track-slug>.html``."""
     return f"venues/{venue_slug}/{track_slug}.html"
+
+
+def author_path(author_slug: str) -> str:
+    """Path of an author page: ``authors/<author-slug>.html``."""
+    return f"authors/{author_slug}.html"
+
+
+def tag_path(tag_slug: str) -> str:
+    """Path of the page of one of the curator's tags: ``tags/<tag-slug>.html``."""
+    return f"tags/{tag_slug}.html"
+
+
+def keyword_path(keyword_slug: str) -> str:
+    """Path of the page of one keyword given by the lists: ``keywords/<keyword-slug>.html``."""
+    return f"keywords/{keyword_slug}.html"
+
+
+def venue_bib_path(venue_slug: str) -> str:
+    """Path of a venue's BibTeX file: ``venues/<venue-slug>/papers.bib``."""
+    return f"venues/{venue_slug}/papers.bib"
 
 
 def relative_url(from_path: str, to_path: str) -> str:
