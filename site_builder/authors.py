@@ -107,7 +107,7 @@ class AuthorIndex:
                     continue
                 seen.add(key)
                 author = by_key.setdefault(key, Author(key))
-                author.spellings[clean_name(name)] += 1
+                author.spellings[" ".join(clean_name(name).split())] += 1
                 author.papers.append(paper)
         taken: set[str] = set()
         for key in sorted(by_key):

@@ -22,7 +22,7 @@ from .authors import clean_name, family_name
 #: Title words skipped when picking the key's word (as Google Scholar does).
 TITLE_STOPWORDS = frozenset(
     "a an the on of in for to and or with from by at as is are via towards toward when what how why do does "
-    "can beyond into under over".split())
+    "can beyond into under over this that these we our".split())
 SPECIALS = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&", "%": r"\%", "#": r"\#",
             "_": r"\_", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
 _SPECIAL = re.compile(r"[\\{}$&%#_~^]")

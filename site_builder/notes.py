@@ -83,9 +83,11 @@ def parse_front_matter(text: str, path: str, diagnostics: Diagnostics) -> FrontM
         return None
     fields: dict[str, tuple] = {}
     current_list: str | None = None
+    outer, diagnostics = diagnostics, Diagnostics()  # line warnings count only once the block is closed
     for number, raw in enumerate(lines[1:], 2):
         line = raw.rstrip()
         if line.strip() == "---":
+            outer.extend(diagnostics)
             return FrontMatter(fields, "\n".join(lines[number:]), number + 1)
         if not line.strip() or line.lstrip().startswith("#"):
             continue
@@ -110,7 +112,7 @@ def parse_front_matter(text: str, path: str, diagnostics: Diagnostics) -> FrontM
             continue
         fields[key] = (value, number)
         current_list = key if key == "tags" and not value else None
-    diagnostics.warning(path, 1, "front matter starts with `---` but never ends with a `---` line")
+    outer.warning(path, 1, "front matter starts with `---` but never ends with a `---` line; note skipped")
     return None
 
 
@@ -151,10 +153,11 @@ def parse_note(text: str, path: str, resolve, diagnostics: Diagnostics) -> Note 
         return None
     status = rating = None
     if "status" in front.fields:
-        status = _status(*front.fields["status"], path=path, diagnostics=diagnostics) if isinstance(
-            front.fields["status"][0], str) else None
-    if "rating" in front.fields and front.fields["rating"][0] != "":
-        rating = _rating(*front.fields["rating"], path=path, diagnostics=diagnostics)
+        value, line = front.fields["status"]
+        status = _status(value if isinstance(value, str) else ", ".join(value), path, line, diagnostics)
+    if "rating" in front.fields:
+        value, line = front.fields["rating"]
+        rating = _rating(value if isinstance(value, str) else ", ".join(value), path, line, diagnostics)
     tags: list[str] = []
     if "tags" in front.fields:
         value = front.fields["tags"][0]
