@@ -205,7 +205,7 @@ def test_bib_files_and_keys(notes_site, records):
         bib = (notes_site / urls.venue_bib_path(slug)).read_text(encoding="utf-8")
         n = sum(1 for r in records if (r["venue"], r["year"]) == venue)
         assert bib.count("@inproceedings{") == n and f"year = {{{venue[1]}}}" in bib
-        venue_entries += bib.split("\n\n")
+        venue_entries += [e.strip() for e in bib.split("\n\n")]
     assert sorted(venue_entries) == sorted(e.strip() for e in site_bib.split("\n\n"))
     controllability = next(r for r in records if r["abstract"].startswith("Controllability"))
     html = page_of(notes_site, controllability)
