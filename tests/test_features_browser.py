@@ -119,3 +119,22 @@ def test_empty_list(page, base):
     fresh(page, base + urls.STARS)
     assert page.locator("#my-list-status").inner_text().startswith("No starred papers")
     assert page.locator("#export-bibtex").is_disabled()
+
+
+def test_status_and_tag_filter_on_a_venue_page(page, base, records):
+    fresh(page, base + "venues/icml-2025/index.html")
+    visible = lambda: sorted(page.eval_on_selector_all(  # noqa: E731
+        ".paper-item", "els => els.filter(e => e.offsetParent !== null).map(e => e.dataset.paperId)"))
+    everything = visible()
+    assert len(everything) == sum(1 for r in records if (r["venue"], r["year"]) == ("ICML", 2025))
+    page.select_option("form[data-list-filter] select[name=status]", "read")
+    assert visible() == ["2bb1acffdb"]
+    page.select_option("form[data-list-filter] select[name=status]", "")
+    page.select_option("form[data-list-filter] select[name=tag]", "theory")
+    assert visible() == sorted(["2bb1acffdb", "65d9a6db4e"])
+    assert page.locator(".filter-count").inner_text() == f"2 of {len(everything)} papers"
+    page.select_option("form[data-list-filter] select[name=status]", "to-read")
+    assert visible() == []
+    page.select_option("form[data-list-filter] select[name=tag]", "")
+    page.select_option("form[data-list-filter] select[name=status]", "")
+    assert visible() == everything
