@@ -138,3 +138,18 @@ def test_status_and_tag_filter_on_a_venue_page(page, base, records):
     page.select_option("form[data-list-filter] select[name=tag]", "")
     page.select_option("form[data-list-filter] select[name=status]", "")
     assert visible() == everything
+
+
+def test_feature_pages_pass_axe(page, notes_site, records):
+    from axe_playwright_python.sync_playwright import Axe
+
+    axe = Axe()
+    record = next(r for r in records if r["id"] == "2bb1acffdb")
+    author = next(p for p in sorted((notes_site / "authors").glob("*.html")) if p.name != "index.html")
+    fresh(page, (notes_site / record["url"]).as_uri())
+    page.click(".star-button")
+    for path in (record["url"], urls.AUTHORS, f"authors/{author.name}", urls.TAGS, urls.tag_path("theory"),
+                 urls.STARS, "venues/icml-2025/index.html"):
+        page.goto((notes_site / path).as_uri())
+        violations = axe.run(page).response["violations"]
+        assert [(v["id"], len(v["nodes"])) for v in violations] == [], path
