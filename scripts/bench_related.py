@@ -7,6 +7,7 @@ Prints the number of papers, the seconds taken and the process's peak memory.
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 import resource
@@ -18,10 +19,11 @@ limit = int(sys.argv[2]) if len(sys.argv) > 2 else 10_000
 with open(path, encoding="utf-8") as f:
     records = [json.loads(line) for line in f][:limit]
 texts = [f"{r.get('title') or ''}. {r.get('abstract') or ''}" for r in records]
-start = time.perf_counter()
+start, cpu = time.perf_counter(), time.process_time()
 rows = related_indices(texts)
-seconds = time.perf_counter() - start
+seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-print(f"{len(texts)} papers: related top-5 in {seconds:.2f} s; peak RSS of the process {peak:.0f} MiB "
+print(f"{len(texts)} papers: related top-5 in {seconds:.2f} s wall, {cpu:.2f} s CPU; peak RSS of the process {peak:.0f} MiB "
       f"(block {DEFAULT_BLOCK} rows; a dense N×N float32 would be {len(texts) ** 2 * 4 / 2**20:.0f} MiB)")
+print(f"load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
 print("example:", records[0]["title"], "->", [records[j]["title"] for j in rows[0]])

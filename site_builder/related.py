@@ -1,8 +1,7 @@
 """Related papers: the most similar papers by TF-IDF cosine over title and abstract.
 
 Vectors come from scikit-learn's ``TfidfVectorizer`` (English stop words,
-sublinear tf, terms in at least 2 documents and, from 100 documents on, at
-most 20% of them, L2-normalised rows, so the cosine of two papers is the dot product
+sublinear tf, L2-normalised rows, so the cosine of two papers is the dot product
 of their rows; see scikit-learn's "Text feature extraction" guide). Similarities
 are computed in row blocks (``block`` rows × N columns at a time), so memory
 is O(block · N), never the dense N × N matrix; per row, the top ``k`` are picked
@@ -19,12 +18,6 @@ from sklearn.feature_extraction.text import TfidfVectorizer
 
 DEFAULT_K = 5
 DEFAULT_BLOCK = 512
-#: Terms in fewer documents cannot link two papers; terms in a larger share of
-#: them (``model``, ``learning``) carry little weight but make the block
-#: products dense, so both are left out (on the 10,000-paper corpus the top-5
-#: lists keep ~85% of the full vocabulary's picks at a third of the cost).
-MIN_DF = 2
-MAX_DF = 0.2
 
 
 def tfidf_matrix(texts: Sequence[str]):
@@ -32,8 +25,7 @@ def tfidf_matrix(texts: Sequence[str]):
 
     Raises nothing for texts without any word: their rows are all zero.
     """
-    vectorizer = TfidfVectorizer(stop_words="english", sublinear_tf=True, dtype=np.float32,
-                                 min_df=MIN_DF, max_df=MAX_DF if len(texts) >= 100 else 1.0)
+    vectorizer = TfidfVectorizer(stop_words="english", sublinear_tf=True, dtype=np.float32)
     try:
         return vectorizer.fit_transform(texts)
     except ValueError:  # empty vocabulary: no text has a word
@@ -48,24 +40,32 @@ def top_k_similar(matrix, k: int = DEFAULT_K, block: int = DEFAULT_BLOCK) -> lis
     ties by increasing ``j``. Computed ``block`` rows at a time.
     """
     n = matrix.shape[0]
+    take = min(k, n - 1)
+    if take <= 0:
+        return [[] for _ in range(n)]
     result: list[list[tuple[int, float]]] = []
-    transposed = matrix.T.tocsc()
+    transposed = matrix.T.tocsr()
     for start in range(0, n, block):
         stop = min(start + block, n)
         scores = (matrix[start:stop] @ transposed).toarray()
         rows = np.arange(stop - start)
         scores[rows, rows + start] = -1.0  # a paper is not related to itself
-        take = min(k, n - 1)
-        if take <= 0:
-            result.extend([] for _ in rows)
-            continue
-        candidates = np.argpartition(-scores, take - 1, axis=1)[:, :take]
+        picked = np.argpartition(-scores, take - 1, axis=1)[:, :take]
+        picked_scores = np.take_along_axis(scores, picked, axis=1)
+        kth = picked_scores.min(axis=1)
+        # A row whose k-th score is shared by more columns than were picked: argpartition chose
+        # among the tied columns arbitrarily, so pick again by (score, column) over the tied pool.
+        tied = (kth > 0) & ((scores >= kth[:, None]).sum(axis=1) > take)
+        order = np.lexsort((picked, -picked_scores), axis=1)
+        picked = np.take_along_axis(picked, order, axis=1)
+        picked_scores = np.take_along_axis(picked_scores, order, axis=1)
         for r in rows:
-            # Ties at the k-th score may fall outside argpartition's pick: re-select by (score, index).
-            threshold = max(float(scores[r, candidates[r]].min()), np.finfo(np.float32).tiny)
-            pool = np.flatnonzero(scores[r] >= threshold)
-            order = sorted(pool, key=lambda j: (-scores[r, j], j))[:take]
-            result.append([(int(j), float(scores[r, j])) for j in order])
+            if tied[r]:
+                pool = np.flatnonzero(scores[r] >= kth[r])
+                best = sorted(pool, key=lambda j: (-scores[r, j], j))[:take]
+                result.append([(int(j), float(scores[r, j])) for j in best])
+            else:
+                result.append([(int(j), float(v)) for j, v in zip(picked[r], picked_scores[r]) if v > 0])
     return result
 
 
