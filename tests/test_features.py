@@ -388,3 +388,41 @@ def test_feature_pages_have_no_broken_links(notes_site):
     assert broken_links(notes_site) == []
     for path in (urls.AUTHORS, urls.TAGS, urls.KEYWORDS, urls.STARS):
         assert (notes_site / path).is_file()
+
+
+# --- the notes parser on its own -----------------------------------------------------------
+
+def _parse(text: str):
+    from site_builder.diagnostics import Diagnostics
+    from site_builder.notes import parse_note
+    d = Diagnostics()
+    note = parse_note(text, "n.md", lambda ref: "abc" if ref in ("abc", "a-slug") else None, d)
+    return note, [str(x) for x in d]
+
+
+def test_note_front_matter_forms():
+    note, warnings = _parse("\ufeff---\r\npaper: 'a-slug'\r\nstatus: To Read\r\ntags:\r\n  - \"x, y\"\r\n  - z\r\n"
+                            "rating: 2\r\n---\r\nBody *text*.\r\n")
+    assert warnings == [] and note.paper_id == "abc" and note.status == "to-read"
+    assert note.tags == ("x, y", "z") and note.rating == 2 and "<em>text</em>" in note.html
+    note, warnings = _parse("---\npaper: abc\ntags: [a, 'b', a]\nrating:\n---\n")
+    assert note.tags == ("a", "b") and note.html == "" and warnings == ["n.md:4: warning: rating '' is not a whole number from 1 to 5; ignored"]
+    assert _parse("no front matter\n") == (None, ["n.md:1: warning: note has no front matter: the first line must be `---`"])
+    note, warnings = _parse("---\nstatus: read\n---\n")
+    assert note is None and "names no paper" in warnings[0]
+
+
+def test_unreadable_and_duplicate_notes(tmp_path, seed_records, capsys):
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    pid = seed_records[0]["id"]
+    (notes / "a.md").write_text(f"---\npaper: {pid}\nstatus: read\n---\nFirst.\n", encoding="utf-8")
+    (notes / "b.md").write_text(f"---\npaper: {pid}\nstatus: reading\n---\nSecond.\n", encoding="utf-8")
+    (notes / "c.md").write_bytes(b"---\npaper: \xff\xfe\n---\n")
+    out = tmp_path / "site"
+    assert build_into(out, "--notes", str(notes)) == 0
+    err = capsys.readouterr().err
+    assert f"{notes / 'b.md'}:1: warning: second note on paper {pid}" in err
+    assert f"{notes / 'c.md'}:0: warning: cannot read note" in err
+    html = (out / seed_records[0]["url"]).read_text(encoding="utf-8")
+    assert "First." in html and "Second." not in html
