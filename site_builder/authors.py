@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
+from functools import lru_cache
 from dataclasses import dataclass, field
 from typing import Iterable
 
@@ -32,6 +33,7 @@ def clean_name(name: str) -> str:
     return ET_AL_SUFFIX.sub("", name.strip()).strip()
 
 
+@lru_cache(maxsize=1 << 17)
 def author_key(name: str) -> str:
     """The identity key of author ``name``; ``""`` for a name that names nobody.
 
@@ -106,7 +108,7 @@ class AuthorIndex:
                 if not key or key in seen:
                     continue
                 seen.add(key)
-                author = by_key.setdefault(key, Author(key))
+                author = by_key.get(key) or by_key.setdefault(key, Author(key))
                 author.spellings[" ".join(clean_name(name).split())] += 1
                 author.papers.append(paper)
         taken: set[str] = set()

@@ -51,7 +51,7 @@ def base_key(paper) -> str:
     """
     authors = [clean_name(a) for a in paper.authors if clean_name(a)]
     family = _ascii_word(family_name(authors[0])) if authors else ""
-    words = [_ascii_word(w) for w in re.split(r"[\s\-:/]+", paper.title_text)]
+    words = (_ascii_word(w) for w in re.split(r"[\s\-:/]+", paper.title_text))
     word = next((w for w in words if w and w not in TITLE_STOPWORDS), "")
     return f"{family or 'anonymous'}{paper.venue.year}{word}"
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -38,6 +39,13 @@ class Term:
         return min(self.spellings.items(), key=lambda kv: (-kv[1], kv[0]))[0]
 
 
+@lru_cache(maxsize=1 << 16)
+def term_slug(label: str, kind: str) -> str:
+    """The slug of a tag or keyword ``label`` (spaces normalised); never ``index`` (the index page)."""
+    slug = urls.make_slug(" ".join(label.split()), kind)
+    return f"index-{kind}" if slug == "index" else slug
+
+
 def build_terms(pairs: Iterable[tuple[str, object]], kind: str, path_of: Callable[[str], str]) -> list[Term]:
     """Group ``(label, paper)`` pairs (papers in site order) into terms, one per slug, sorted by label.
 
@@ -48,10 +56,8 @@ def build_terms(pairs: Iterable[tuple[str, object]], kind: str, path_of: Callabl
         label = " ".join(label.split())
         if not label:
             continue
-        slug = urls.make_slug(label, kind)
-        if slug == "index":
-            slug = f"index-{kind}"
-        term = terms.setdefault(slug, Term(kind, slug, path_of(slug)))
+        slug = term_slug(label, kind)
+        term = terms.get(slug) or terms.setdefault(slug, Term(kind, slug, path_of(slug)))
         term.spellings[label] += 1
         if not term.papers or term.papers[-1] is not paper:
             term.papers.append(paper)
@@ -67,6 +73,7 @@ class Library:
         self.authors = AuthorIndex(site.papers)
         self._related = related_papers(list(site.papers), k)
         self.bib_keys = bibtex.assign_keys(site.papers)
+        self._bibtex: dict[str, str] = {}
         self.notes = notes or {}
         by_id = {p.id: p for p in site.papers}
         self.tags = build_terms(((t, by_id[pid]) for pid, n in self._in_site_order(self.notes) for t in n.tags),
@@ -104,18 +111,19 @@ class Library:
         slugs = dict.fromkeys(self._slug(k, "keyword") for k in getattr(paper, "keywords", ()))
         return [self._keyword_of[s] for s in slugs if s in self._keyword_of]
 
-    @staticmethod
-    def _slug(label: str, kind: str) -> str:
-        slug = urls.make_slug(" ".join(label.split()), kind)
-        return f"index-{kind}" if slug == "index" else slug
+    _slug = staticmethod(term_slug)
 
     def bib_key(self, paper) -> str:
         """The paper's BibTeX key, unique within the site."""
         return self.bib_keys[paper.id]
 
     def bibtex(self, paper) -> str:
-        """The paper's BibTeX entry."""
-        return bibtex.entry(paper, self.bib_key(paper), urls.absolute_url(self.base_url, paper.path))
+        """The paper's BibTeX entry (computed once per paper)."""
+        text = self._bibtex.get(paper.id)
+        if text is None:
+            text = self._bibtex[paper.id] = bibtex.entry(paper, self.bib_key(paper),
+                                                         urls.absolute_url(self.base_url, paper.path))
+        return text
 
     def bib_file(self, papers: Iterable) -> str:
         """A ``.bib`` file of ``papers``' entries."""
