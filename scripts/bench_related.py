@@ -24,6 +24,6 @@ rows = related_indices(texts)
 seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 print(f"{len(texts)} papers: related top-5 in {seconds:.2f} s wall, {cpu:.2f} s CPU; peak RSS of the process {peak:.0f} MiB "
-      f"(block {DEFAULT_BLOCK} rows; a dense N×N float32 would be {len(texts) ** 2 * 4 / 2**20:.0f} MiB)")
+      f"(blocks of {DEFAULT_BLOCK}×{DEFAULT_BLOCK}; a dense N×N float32 would be {len(texts) ** 2 * 4 / 2**20:.0f} MiB)")
 print(f"load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
 print("example:", records[0]["title"], "->", [records[j]["title"] for j in rows[0]])
