@@ -56,10 +56,23 @@ def plan_pages(site: Site, library: "Library | None" = None) -> list[Page]:
     return pages
 
 
+#: Above this many authors the A–Z index is split into one page per letter.
+AUTHORS_PER_INDEX_PAGE = 2000
+
+
 def plan_library_pages(library: "Library") -> list[Page]:
-    """The reading-list pages: author index and pages, tag and keyword indexes and pages, "My list"."""
-    pages = [Page(urls.AUTHORS, "authors.html", "Authors", {"groups": library.authors.by_letter()}),
+    """The reading-list pages: author index and pages, tag and keyword indexes and pages, "My list".
+
+    The author index is one page, or, with more than :data:`AUTHORS_PER_INDEX_PAGE`
+    authors, a page of letters and one page per letter.
+    """
+    groups = library.authors.by_letter()
+    split = len(library.authors) > AUTHORS_PER_INDEX_PAGE
+    pages = [Page(urls.AUTHORS, "authors.html", "Authors", {"groups": groups, "split": split, "letter": None}),
              Page(urls.STARS, "stars.html", "My list")]
+    if split:
+        pages += [Page(urls.author_letter_path(letter), "authors.html", f"Authors: {letter}",
+                       {"groups": [(letter, authors)], "split": False, "letter": letter}) for letter, authors in groups]
     pages += [Page(a.path, "author.html", a.name, {"author": a}) for a in library.authors.authors]
     for kind, terms, index in (("tag", library.tags, urls.TAGS), ("keyword", library.keywords, urls.KEYWORDS)):
         title = "Tags" if kind == "tag" else "Keywords"

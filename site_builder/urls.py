@@ -69,6 +69,15 @@ def author_path(author_slug: str) -> str:
     return f"authors/{author_slug}.html"
 
 
+def author_letter_path(letter: str) -> str:
+    """Path of one letter of a large author index: ``authors/az/<a-z or other>.html``.
+
+    (Author pages never live in a subfolder, so no author slug can take this path.)
+    """
+    name = letter.lower() if len(letter) == 1 and "a" <= letter.lower() <= "z" else "other"
+    return f"authors/az/{name}.html"
+
+
 def tag_path(tag_slug: str) -> str:
     """Path of the page of one of the curator's tags: ``tags/<tag-slug>.html``."""
     return f"tags/{tag_slug}.html"

@@ -430,3 +430,20 @@ def test_unreadable_and_duplicate_notes(tmp_path, seed_records, capsys):
     assert f"{notes / 'c.md'}:0: warning: cannot read note" in err
     html = (out / seed_records[0]["url"]).read_text(encoding="utf-8")
     assert "First." in html and "Second." not in html
+
+
+def test_large_author_index_splits_by_letter(tmp_path, monkeypatch, seed_records):
+    from site_builder import pages
+    monkeypatch.setattr(pages, "AUTHORS_PER_INDEX_PAGE", 10)
+    out = tmp_path / "site"
+    assert build_into(out) == 0
+    index = out / urls.AUTHORS
+    letter_pages = [(index.parent / a["href"]).resolve() for t, a, _ in elements(index)
+                    if t == "a" and "/az/" in "authors/" + a["href"]]
+    assert letter_pages and all(p.is_file() for p in letter_pages)
+    listed = []
+    for page in letter_pages:
+        listed += [(page.parent / a["href"]).resolve() for t, a, _ in elements(page) if "author-link" in a.get("class", "")]
+    authors = sorted(p.resolve() for p in (out / "authors").glob("*.html") if p.name != "index.html")
+    assert sorted(listed) == authors and len(authors) == len({author_key(n) for r in seed_records for n in r["authors"]})
+    assert broken_links(out) == []
