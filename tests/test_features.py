@@ -447,3 +447,28 @@ def test_large_author_index_splits_by_letter(tmp_path, monkeypatch, seed_records
     authors = sorted(p.resolve() for p in (out / "authors").glob("*.html") if p.name != "index.html")
     assert sorted(listed) == authors and len(authors) == len({author_key(n) for r in seed_records for n in r["authors"]})
     assert broken_links(out) == []
+
+
+# --- properties over arbitrary text ---------------------------------------------------------
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text())
+def test_escape_and_script_json_hold_for_any_text(text):
+    out = escape(text)
+    assert braces_balanced("{" + out + "}")
+    assert not re.search(r"(?<!\\)[%&#$_]", out)
+    encoded = script_json({"t": text})
+    assert not re.search("[<>&\u2028\u2029]", encoded) and json.loads(encoded) == {"t": text}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(categories=["L", "Zs", "Pd", "Po", "Mn"]), max_size=40))
+def test_author_key_is_stable_under_case_and_spacing(name):
+    key = author_key(name)
+    if name.isascii():
+        assert author_key(name.upper()) == author_key(name.lower()) == key
+    assert author_key("  " + name.replace(" ", "   ") + " ") == key
+    assert author_key(key) == key
