@@ -54,7 +54,7 @@ def json_ld(paper, base_url: str = "") -> dict:
         "datePublished": str(paper.venue.year),
         "abstract": paper.rendered.text,
         "identifier": paper.id,
-        "isPartOf": {"@type": "PublicationEvent", "name": paper.venue.label},
+        "publication": {"@type": "PublicationEvent", "name": paper.venue.label},  # schema.org: CreativeWork.publication
     }
     if getattr(paper, "keywords", ()):
         data["keywords"] = list(paper.keywords)
