@@ -238,6 +238,8 @@ def test_citation_meta_and_json_ld(notes_site, records):
         data = json.loads(blob)
         assert data["@type"] == "ScholarlyArticle" and [a["name"] for a in data["author"]] == r["authors"]
         assert data["datePublished"] == str(r["year"]) and data["identifier"] == r["id"]
+        assert data["publication"] == {"@type": "PublicationEvent", "name": f"{r['venue']} {r['year']}"}
+        assert "url" not in data  # no base URL configured: no absolute URLs
 
 
 def test_json_ld_can_never_close_its_script():
@@ -472,3 +474,15 @@ def test_author_key_is_stable_under_case_and_spacing(name):
         assert author_key(name.upper()) == author_key(name.lower()) == key
     assert author_key("  " + name.replace(" ", "   ") + " ") == key
     assert author_key(key) == key
+
+
+def test_absolute_urls_only_with_a_base_url(tmp_path, seed_records):
+    out = tmp_path / "site"
+    assert build_into(out, "--base-url", "https://example.org/repo") == 0
+    record = seed_records[0]
+    html = (out / record["url"]).read_text(encoding="utf-8")
+    absolute = f"https://example.org/repo/{record['url']}"
+    assert f'<meta name="citation_abstract_html_url" content="{absolute}">' in html
+    blob = re.search(r'<script type="application/ld\+json">(.*?)</script>', html, re.S).group(1)
+    assert json.loads(blob)["url"] == absolute
+    assert f"url = {{{absolute}}}" in (out / urls.SITE_BIB).read_text(encoding="utf-8")
