@@ -18,6 +18,8 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", type=Path, default=None, help="site config file (default: site.toml if present)")
     parser.add_argument("--base-url", default=None, help="absolute URL the site is hosted at, e.g. https://user.github.io/repo/")
     parser.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    parser.add_argument("--notes", type=Path, default=None,
+                        help="folder of the curator's Markdown notes (default: notes/ beside the seeds, if present)")
 
 
 def make_parser() -> argparse.ArgumentParser:
@@ -52,7 +54,9 @@ def run_build(args: argparse.Namespace, out: Path) -> int:
     """Build with ``args`` into ``out``, print diagnostics to stderr, return the exit status."""
     try:
         config = resolve_config(args.config, args.base_url)
-        report = build(args.seeds, out, config, strict=args.strict)
+        if args.notes is not None and not args.notes.is_dir():
+            raise BuildError(f"{args.notes}: no such folder of notes")
+        report = build(args.seeds, out, config, strict=args.strict, notes=args.notes)
     except (ConfigError, BuildError, OutputError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

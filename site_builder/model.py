@@ -96,6 +96,7 @@ class Paper:
     rendered: RenderedAbstract
     source: str
     line: int
+    keywords: tuple[str, ...] = ()  # as the list gives them (reader.Entry.keywords)
 
     @property
     def path(self) -> str:
@@ -124,6 +125,7 @@ class Paper:
             "authors": list(self.authors), "et_al": self.et_al, "venue": self.venue.name,
             "year": self.venue.year, "track": self.track.label if self.track else None,
             "abstract": self.abstract, "code_urls": list(self.code_urls), "url": self.path,
+            "keywords": list(self.keywords),
         }
 
 
@@ -211,7 +213,7 @@ def make_paper(draft: _Draft, slug: str, track: Track | None, title: str, diagno
     for message in rendered.warnings:
         diagnostics.warning(draft.entry.path, draft.entry.line, message)
     return Paper(draft.id, slug, title, not draft.title, draft.authors, draft.entry.et_al, draft.venue, track,
-                 draft.abstract, rendered, draft.entry.path, draft.entry.line)
+                 draft.abstract, rendered, draft.entry.path, draft.entry.line, tuple(draft.entry.keywords))
 
 
 def _sort_key(paper: Paper) -> tuple:

@@ -13,6 +13,7 @@ from .config import SiteConfig
 from .diagnostics import Diagnostics
 from .feeds import DateError, build_time
 from .hosting import write_hosting_files
+from .library import Library, build_library
 from .model import Site, build_site
 from .pages import plan_pages
 from .reader import Entry, read_list
@@ -38,6 +39,7 @@ class BuildReport:
     diagnostics: Diagnostics
     files: int = 0
     updated: datetime | None = None
+    library: Library | None = None
 
 
 def list_files(seeds: Path) -> list[Path]:
@@ -88,11 +90,27 @@ def copy_assets(output: Output) -> None:
     output.copy_file(urls.LUNR_JS, LUNR_SOURCE)
 
 
-def write_site(site: Site, output: Output, updated: datetime | None = None) -> None:
-    """Write every page, ``papers.json``, the search index and the assets of ``site``, then the
-    hosting files (404 page, sitemap, robots.txt, feeds stamped ``updated``, default the epoch)."""
+def default_notes(seeds: Path) -> Path | None:
+    """The notes folder used without ``--notes``: ``notes/`` beside the seeds folder, when it exists."""
+    folder = Path(seeds).resolve().parent / "notes"
+    return folder if folder.is_dir() else None
+
+
+def write_bib_files(site: Site, library: Library, output: Output) -> None:
+    """Write ``papers.bib`` (the whole site) and one ``papers.bib`` per venue."""
+    output.write_text(urls.SITE_BIB, library.bib_file(site.papers))
+    for venue in site.venues:
+        output.write_text(urls.venue_bib_path(venue.slug), library.bib_file(site.papers_of(venue)))
+
+
+def write_site(site: Site, output: Output, library: Library | None = None, updated: datetime | None = None) -> None:
+    """Write every page, ``papers.json``, the search index and the assets of ``site``, the
+    reading-list pages and ``.bib`` files of ``library``, then the hosting files (404 page,
+    sitemap, robots.txt, feeds stamped ``updated``, default the epoch)."""
     env = make_environment(TEMPLATES)
-    render_pages(env, plan_pages(site), output, {"site": site})
+    library = library if library is not None else Library(site)
+    render_pages(env, plan_pages(site, library), output, {"site": site, "library": library})
+    write_bib_files(site, library, output)
     output.write_text(urls.PAPERS_JSON, json.dumps([p.record() for p in site.papers], ensure_ascii=False,
                                                    sort_keys=True, indent=1) + "\n")
     index_json = dump_json(build_search_data(site))
@@ -103,13 +121,15 @@ def write_site(site: Site, output: Output, updated: datetime | None = None) -> N
     write_hosting_files(env, site, output, updated or datetime.fromtimestamp(0, tz=timezone.utc))
 
 
-def build(seeds: Path, out: Path, config: SiteConfig, strict: bool = False) -> BuildReport:
+def build(seeds: Path, out: Path, config: SiteConfig, strict: bool = False,
+          notes: Path | None = None) -> BuildReport:
     """Build the lists in ``seeds`` into ``out``.
 
     Errors (or warnings with ``strict``) stop the build before anything is
     written: ``out`` is then left exactly as it was, and the report's
     diagnostics say why. Raises BuildError for a missing seeds folder or
-    lunr.js, OutputError when ``out`` cannot be replaced.
+    lunr.js, OutputError when ``out`` cannot be replaced. ``notes`` is the
+    curator's notes folder (default: :func:`default_notes`).
     """
     diagnostics = Diagnostics()
     files = list_files(seeds)
@@ -120,13 +140,14 @@ def build(seeds: Path, out: Path, config: SiteConfig, strict: bool = False) -> B
     entries = read_lists(files, config, diagnostics)
     overrides = load_overrides(seeds, diagnostics)
     site = build_site(entries, overrides, config, diagnostics)
+    library = build_library(site, notes if notes is not None else default_notes(seeds), diagnostics)
     if diagnostics.errors or (strict and diagnostics.warnings):
-        return BuildReport(site, diagnostics)
+        return BuildReport(site, diagnostics, library=library)
     output = Output(out)
     try:
-        write_site(site, output, updated)
+        write_site(site, output, library, updated)
     except BaseException:
         output.discard()
         raise
     output.commit()
-    return BuildReport(site, diagnostics, len(output.written), updated)
+    return BuildReport(site, diagnostics, len(output.written), updated, library)

@@ -24,10 +24,17 @@ NOJEKYLL = ".nojekyll"
 ROBOTS = "robots.txt"
 SITEMAP = "sitemap.xml"
 FEED = "feed.xml"
+# Reading-list features (issue 7): authors, tags, keywords, "My list", BibTeX.
+AUTHORS = "authors/index.html"
+TAGS = "tags/index.html"
+KEYWORDS = "keywords/index.html"
+STARS = "stars.html"
+SITE_BIB = "papers.bib"
+STARS_JS = "assets/stars.js"
 
 #: Names the site's own files take; no slug may take one of them.
 RESERVED = frozenset({"index", "search", "papers", "venues", "tracks", "assets", "search-index", "404", "sitemap",
-                      "robots", "feed", "authors", "tags", "stars"})
+                      "robots", "feed", "authors", "tags", "keywords", "stars"})
 #: Device names Windows refuses as file names, whatever the extension.
 WINDOWS_RESERVED = frozenset(
     {"con", "prn", "aux", "nul"} | {f"com{i}" for i in range(10)} | {f"lpt{i}" for i in range(10)}
@@ -71,6 +78,35 @@ def venue_feed_path(venue_slug: str) -> str:
 def sitemap_part_path(number: int) -> str:
     """Path of part ``number`` (1-based) of a sitemap split by a sitemap index: ``sitemap-<n>.xml``."""
     return f"sitemap-{number}.xml"
+
+
+def author_path(author_slug: str) -> str:
+    """Path of an author page: ``authors/<author-slug>.html``."""
+    return f"authors/{author_slug}.html"
+
+
+def author_letter_path(letter: str) -> str:
+    """Path of one letter of a large author index: ``authors/az/<a-z or other>.html``.
+
+    (Author pages never live in a subfolder, so no author slug can take this path.)
+    """
+    name = letter.lower() if len(letter) == 1 and "a" <= letter.lower() <= "z" else "other"
+    return f"authors/az/{name}.html"
+
+
+def tag_path(tag_slug: str) -> str:
+    """Path of the page of one of the curator's tags: ``tags/<tag-slug>.html``."""
+    return f"tags/{tag_slug}.html"
+
+
+def keyword_path(keyword_slug: str) -> str:
+    """Path of the page of one keyword given by the lists: ``keywords/<keyword-slug>.html``."""
+    return f"keywords/{keyword_slug}.html"
+
+
+def venue_bib_path(venue_slug: str) -> str:
+    """Path of a venue's BibTeX file: ``venues/<venue-slug>/papers.bib``."""
+    return f"venues/{venue_slug}/papers.bib"
 
 
 def relative_url(from_path: str, to_path: str) -> str:

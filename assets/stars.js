@@ -1,0 +1,177 @@
+/* Reading-list features in the browser: star a paper, mark it read, "My list" with BibTeX and
+   Markdown export, and the BibTeX copy button. Kept in localStorage under a key named after the
+   site's root (so two sites on one origin, e.g. user.github.io/a/ and /b/, or two folders opened
+   from file://, never share a list). Data is inserted as text, never as HTML. Downloads use a Blob
+   and an <a download> link, which also works from file://. */
+(function () {
+  "use strict";
+  var script = document.currentScript;
+  var root = new URL(script.getAttribute("data-site-root") || "index.html", window.location.href);
+  var KEY = "reading-list:v1:" + root.pathname.replace(/[^\/]*$/, "");
+
+  function load() {
+    try {
+      var data = JSON.parse(window.localStorage.getItem(KEY) || "{}");
+      return { starred: data.starred || {}, read: data.read || {} };
+    } catch (e) {
+      return { starred: {}, read: {} };
+    }
+  }
+
+  function save(state) {
+    try {
+      window.localStorage.setItem(KEY, JSON.stringify(state));
+      return true;
+    } catch (e) {
+      return false; /* storage full or disabled: the page still works, the mark is not kept */
+    }
+  }
+
+  function el(tag, cls, text) {
+    var node = document.createElement(tag);
+    if (cls) node.className = cls;
+    if (text) node.textContent = text;
+    return node;
+  }
+
+  /* --- Paper page: star and read buttons ------------------------------------------------- */
+  var actions = document.querySelector(".reading-actions[data-star]");
+  if (actions) {
+    var paper = JSON.parse(actions.getAttribute("data-star"));
+    var star = actions.querySelector(".star-button");
+    var read = actions.querySelector(".read-button");
+    var show = function () {
+      var state = load();
+      var starred = !!state.starred[paper.id], isRead = !!state.read[paper.id];
+      star.setAttribute("aria-pressed", String(starred));
+      star.textContent = starred ? "★ Starred" : "☆ Star";
+      read.setAttribute("aria-pressed", String(isRead));
+      read.textContent = isRead ? "✓ Read" : "Mark read";
+    };
+    star.addEventListener("click", function () {
+      var state = load();
+      if (state.starred[paper.id]) delete state.starred[paper.id];
+      else { paper.starredAt = new Date().toISOString(); state.starred[paper.id] = paper; }
+      save(state);
+      show();
+    });
+    read.addEventListener("click", function () {
+      var state = load();
+      if (state.read[paper.id]) delete state.read[paper.id]; else state.read[paper.id] = true;
+      save(state);
+      show();
+    });
+    actions.hidden = false;
+    show();
+  }
+
+  /* --- BibTeX copy button ---------------------------------------------------------------- */
+  Array.prototype.forEach.call(document.querySelectorAll("button[data-copy-target]"), function (button) {
+    var target = document.getElementById(button.getAttribute("data-copy-target"));
+    var status = button.parentNode.querySelector(".copy-status");
+    function done(ok) { if (status) status.textContent = ok ? "Copied." : "Select the text and copy it."; }
+    function fallback(text) {
+      var area = el("textarea");
+      area.value = text;
+      area.setAttribute("readonly", "");
+      area.style.position = "fixed"; area.style.opacity = "0";
+      document.body.appendChild(area);
+      area.select();
+      var ok = false;
+      try { ok = document.execCommand("copy"); } catch (e) { ok = false; }
+      document.body.removeChild(area);
+      done(ok);
+    }
+    button.addEventListener("click", function () {
+      var text = target.textContent;
+      if (navigator.clipboard && window.isSecureContext) {
+        navigator.clipboard.writeText(text).then(function () { done(true); }, function () { fallback(text); });
+      } else {
+        fallback(text);
+      }
+    });
+    button.hidden = false;
+  });
+
+  /* --- "My list" page -------------------------------------------------------------------- */
+  var list = document.getElementById("my-list");
+  if (!list) return;
+  var items = document.getElementById("my-list-items");
+  var status = document.getElementById("my-list-status");
+
+  function starredPapers(state) {
+    return Object.keys(state.starred).map(function (id) { return state.starred[id]; })
+      .sort(function (a, b) { return (a.starredAt || "").localeCompare(b.starredAt || "") || a.id.localeCompare(b.id); });
+  }
+
+  function authorsText(p) {
+    var names = (p.authors || []).slice();
+    if (p.et_al) names.push("et al.");
+    return names.join(", ");
+  }
+
+  function render() {
+    var state = load();
+    var papers = starredPapers(state);
+    items.textContent = "";
+    status.textContent = papers.length ? papers.length + " starred paper" + (papers.length === 1 ? "" : "s")
+      : "No starred papers yet: use ☆ Star on a paper's page.";
+    document.getElementById("export-bibtex").disabled = !papers.length;
+    document.getElementById("export-markdown").disabled = !papers.length;
+    papers.forEach(function (p) {
+      var item = el("li", "paper-item my-list-item");
+      item.setAttribute("data-paper-id", p.id);
+      var a = el("a", "paper-link", p.title);
+      a.href = p.path; /* site-root relative, and this page is at the root */
+      item.appendChild(a);
+      if (state.read[p.id]) item.appendChild(el("span", "status-badge status-read", "read"));
+      var meta = authorsText(p);
+      item.appendChild(el("div", "meta", (meta ? meta + " · " : "") + p.venue));
+      var remove = el("button", "unstar-button", "Remove");
+      remove.type = "button";
+      remove.setAttribute("aria-label", "Remove " + p.title + " from my list");
+      remove.addEventListener("click", function () {
+        var s = load();
+        delete s.starred[p.id];
+        save(s);
+        render();
+      });
+      item.appendChild(remove);
+      items.appendChild(item);
+    });
+  }
+
+  function download(name, type, text) {
+    var url = URL.createObjectURL(new Blob([text], { type: type }));
+    var a = el("a");
+    a.href = url;
+    a.download = name;
+    document.body.appendChild(a);
+    a.click();
+    document.body.removeChild(a);
+    setTimeout(function () { URL.revokeObjectURL(url); }, 1000);
+  }
+
+  function markdownEscape(text) {
+    return text.replace(/([\\`*_\[\]<>#|])/g, "\\$1");
+  }
+
+  document.getElementById("export-bibtex").addEventListener("click", function () {
+    download("my-list.bib", "application/x-bibtex;charset=utf-8",
+      starredPapers(load()).map(function (p) { return p.bibtex; }).join("\n"));
+  });
+  document.getElementById("export-markdown").addEventListener("click", function () {
+    var state = load();
+    var lines = ["# My list", ""];
+    starredPapers(state).forEach(function (p) {
+      var target = p.url || encodeURI(p.path);
+      var line = "- [" + (state.read[p.id] ? "x" : " ") + "] [" + markdownEscape(p.title) + "](" + target + ")";
+      var meta = authorsText(p);
+      lines.push(line + " — " + markdownEscape((meta ? meta + ", " : "") + p.venue));
+    });
+    download("my-list.md", "text/markdown;charset=utf-8", lines.join("\n") + "\n");
+  });
+  window.addEventListener("storage", function (e) { if (e.key === KEY) render(); });
+  list.hidden = false;
+  render();
+})();

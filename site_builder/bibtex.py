@@ -1,0 +1,106 @@
+"""BibTeX entries for papers: stable, site-unique keys and escaped field values.
+
+Format: BibTeX as read by bibtex and biber (Patashnik, "BibTeXing", 1988): one
+``@inproceedings{key, field = {value}, …}`` per paper; ``author`` joins names
+with `` and `` (``and others`` for "et al."). Field values are escaped for the
+specials ``\\ { } $ & % # _ ~ ^`` so a title can never unbalance braces or
+start TeX math; words with inner capitals (``HASS``, ``GPT-4``) are braced so
+styles keep their case. Keys follow Google Scholar's ``zhang2025controllability``
+(family name of the first author, year, first content word of the title, ASCII
+lower case); papers sharing a key get ``b``, ``c``, … in order of their id.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable
+
+from slugify import slugify
+
+from .authors import clean_name, family_name
+
+#: Title words skipped when picking the key's word (as Google Scholar does).
+TITLE_STOPWORDS = frozenset(
+    "a an the on of in for to and or with from by at as is are via towards toward when what how why do does "
+    "can beyond into under over this that these we our".split())
+SPECIALS = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&", "%": r"\%", "#": r"\#",
+            "_": r"\_", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
+_SPECIAL = re.compile(r"[\\{}$&%#_~^]")
+
+
+def escape(text: str) -> str:
+    """``text`` with every BibTeX/TeX special character escaped; newlines become spaces."""
+    text = re.sub(r"\s+", " ", text).strip()
+    return _SPECIAL.sub(lambda m: SPECIALS[m.group()], text)
+
+
+def protect_case(escaped: str) -> str:
+    """Brace words of an escaped title that have a capital after their first letter (``{HASS}``)."""
+    return re.sub(r"(?<![\\\w{])([^\s{}\\]*[A-Za-z0-9][^\s{}\\]*[A-Z][^\s{}\\]*)",
+                  lambda m: "{" + m.group(1) + "}", escaped)
+
+
+def _ascii_word(text: str) -> str:
+    return re.sub(r"[^a-z]", "", slugify(text, separator="").lower())
+
+
+def base_key(paper) -> str:
+    """The key of ``paper`` before de-duplication: ``<family><year><word>``, e.g. ``zhang2025controllability``.
+
+    ``anonymous`` stands for the family name when the paper lists no author.
+    """
+    authors = [clean_name(a) for a in paper.authors if clean_name(a)]
+    family = _ascii_word(family_name(authors[0])) if authors else ""
+    words = (_ascii_word(w) for w in re.split(r"[\s\-:/]+", paper.title_text))
+    word = next((w for w in words if w and w not in TITLE_STOPWORDS), "")
+    return f"{family or 'anonymous'}{paper.venue.year}{word}"
+
+
+def assign_keys(papers: Iterable) -> dict[str, str]:
+    """``{paper.id: key}``, unique over ``papers``: the first paper (by id) of a base key keeps it,
+    the others get ``b``, ``c``, … ``z``, ``ba``, … appended."""
+    groups: dict[str, list] = {}
+    for paper in papers:
+        groups.setdefault(base_key(paper), []).append(paper)
+    keys: dict[str, str] = {}
+    taken = set(groups)  # no suffixed key may equal another paper's base key
+    for key, group in sorted(groups.items()):
+        for n, paper in enumerate(sorted(group, key=lambda p: p.id)):
+            candidate = key
+            while n and candidate in taken:
+                candidate, n = key + _letters(n), n + 1
+            taken.add(candidate)
+            keys[paper.id] = candidate
+    return keys
+
+
+def _letters(n: int) -> str:
+    """1 → ``b``, 2 → ``c``, …, 25 → ``z``, 26 → ``ba`` (base 26 over a–z)."""
+    out = ""
+    while True:
+        out = "abcdefghijklmnopqrstuvwxyz"[n % 26] + out
+        n //= 26
+        if not n:
+            return out
+
+
+def entry(paper, key: str, url: str = "") -> str:
+    """The BibTeX entry of ``paper`` under ``key`` (ends with a newline); ``url`` is added when given."""
+    authors = [escape(clean_name(a)) for a in paper.authors if clean_name(a)]
+    if paper.et_al:
+        authors.append("others")
+    fields = [("title", protect_case(escape(paper.title_text)))]
+    if authors:
+        fields.append(("author", " and ".join(authors)))
+    fields += [("booktitle", escape(paper.venue.label)), ("year", str(paper.venue.year))]
+    if getattr(paper, "keywords", ()):
+        fields.append(("keywords", escape(", ".join(paper.keywords))))
+    if url:
+        fields.append(("url", re.sub(r"\s", "%20", url).replace("{", "%7B").replace("}", "%7D")))
+    body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields)
+    return f"@inproceedings{{{key},\n{body}\n}}\n"
+
+
+def bib_file(entries: Iterable[str]) -> str:
+    """A ``.bib`` file of ``entries`` separated by blank lines."""
+    return "\n".join(entries)

@@ -1,0 +1,157 @@
+"""The reader's layer over the site model: authors, related papers, citations, notes, tags and keywords.
+
+Built once per build by :func:`build_library` and handed to every template as
+``library``; templates ask it about one paper (``library.related(paper)``,
+``library.note(paper)``, ``library.bibtex(paper)``, …).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Callable, Iterable
+
+from markupsafe import Markup
+
+from . import bibtex, citation, urls
+from .authors import Author, AuthorIndex
+from .diagnostics import Diagnostics
+from .notes import STATUSES, Note, load_notes
+from .related import DEFAULT_K, related_papers
+
+
+@dataclass
+class Term:
+    """A tag (from notes) or keyword (from the lists): ``slug`` (identity), display ``label``
+    (the most frequent spelling, ties by sorted order), ``papers`` in site order, ``path``."""
+
+    kind: str
+    slug: str
+    path: str
+    spellings: Counter = field(default_factory=Counter)
+    papers: list = field(default_factory=list)
+
+    @property
+    def label(self) -> str:
+        """The display spelling."""
+        return min(self.spellings.items(), key=lambda kv: (-kv[1], kv[0]))[0]
+
+
+@lru_cache(maxsize=1 << 16)
+def term_slug(label: str, kind: str) -> str:
+    """The slug of a tag or keyword ``label`` (spaces normalised); never ``index`` (the index page)."""
+    slug = urls.make_slug(" ".join(label.split()), kind)
+    return f"index-{kind}" if slug == "index" else slug
+
+
+def build_terms(pairs: Iterable[tuple[str, object]], kind: str, path_of: Callable[[str], str]) -> list[Term]:
+    """Group ``(label, paper)`` pairs (papers in site order) into terms, one per slug, sorted by label.
+
+    Labels that slugify alike (``Bandits``/``bandits``) are one term; the slug ``index`` is avoided.
+    """
+    terms: dict[str, Term] = {}
+    for label, paper in pairs:
+        label = " ".join(label.split())
+        if not label:
+            continue
+        slug = term_slug(label, kind)
+        term = terms.get(slug) or terms.setdefault(slug, Term(kind, slug, path_of(slug)))
+        term.spellings[label] += 1
+        if not term.papers or term.papers[-1] is not paper:
+            term.papers.append(paper)
+    return sorted(terms.values(), key=lambda t: (t.label.casefold(), t.slug))
+
+
+class Library:
+    """Everything the reading-list features know about a :class:`~site_builder.model.Site`."""
+
+    def __init__(self, site, notes: dict[str, Note] | None = None, k: int = DEFAULT_K) -> None:
+        self.site = site
+        self.base_url = site.config.base_url
+        self.authors = AuthorIndex(site.papers)
+        self._related = related_papers(list(site.papers), k)
+        self.bib_keys = bibtex.assign_keys(site.papers)
+        self._bibtex: dict[str, str] = {}
+        self.notes = notes or {}
+        by_id = {p.id: p for p in site.papers}
+        self.tags = build_terms(((t, by_id[pid]) for pid, n in self._in_site_order(self.notes) for t in n.tags),
+                                "tag", urls.tag_path)
+        self.keywords = build_terms(((k, p) for p in site.papers for k in getattr(p, "keywords", ())),
+                                    "keyword", urls.keyword_path)
+        self._tag_of = {t.slug: t for t in self.tags}
+        self._keyword_of = {t.slug: t for t in self.keywords}
+
+    def _in_site_order(self, notes: dict[str, Note]) -> list[tuple[str, Note]]:
+        return [(p.id, notes[p.id]) for p in self.site.papers if p.id in notes]
+
+    # --- one paper -------------------------------------------------------
+    def related(self, paper) -> list:
+        """Up to five most similar papers (TF-IDF cosine over title and abstract)."""
+        return self._related.get(paper.id, [])
+
+    def author(self, name: str) -> Author | None:
+        """The author page that ``name`` as written links to, or None (e.g. "et al.")."""
+        return self.authors.get(name)
+
+    def note(self, paper) -> Note | None:
+        """The curator's note on ``paper``, or None."""
+        return self.notes.get(paper.id)
+
+    def tags_of(self, paper) -> list[Term]:
+        """The tag terms of ``paper`` (from its note), in the note's order."""
+        note = self.note(paper)
+        if note is None:
+            return []
+        return [self._tag_of[s] for s in dict.fromkeys(self._slug(t, "tag") for t in note.tags) if s in self._tag_of]
+
+    def keywords_of(self, paper) -> list[Term]:
+        """The keyword terms of ``paper``, in the list's order."""
+        slugs = dict.fromkeys(self._slug(k, "keyword") for k in getattr(paper, "keywords", ()))
+        return [self._keyword_of[s] for s in slugs if s in self._keyword_of]
+
+    _slug = staticmethod(term_slug)
+
+    def bib_key(self, paper) -> str:
+        """The paper's BibTeX key, unique within the site."""
+        return self.bib_keys[paper.id]
+
+    def bibtex(self, paper) -> str:
+        """The paper's BibTeX entry (computed once per paper)."""
+        text = self._bibtex.get(paper.id)
+        if text is None:
+            text = self._bibtex[paper.id] = bibtex.entry(paper, self.bib_key(paper),
+                                                         urls.absolute_url(self.base_url, paper.path))
+        return text
+
+    def bib_file(self, papers: Iterable) -> str:
+        """A ``.bib`` file of ``papers``' entries."""
+        return bibtex.bib_file(self.bibtex(p) for p in papers)
+
+    def highwire(self, paper) -> list[tuple[str, str]]:
+        """Highwire ``citation_*`` meta tags of ``paper``."""
+        return citation.highwire_tags(paper, self.base_url)
+
+    def json_ld(self, paper) -> Markup:
+        """ScholarlyArticle JSON-LD of ``paper``, escaped for a ``<script>`` element (safe to insert)."""
+        return Markup(citation.script_json(citation.json_ld(paper, self.base_url)))
+
+    def star_data(self, paper) -> str:
+        """What the star button stores for "My list": JSON safe inside an HTML attribute once autoescaped."""
+        return citation.script_json({
+            "id": paper.id, "title": paper.title_text, "path": paper.path,
+            "authors": list(paper.authors), "et_al": paper.et_al, "venue": paper.venue.label,
+            "url": urls.absolute_url(self.base_url, paper.path), "bibtex": self.bibtex(paper),
+        })
+
+    # --- lists -----------------------------------------------------------
+    def status_counts(self) -> dict[str, int]:
+        """How many notes have each reading status, in :data:`STATUSES` order."""
+        counts = Counter(n.status for n in self.notes.values() if n.status)
+        return {s: counts[s] for s in STATUSES}
+
+
+def build_library(site, notes_dir: Path | None, diagnostics: Diagnostics) -> Library:
+    """The :class:`Library` of ``site`` with the notes in ``notes_dir`` (None: no notes)."""
+    return Library(site, load_notes(notes_dir, site.papers, diagnostics))
