@@ -24,7 +24,7 @@ from markupsafe import Markup
 from . import urls
 from .feeds import feed_files, robots_txt, sitemap_files
 from .model import Site
-from .pages import Page, plan_pages
+from .pages import Page
 from .writer import Output
 
 STYLESHEET = "assets/style.css"
@@ -50,13 +50,13 @@ def render_not_found(env: jinja2.Environment, site: Site, top_names: list[str], 
                                                   top_names=top_names, inline_css=inline_style(css))
 
 
-def write_hosting_files(env: jinja2.Environment, site: Site, output: Output, updated: datetime) -> None:
-    """Write ``404.html``, the sitemap (with a base URL), ``robots.txt`` and the feeds of ``site``.
+def write_hosting_files(env: jinja2.Environment, site: Site, output: Output, updated: datetime,
+                        page_paths: list[str]) -> None:
+    """Write ``404.html``, the sitemap (with a base URL) of ``page_paths``, ``robots.txt`` and the feeds of ``site``.
 
     Call after the pages and assets are written: the 404 page's script needs the site's
     top-level names (``output.written``). ``updated`` stamps the feeds (see :func:`.feeds.build_time`).
     """
-    page_paths = [page.path for page in plan_pages(site)]
     feeds = feed_files(site, updated)
     sitemaps = sitemap_files(site.config.base_url, page_paths)
     top = sorted({p.split("/")[0] for p in [*output.written, *feeds, *sitemaps, urls.ROBOTS, urls.NOT_FOUND]}

@@ -109,7 +109,8 @@ def write_site(site: Site, output: Output, library: Library | None = None, updat
     sitemap, robots.txt, feeds stamped ``updated``, default the epoch)."""
     env = make_environment(TEMPLATES)
     library = library if library is not None else Library(site)
-    render_pages(env, plan_pages(site, library), output, {"site": site, "library": library})
+    pages = plan_pages(site, library)
+    render_pages(env, pages, output, {"site": site, "library": library})
     write_bib_files(site, library, output)
     output.write_text(urls.PAPERS_JSON, json.dumps([p.record() for p in site.papers], ensure_ascii=False,
                                                    sort_keys=True, indent=1) + "\n")
@@ -118,7 +119,8 @@ def write_site(site: Site, output: Output, library: Library | None = None, updat
     output.write_text(urls.SEARCH_INDEX_JS, index_script(index_json))
     output.write_text(".nojekyll", "")
     copy_assets(output)
-    write_hosting_files(env, site, output, updated or datetime.fromtimestamp(0, tz=timezone.utc))
+    write_hosting_files(env, site, output, updated or datetime.fromtimestamp(0, tz=timezone.utc),
+                        [page.path for page in pages])
 
 
 def build(seeds: Path, out: Path, config: SiteConfig, strict: bool = False,
