@@ -18,11 +18,16 @@ class _Links(HTMLParser):
                 self.links.append(value)
 
 
-def internal_links(page: Path) -> list[str]:
-    """Every href/src of ``page`` that is not an absolute URL, mailto: or a pure fragment."""
+def all_links(page: Path) -> list[str]:
+    """Every href/src attribute value of ``page``, in document order."""
     parser = _Links()
     parser.feed(page.read_text(encoding="utf-8"))
-    return [u for u in parser.links if not urlsplit(u).scheme and not u.startswith(("#", "//"))]
+    return parser.links
+
+
+def internal_links(page: Path) -> list[str]:
+    """Every href/src of ``page`` that is not an absolute URL, mailto: or a pure fragment."""
+    return [u for u in all_links(page) if not urlsplit(u).scheme and not u.startswith(("#", "//"))]
 
 
 def broken_links(site: Path) -> list[str]:
