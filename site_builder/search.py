@@ -1,40 +1,86 @@
-"""The prebuilt Lunr search index (lunr.py, read by lunr.js 2.3.9 in the browser).
+"""The prebuilt search index, read by lunr.js 2.3.9 in the browser.
+
+The index is written directly (:mod:`site_builder.indexer`, BM25 field vectors
+as lunr.js computes them) over terms from :mod:`site_builder.tokenize`, whose
+rules ``assets/search-core.js`` repeats on the query side.
 
 Output shape (``search-index.json``)::
 
     {"index": <lunr.Index serialisation, what lunr.Index.load takes>,
      "docs": {ref: {"title", "url", "authors", "venue", "track", "snippet"}}}
 
-``search-index.js`` holds the same object assigned to ``window.SEARCH_DATA``
-so a classic ``<script>`` loads it from ``file://`` too.
+``ref`` is the paper id; ``url`` is relative to the site root; ``authors`` a
+list (``"et al."`` last when the list said so); ``track`` a label or null;
+``snippet`` the start of the abstract's plain text, at most
+:data:`SNIPPET_CHARS` characters, cut at a word. ``search-index.js`` holds the
+same object assigned to ``window.SEARCH_DATA`` so a classic ``<script>``
+loads it from ``file://`` too.
 """
 
 from __future__ import annotations
 
 import json
+from typing import Iterable
 
-from lunr import lunr
-
+from .indexer import build_index
 from .model import Paper, Site
+from .tokenize import index_tokens
 
-FIELDS = (
-    {"field_name": "title", "boost": 10},
-    {"field_name": "authors", "boost": 3},
-    {"field_name": "track", "boost": 2},
-    {"field_name": "abstract"},
-)
-SNIPPET_CHARS = 240
+#: Indexed fields and their lunr boosts, in index order.
+FIELDS = (("title", 10), ("authors", 3), ("track", 2), ("abstract", 1))
+SNIPPET_CHARS = 200
 
 
-def search_document(paper: Paper) -> dict:
-    """The fields of ``paper`` that the index covers, as plain text."""
+def field_terms(texts: Iterable[str]) -> list[str]:
+    """Index terms of a field given as several texts (e.g. source and rendered forms).
+
+    All terms of the first text, then those of the others that the first lacks
+    (so TeX source and its rendering are both findable without doubling the
+    term frequencies).
+    """
+    texts = [t for t in texts if t]
+    if not texts:
+        return []
+    terms = index_tokens(texts[0])
+    have = set(terms)
+    for text in texts[1:]:
+        for t in index_tokens(text):
+            if t not in have:
+                have.add(t)
+                terms.append(t)
+    return terms
+
+
+def search_texts(paper: Paper) -> dict[str, list[str]]:
+    """The texts of ``paper`` that each index field covers: ``{field: [text, ...]}``."""
     return {
-        "ref": paper.id,
-        "title": paper.title_text,
-        "authors": " ".join(paper.authors),
-        "track": paper.track.label if paper.track else "",
-        "abstract": paper.rendered.text,
+        "title": [paper.title_text, paper.title],
+        "authors": list(paper.authors),
+        "track": [paper.track.label] if paper.track else [],
+        "abstract": [paper.abstract, paper.rendered.text],
     }
+
+
+def document_terms(texts: dict[str, list[str]]) -> dict[str, list[str]]:
+    """``{field: [text, ...]}`` → ``{field: [term, ...]}``; authors are tokenised one by one."""
+    out = {}
+    for name, _ in FIELDS:
+        parts = texts.get(name) or []
+        if name == "authors":
+            out[name] = [t for author in parts for t in index_tokens(author)]
+        else:
+            out[name] = field_terms(parts)
+    return out
+
+
+def snippet(text: str, limit: int = SNIPPET_CHARS) -> str:
+    """The start of ``text`` (white space collapsed), cut at a word, ``…`` added when cut."""
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    cut = text[:limit]
+    space = cut.rfind(" ")
+    return (cut[:space] if space > limit // 2 else cut).rstrip(" ,;:") + "…"
 
 
 def result_record(paper: Paper) -> dict:
@@ -45,14 +91,14 @@ def result_record(paper: Paper) -> dict:
         "authors": list(paper.authors) + (["et al."] if paper.et_al else []),
         "venue": paper.venue.label,
         "track": paper.track.label if paper.track else None,
-        "snippet": paper.rendered.text[:SNIPPET_CHARS],
+        "snippet": snippet(paper.rendered.text),
     }
 
 
 def build_search_data(site: Site) -> dict:
     """Build the index over every paper of ``site``, in the model's fixed order."""
-    index = lunr(ref="ref", fields=list(FIELDS), documents=[search_document(p) for p in site.papers])
-    return {"index": index.serialize(), "docs": {p.id: result_record(p) for p in site.papers}}
+    index = build_index(((p.id, document_terms(search_texts(p))) for p in site.papers), FIELDS)
+    return {"index": index, "docs": {p.id: result_record(p) for p in site.papers}}
 
 
 def dump_json(data: object) -> str:
