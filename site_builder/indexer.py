@@ -15,7 +15,9 @@ lunr.js 2.3.9 ``Builder.add``, ``calculateAverageFieldLengths``,
 - terms are numbered (``_index``) and sorted in JavaScript string order
   (UTF-16 code units), which ``lunr.TokenSet.Builder`` requires on load.
 
-The result is what ``lunr.Index.load`` takes (``pipeline`` is empty: the
+Field vectors of empty fields are left out (lunr.js writes ``[]`` for them;
+only a query made of prohibited terms alone would read them, and the site's
+query code never makes one). The result is what ``lunr.Index.load`` takes (``pipeline`` is empty: the
 query side normalises terms itself, see ``assets/search-core.js``).
 """
 
@@ -26,6 +28,8 @@ from collections import Counter
 from typing import Iterable, Sequence
 
 LUNR_VERSION = "2.3.9"
+#: The (shared, never mutated) metadata object of every posting: no metadata is stored.
+EMPTY: dict = {}
 K1 = 1.2
 B = 0.75
 
@@ -42,70 +46,97 @@ def js_round3(score: float) -> float:
     return (r + 1 if x - r >= 0.5 else r) / 1000
 
 
-def build_index(documents: Iterable[tuple[str, dict[str, list[str]]]],
+def _field_counts(value) -> tuple[dict[str, int], int]:
+    """``(term → frequency, token count)`` of a field given as a term list or as such a pair."""
+    if value is None:
+        return {}, 0
+    if isinstance(value, tuple):
+        return value
+    return Counter(value), len(value)
+
+
+def build_index(documents: Iterable[tuple[str, dict[str, object]]],
                 fields: Sequence[tuple[str, float]]) -> dict:
     """Serialise a lunr 2.3.9 index over ``documents``.
 
-    ``documents``: ``(ref, {field: [term, ...]})`` pairs in order, refs unique,
-    terms already normalised (repeats are term frequencies; a missing field is
-    empty). ``fields``: ``(name, boost)`` pairs. Returns the dict of
+    ``documents``: ``(ref, {field: terms})`` pairs in order, refs unique;
+    ``terms`` is a list of already normalised terms (repeats are term
+    frequencies) or a pair ``({term: frequency}, token count)``; a missing
+    field is empty. ``fields``: ``(name, boost)`` pairs. Returns the dict of
     ``Index.toJSON()``: ``version``, ``fields``, ``fieldVectors``,
     ``invertedIndex``, ``pipeline``. Raises ValueError on a repeated ref.
     """
+    import numpy as np
+
     names = [name for name, _ in fields]
     boosts = {name: float(boost or 1) for name, boost in fields}
     refs: list[str] = []
     seen: set[str] = set()
-    counts: list[dict[str, Counter]] = []
-    lengths: list[dict[str, int]] = []
     totals = dict.fromkeys(names, 0)
-    postings: dict[str, dict[str, list[str]]] = {}
+    postings: dict[str, dict[str, list[str]]] = {name: {} for name in names}
+    # One row per non-empty (document, field): key, field name, token count, term → frequency.
+    rows: list[tuple[str, str, int, dict[str, int]]] = []
     for ref, doc in documents:
         if ref in seen:
             raise ValueError(f"document ref {ref!r} appears twice")
         seen.add(ref)
         refs.append(ref)
-        doc_counts, doc_lengths = {}, {}
         for name in names:
-            terms = doc.get(name) or []
-            tf = Counter(terms)
-            doc_counts[name] = tf
-            doc_lengths[name] = len(terms)
-            totals[name] += len(terms)
+            tf, length = _field_counts(doc.get(name))
+            totals[name] += length
+            if not tf:
+                continue
+            rows.append((f"{name}/{ref}", name, length, tf))
+            field_postings = postings[name]
             for t in tf:
-                posting = postings.get(t)
-                if posting is None:
-                    posting = postings[t] = {n: [] for n in names}
-                posting[name].append(ref)
-        counts.append(doc_counts)
-        lengths.append(doc_lengths)
+                refs_of = field_postings.get(t)
+                if refs_of is None:
+                    field_postings[t] = [ref]
+                else:
+                    refs_of.append(ref)
     n_docs = len(refs)
     average = {name: (totals[name] / n_docs if n_docs else 0) for name in names}
-    ordered = sorted(postings, key=js_sort_key)
+    df: Counter = Counter()
+    for name in names:
+        for t, refs_of in postings[name].items():
+            df[t] += len(refs_of)
+    ordered = sorted(df, key=js_sort_key)
     index_of = {t: i for i, t in enumerate(ordered)}
-    idf = {}
-    for t, posting in postings.items():
-        df = sum(len(v) for v in posting.values())
-        idf[t] = math.log(1 + abs((n_docs - df + 0.5) / (df + 0.5)))
+    idf = np.array([math.log(1 + abs((n_docs - df[t] + 0.5) / (df[t] + 0.5))) for t in ordered], dtype=np.float64)
+
+    # BM25 for every (row, term) at once, in lunr.js's order of operations (same IEEE doubles).
+    sizes = np.fromiter((len(r[3]) for r in rows), dtype=np.int64, count=len(rows))
+    term_ids: list[int] = []
+    freqs: list[int] = []
+    for _, _, _, tf in rows:
+        term_ids.extend(map(index_of.__getitem__, tf))
+        freqs.extend(tf.values())
+    ids = np.array(term_ids, dtype=np.int64)
+    tfs = np.array(freqs, dtype=np.float64)
+    norm = np.array([K1 * (1 - B + B * (length / average[name])) for _, name, length, _ in rows], dtype=np.float64)
+    boost = np.array([boosts[name] for _, name, _, _ in rows], dtype=np.float64)
+    row_of = np.repeat(np.arange(len(rows)), sizes)
+    score = idf[ids] * ((K1 + 1) * tfs) / (norm[row_of] + tfs)
+    score *= boost[row_of]
+    x = score * 1000  # Math.round(x) / 1000: ties toward +infinity
+    r = np.floor(x)
+    rounded = (r + (x - r >= 0.5)) / 1000
+    order = np.lexsort((ids, row_of))
+    id_list = ids[order].tolist()
+    score_list = rounded[order].tolist()
     vectors = []
-    for ref, doc_counts, doc_lengths in zip(refs, counts, lengths):
-        for name in names:
-            tf_of = doc_counts[name]
-            norm = K1 * (1 - B + B * (doc_lengths[name] / average[name])) if average[name] else K1 * (1 - B)
-            boost = boosts[name]
-            elements = []
-            for t in sorted(tf_of, key=index_of.__getitem__):
-                tf = tf_of[t]
-                score = idf[t] * ((K1 + 1) * tf) / (norm + tf)
-                score *= boost
-                elements.append(index_of[t])
-                elements.append(js_round3(score))
-            vectors.append([f"{name}/{ref}", elements])
+    start = 0
+    for (key, _, _, _), size in zip(rows, sizes.tolist()):
+        elements = [0] * (2 * size)
+        elements[0::2] = id_list[start:start + size]
+        elements[1::2] = score_list[start:start + size]
+        vectors.append([key, elements])
+        start += size
     inverted = []
     for i, t in enumerate(ordered):
         posting = {"_index": i}
         for name in names:
-            posting[name] = {r: {} for r in postings[t][name]}
+            posting[name] = dict.fromkeys(postings[name].get(t, ()), EMPTY)
         inverted.append([t, posting])
     return {"version": LUNR_VERSION, "fields": names, "fieldVectors": vectors,
             "invertedIndex": inverted, "pipeline": []}

@@ -24,31 +24,32 @@ from typing import Iterable
 
 from .indexer import build_index
 from .model import Paper, Site
-from .tokenize import index_tokens
+from .tokenize import compounds_of, query_alternatives, term_counts
 
 #: Indexed fields and their lunr boosts, in index order.
 FIELDS = (("title", 10), ("authors", 3), ("track", 2), ("abstract", 1))
 SNIPPET_CHARS = 200
 
 
-def field_terms(texts: Iterable[str]) -> list[str]:
-    """Index terms of a field given as several texts (e.g. source and rendered forms).
+def field_counts(texts: Iterable[str]) -> tuple[dict[str, int], int]:
+    """``({term: frequency}, token count)`` of a field given as several texts (e.g. source and rendered forms).
 
-    All terms of the first text, then those of the others that the first lacks
-    (so TeX source and its rendering are both findable without doubling the
-    term frequencies).
+    All terms of the first text, then once each the terms of the others that
+    the first lacks (so TeX source and its rendering are both findable without
+    doubling the term frequencies); repeated texts count once.
     """
-    texts = [t for t in texts if t]
+    texts = list(dict.fromkeys(t for t in texts if t))
     if not texts:
-        return []
-    terms = index_tokens(texts[0])
-    have = set(terms)
+        return {}, 0
+    counts = term_counts(texts[0])
+    length = sum(counts.values())
+    seen = compounds_of(texts[0]) if len(texts) > 1 else set()
     for text in texts[1:]:
-        for t in index_tokens(text):
-            if t not in have:
-                have.add(t)
-                terms.append(t)
-    return terms
+        for t in term_counts(text, seen):
+            if t not in counts:
+                counts[t] = 1
+                length += 1
+    return counts, length
 
 
 def search_texts(paper: Paper) -> dict[str, list[str]]:
@@ -61,16 +62,34 @@ def search_texts(paper: Paper) -> dict[str, list[str]]:
     }
 
 
-def document_terms(texts: dict[str, list[str]]) -> dict[str, list[str]]:
-    """``{field: [text, ...]}`` → ``{field: [term, ...]}``; authors are tokenised one by one."""
+def document_terms(texts: dict[str, list[str]]) -> dict[str, tuple[dict[str, int], int]]:
+    """``{field: [text, ...]}`` → ``{field: ({term: frequency}, token count)}``; authors counted one by one."""
     out = {}
     for name, _ in FIELDS:
         parts = texts.get(name) or []
         if name == "authors":
-            out[name] = [t for author in parts for t in index_tokens(author)]
+            counts: dict[str, int] = {}
+            for author in parts:
+                for t, k in term_counts(author).items():
+                    counts[t] = counts.get(t, 0) + k
+            out[name] = (counts, sum(counts.values()))
         else:
-            out[name] = field_terms(parts)
+            out[name] = field_counts(parts)
     return out
+
+
+def recall_words(paper: Paper) -> set[str]:
+    """The words a reader may copy from ``paper`` and expect to find it by: every white-space
+    separated word of its title (source and rendered), authors and abstract (source and
+    rendered text) that yields a query term (stop words and bare punctuation yield none).
+
+    The recall tests and ``scripts/search_recall.py`` type each of them into the site.
+    """
+    words = set()
+    for texts in search_texts(paper).values():
+        for text in texts:
+            words.update(text.split())
+    return {w for w in words if query_alternatives(w)}
 
 
 def snippet(text: str, limit: int = SNIPPET_CHARS) -> str:

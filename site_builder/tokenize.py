@@ -33,6 +33,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import Counter
+from itertools import chain
 
 #: Code point ranges (inclusive) of the scripts indexed as bigrams.
 CJK_RANGES = (
@@ -65,13 +67,30 @@ _DIGIT_CUT = re.compile(r"(?<=\D)(?=\d)")
 _ASCII_WORD = re.compile(r"[a-z]+")
 
 
+def _mark_table() -> dict[int, None]:
+    """A ``str.translate`` table deleting every combining mark (category M*) of this Python's Unicode.
+
+    Marks live in planes 0, 1 and 14 only (checked for every code point by
+    ``tests/test_search_tokenize.py``), so only those are scanned.
+    """
+    planes = (range(0x20000), range(0xE0000, 0xF0000))
+    return {cp: None for r in planes for cp in r if unicodedata.category(chr(cp)).startswith("M")}
+
+
+_MARKS: dict[int, None] | None = None
+
+
 def normalise(text: str) -> str:
     """Step 1: NFKC, lower case, combining marks removed, NFC. ASCII text is only lower-cased."""
+    global _MARKS
     if text.isascii():
         return text.lower()
-    text = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", text).lower())
-    text = "".join(c for c in text if not unicodedata.category(c).startswith("M"))
-    return unicodedata.normalize("NFC", text)
+    text = unicodedata.normalize("NFKC", text).lower()
+    if text.isascii():
+        return text
+    if _MARKS is None:
+        _MARKS = _mark_table()
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFD", text).translate(_MARKS))
 
 
 def stem(token: str) -> str:
@@ -113,21 +132,19 @@ def _split(text: str) -> tuple[list[str], list[str]]:
     return runs, COMPOUND.findall(norm)
 
 
-def index_tokens(text: str) -> list[str]:
-    """Every index term of ``text`` in order, repeats kept (they are the term frequencies).
+_COMPOUND_TERMS: dict[str, tuple[str, ...]] = {}
 
-    >>> index_tokens("GPT-4o beats LLaMA-2 on the tests")
-    ['gpt', '4o', 'gpt4o', 'beat', 'llama', '2', 'llama2', 'test']
-    """
-    cjk, compounds = _split(text)
-    raw: list[str] = []
-    for run in cjk:
-        raw.extend(cjk_grams(run))
-    for compound in compounds:
-        runs, parts = compound_parts(compound)
-        if len(runs) == 1 and len(parts) == 1:
-            raw.append(compound)
-            continue
+
+def compound_terms(compound: str) -> tuple[str, ...]:
+    """Index terms of one compound (step 3–5), cached: parts, cut runs, joined form."""
+    cached = _COMPOUND_TERMS.get(compound)
+    if cached is not None:
+        return cached
+    runs, parts = compound_parts(compound)
+    if len(runs) == 1 and len(parts) == 1:
+        raw = [compound]
+    else:
+        raw = []
         for r in runs:
             cut = _DIGIT_CUT.split(r)
             raw.extend(cut)
@@ -135,12 +152,56 @@ def index_tokens(text: str) -> list[str]:
                 raw.append(r)
         if len(runs) > 1:
             raw.append("".join(runs))
-    out = []
-    for token in raw:
-        t = term(token)
-        if t:
-            out.append(t)
+    result = tuple(t for t in map(term, raw) if t)
+    if len(_COMPOUND_TERMS) < 1_000_000:
+        _COMPOUND_TERMS[compound] = result
+    return result
+
+
+def index_tokens(text: str) -> list[str]:
+    """Every index term of ``text`` in order (CJK bigrams first), repeats kept (they are the term frequencies).
+
+    >>> index_tokens("GPT-4o beats LLaMA-2 on the tests")
+    ['gpt', '4o', 'gpt4o', 'beat', 'llama', '2', 'llama2', 'test']
+    """
+    cjk, compounds = _split(text)
+    out: list[str] = []
+    for run in cjk:
+        out.extend(t for t in map(term, cjk_grams(run)) if t)
+    cache = _COMPOUND_TERMS
+    for compound in compounds:
+        terms = cache.get(compound)
+        out.extend(terms if terms is not None else compound_terms(compound))
     return out
+
+
+def term_counts(text: str, skip: set[str] | frozenset = frozenset()) -> dict[str, int]:
+    """``{term: frequency}`` of ``text``: the same multiset as :func:`index_tokens`, counted in bulk.
+
+    Compounds in ``skip`` are left out (see ``search.field_counts``).
+    """
+    cjk, compounds = _split(text)
+    cache = _COMPOUND_TERMS
+    distinct = set(compounds)
+    if skip:
+        distinct -= skip
+        compounds = [c for c in compounds if c in distinct]
+    for compound in distinct:
+        if compound not in cache:
+            compound_terms(compound)
+    if len(cache) >= 1_000_000:  # cache full: compute the rest directly
+        terms = chain.from_iterable(map(compound_terms, compounds))
+    else:
+        terms = chain.from_iterable(map(cache.__getitem__, compounds))
+    counts = Counter(terms)
+    for run in cjk:
+        counts.update(t for t in map(term, cjk_grams(run)) if t)
+    return counts
+
+
+def compounds_of(text: str) -> set[str]:
+    """The distinct compounds of ``text`` (step 3), for :func:`term_counts`'s ``skip``."""
+    return set(_split(text)[1])
 
 
 def query_alternatives(word: str) -> list[list[list[str]]]:

@@ -1,22 +1,21 @@
 // The JS side of the tokenizer (assets/search-core.js) over many strings, for the agreement
 // test with site_builder/tokenize.py. Reads a JSON list of strings from stdin; prints
 // [{norm, tokens, query}] (query: SearchCore.queryAlternatives of the string).
-// With --classes: prints, for every code point, whether it is a word character, a mark, CJK.
+// With --classes: prints the code points that are word characters (L*, N*) and marks (M*).
 "use strict";
 const path = require("path");
 const core = require(path.join(__dirname, "..", "..", "assets", "search-core.js"));
 
 if (process.argv[2] === "--classes") {
-  const word = [], mark = [], cjk = [];
+  const word = [], mark = [];
   const W = /^[\p{L}\p{N}]$/u, M = /^\p{M}$/u;
   for (let cp = 0; cp < 0x110000; cp++) {
     if (cp >= 0xd800 && cp <= 0xdfff) continue;
     const ch = String.fromCodePoint(cp);
     if (W.test(ch)) word.push(cp);
     if (M.test(ch)) mark.push(cp);
-    if (core.indexTokens(ch + ch).length === 1 && core.indexTokens(ch + ch)[0] === core.normalise(ch + ch) && core.normalise(ch).length && core.isPrefixToken(core.normalise(ch)) && Array.from(core.normalise(ch)).length === 1) cjk.push(cp);
   }
-  process.stdout.write(JSON.stringify({ word, mark, cjk }));
+  process.stdout.write(JSON.stringify({ word, mark }));
 } else {
   const texts = JSON.parse(require("fs").readFileSync(0, "utf8"));
   process.stdout.write(JSON.stringify(texts.map((t) => ({
