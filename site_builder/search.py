@@ -7,9 +7,9 @@ rules ``assets/search-core.js`` repeats on the query side.
 Output shape (``search-index.json``)::
 
     {"index": <lunr.Index serialisation, what lunr.Index.load takes>,
-     "docs": {ref: {"title", "url", "authors", "venue", "track", "snippet"}}}
+     "docs": {ref: {"id", "title", "url", "authors", "venue", "track", "snippet"}}}
 
-``ref`` is the paper id; ``url`` is relative to the site root; ``authors`` a
+``ref`` is short (the paper's position in base 36), ``id`` the paper's stable id; ``url`` is relative to the site root; ``authors`` a
 list (``"et al."`` last when the list said so); ``track`` a label or null;
 ``snippet`` the start of the abstract's plain text, at most
 :data:`SNIPPET_CHARS` characters, cut at a word. ``search-index.js`` holds the
@@ -114,10 +114,26 @@ def result_record(paper: Paper) -> dict:
     }
 
 
+def short_ref(n: int) -> str:
+    """The index ref of the ``n``-th paper: ``n`` in base 36 (``0``…``z``, ``10``…), short to keep the index small."""
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    out = ""
+    while True:
+        n, d = divmod(n, 36)
+        out = digits[d] + out
+        if not n:
+            return out
+
+
 def build_search_data(site: Site) -> dict:
-    """Build the index over every paper of ``site``, in the model's fixed order."""
-    index = build_index(((p.id, document_terms(search_texts(p))) for p in site.papers), FIELDS)
-    return {"index": index, "docs": {p.id: result_record(p) for p in site.papers}}
+    """Build the index over every paper of ``site``, in the model's fixed order.
+
+    Refs are short (:func:`short_ref` of the paper's position); each doc
+    carries the paper's stable ``id``.
+    """
+    refs = [short_ref(i) for i in range(len(site.papers))]
+    index = build_index(((r, document_terms(search_texts(p))) for r, p in zip(refs, site.papers)), FIELDS)
+    return {"index": index, "docs": {r: {**result_record(p), "id": p.id} for r, p in zip(refs, site.papers)}}
 
 
 def dump_json(data: object) -> str:
