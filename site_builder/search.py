@@ -31,19 +31,27 @@ FIELDS = (("title", 10), ("authors", 3), ("track", 2), ("abstract", 1))
 SNIPPET_CHARS = 200
 
 
+#: Characters of Markdown/TeX/HTML markup; a text without any renders to itself (or a mere re-spacing of it).
+MARKUP = frozenset("$\\*_`<>&[]{}^~#|")
+
+
 def field_counts(texts: Iterable[str]) -> tuple[dict[str, int], int]:
-    """``({term: frequency}, token count)`` of a field given as several texts (e.g. source and rendered forms).
+    """``({term: frequency}, token count)`` of a field given as its source text then derived forms.
 
     All terms of the first text, then once each the terms of the others that
     the first lacks (so TeX source and its rendering are both findable without
-    doubling the term frequencies); repeated texts count once.
+    doubling the term frequencies); repeated texts count once, and derived
+    forms of a first text without markup characters (:data:`MARKUP`) are not
+    read (they hold the same words).
     """
     texts = list(dict.fromkeys(t for t in texts if t))
     if not texts:
         return {}, 0
     counts = term_counts(texts[0])
     length = sum(counts.values())
-    seen = compounds_of(texts[0]) if len(texts) > 1 else set()
+    if len(texts) == 1 or MARKUP.isdisjoint(texts[0]):
+        return counts, length
+    seen = compounds_of(texts[0])
     for text in texts[1:]:
         for t in term_counts(text, seen):
             if t not in counts:
