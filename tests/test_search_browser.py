@@ -27,7 +27,7 @@ VARIETY = [
     ("大语言模型的推理能力研究", ["王小明", "李华"], "",
      "本文研究大语言模型在数学推理任务上的表现，并提出新的提示方法。"),
     ("Emoji 😀 and Ｆｕｌｌ－ｗｉｄｔｈ text", ["José Nuñez"], "",
-     "Right-to-left עברית טקסט and العربية النص, combining Schölkopf, astral 𝒪(n²) 𠮷野家 🇫🇷."),
+     "Right-to-left עברית טקסט and العربية النص, combining Schölkopf, astral 𝒪(n²) 𠮷野家 🇫🇷 and 﨎 (sorts after 𠮷 in Python, before it in JS)."),
     ("<img src=x onerror=window.__xss=1> & <b>bold</b>", ["Eve <script>"], "",
      "A title that looks like HTML <script>window.__xss=2</script> must show as text."),
     ("Speculative decoding for LLaMA models", ["Ada Lovelace"], "Evaluation · Benchmarks",
@@ -205,12 +205,15 @@ def test_variants_cjk_unicode_and_text_only(variety, page):
     gpt = url["GPT-4o"]
     for query in ["GPT-4o", "gpt4o", "gpt 4o", "ＧＰＴ－４ｏ", "LLaMA-2", "llama2", "llama-2-7b", "resnet50"]:
         assert search(page, query) == [gpt], query
+    for query in ["$\\mathcal{O}(n^2)$", "\\mathcal{O}", "mathcal", "O(n^2)"]:  # raw TeX as typed or copied
+        assert gpt in search(page, query), query
+    assert sorted(search(page, "𝒪(n²)")) == sorted([url["Emoji "], gpt])
     cjk = url["大语言模型的"]
     for query in ["语言", "模型的推", "推理能力", "数学推理", "提示方法"]:
         assert search(page, query) == [cjk], query
     assert page.locator("#search-results mark").first.inner_text() == "提示方法"
     emoji = url["Emoji "]
-    for query in ["schölkopf", "Scholkopf", "עברית", "العربية", "𠮷野", "full-width", "fullwidth", "nunez", "Ångström"]:
+    for query in ["schölkopf", "Scholkopf", "עברית", "العربية", "𠮷野", "﨎", "full-width", "fullwidth", "nunez", "Ångström"]:
         hits = search(page, query)
         assert emoji in hits or url["GPT-4o"] in hits, query
     assert search(page, "title:speculative") == [url["Specul"]]
