@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from itertools import chain
 from typing import Iterable, Sequence
 
 LUNR_VERSION = "2.3.9"
@@ -73,49 +74,36 @@ def build_index(documents: Iterable[tuple[str, dict[str, object]]],
     refs: list[str] = []
     seen: set[str] = set()
     totals = dict.fromkeys(names, 0)
-    postings: dict[str, dict[str, list[str]]] = {name: {} for name in names}
-    # One row per non-empty (document, field): key, field name, token count, term → frequency.
-    rows: list[tuple[str, str, int, dict[str, int]]] = []
+    # One row per non-empty (document, field): key, field number, ref, token count, term → frequency.
+    rows: list[tuple[str, int, str, int, dict[str, int]]] = []
     for ref, doc in documents:
         if ref in seen:
             raise ValueError(f"document ref {ref!r} appears twice")
         seen.add(ref)
         refs.append(ref)
-        for name in names:
+        for f, name in enumerate(names):
             tf, length = _field_counts(doc.get(name))
             totals[name] += length
-            if not tf:
-                continue
-            rows.append((f"{name}/{ref}", name, length, tf))
-            field_postings = postings[name]
-            for t in tf:
-                refs_of = field_postings.get(t)
-                if refs_of is None:
-                    field_postings[t] = [ref]
-                else:
-                    refs_of.append(ref)
+            if tf:
+                rows.append((f"{name}/{ref}", f, ref, length, tf))
     n_docs = len(refs)
     average = {name: (totals[name] / n_docs if n_docs else 0) for name in names}
-    df: Counter = Counter()
-    for name in names:
-        for t, refs_of in postings[name].items():
-            df[t] += len(refs_of)
+    # df counts (field, document) pairs, as lunr.idf does.
+    df = Counter(chain.from_iterable(row[4] for row in rows))
     ordered = sorted(df, key=js_sort_key)
     index_of = {t: i for i, t in enumerate(ordered)}
     idf = np.array([math.log(1 + abs((n_docs - df[t] + 0.5) / (df[t] + 0.5))) for t in ordered], dtype=np.float64)
 
-    # BM25 for every (row, term) at once, in lunr.js's order of operations (same IEEE doubles).
-    sizes = np.fromiter((len(r[3]) for r in rows), dtype=np.int64, count=len(rows))
-    term_ids: list[int] = []
-    freqs: list[int] = []
-    for _, _, _, tf in rows:
-        term_ids.extend(map(index_of.__getitem__, tf))
-        freqs.extend(tf.values())
-    ids = np.array(term_ids, dtype=np.int64)
-    tfs = np.array(freqs, dtype=np.float64)
-    norm = np.array([K1 * (1 - B + B * (length / average[name])) for _, name, length, _ in rows], dtype=np.float64)
-    boost = np.array([boosts[name] for _, name, _, _ in rows], dtype=np.float64)
+    # Every (row, term) entry as flat arrays.
+    sizes = np.fromiter((len(row[4]) for row in rows), dtype=np.int64, count=len(rows))
+    ids = np.fromiter(chain.from_iterable(map(index_of.__getitem__, row[4]) for row in rows),
+                      dtype=np.int64, count=int(sizes.sum()))
+    tfs = np.fromiter(chain.from_iterable(row[4].values() for row in rows), dtype=np.float64, count=len(ids))
     row_of = np.repeat(np.arange(len(rows)), sizes)
+
+    # BM25 for every entry at once, in lunr.js's order of operations (same IEEE doubles).
+    norm = np.array([K1 * (1 - B + B * (row[3] / average[names[row[1]]])) for row in rows], dtype=np.float64)
+    boost = np.array([boosts[names[row[1]]] for row in rows], dtype=np.float64)
     score = idf[ids] * ((K1 + 1) * tfs) / (norm[row_of] + tfs)
     score *= boost[row_of]
     x = score * 1000  # Math.round(x) / 1000: ties toward +infinity
@@ -126,17 +114,32 @@ def build_index(documents: Iterable[tuple[str, dict[str, object]]],
     score_list = rounded[order].tolist()
     vectors = []
     start = 0
-    for (key, _, _, _), size in zip(rows, sizes.tolist()):
+    for row, size in zip(rows, sizes.tolist()):
         elements = [0] * (2 * size)
         elements[0::2] = id_list[start:start + size]
         elements[1::2] = score_list[start:start + size]
-        vectors.append([key, elements])
+        vectors.append([row[0], elements])
         start += size
-    inverted = []
-    for i, t in enumerate(ordered):
-        posting = {"_index": i}
-        for name in names:
-            posting[name] = dict.fromkeys(postings[name].get(t, ()), EMPTY)
-        inverted.append([t, posting])
+
+    # Postings: per field, the refs of each term in document order.
+    field_of = np.array([row[1] for row in rows], dtype=np.int64)[row_of]
+    ref_of_row = [row[2] for row in rows]
+    inverted = [[t, {"_index": i}] for i, t in enumerate(ordered)]
+    for f, name in enumerate(names):
+        mask = field_of == f
+        f_ids = ids[mask]
+        f_rows = row_of[mask]
+        by_term = np.argsort(f_ids, kind="stable")  # rows ascend within a term: document order
+        term_list = f_ids[by_term]
+        row_list = f_rows[by_term].tolist()
+        starts = np.flatnonzero(np.r_[True, term_list[1:] != term_list[:-1]]) if len(term_list) else np.array([], int)
+        ends = np.r_[starts[1:], len(term_list)]
+        present = set()
+        for t, a, b in zip(term_list[starts].tolist(), starts.tolist(), ends.tolist()):
+            inverted[t][1][name] = dict.fromkeys([ref_of_row[k] for k in row_list[a:b]], EMPTY)
+            present.add(t)
+        for t in range(len(ordered)):
+            if t not in present:
+                inverted[t][1][name] = {}
     return {"version": LUNR_VERSION, "fields": names, "fieldVectors": vectors,
             "invertedIndex": inverted, "pipeline": []}

@@ -71,15 +71,12 @@ def search_texts(paper: Paper) -> dict[str, list[str]]:
 
 
 def document_terms(texts: dict[str, list[str]]) -> dict[str, tuple[dict[str, int], int]]:
-    """``{field: [text, ...]}`` → ``{field: ({term: frequency}, token count)}``; authors counted one by one."""
+    """``{field: [text, ...]}`` → ``{field: ({term: frequency}, token count)}``; authors are all counted."""
     out = {}
     for name, _ in FIELDS:
         parts = texts.get(name) or []
-        if name == "authors":
-            counts: dict[str, int] = {}
-            for author in parts:
-                for t, k in term_counts(author).items():
-                    counts[t] = counts.get(t, 0) + k
+        if name == "authors":  # one text, a line per author: the same terms as author by author
+            counts = term_counts("\n".join(parts))
             out[name] = (counts, sum(counts.values()))
         else:
             out[name] = field_counts(parts)

@@ -175,24 +175,47 @@ def index_tokens(text: str) -> list[str]:
     return out
 
 
+#: Maximal stretches of word characters (``\w``, i.e. letters, digits and ``_``) joined by single
+#: connectors: each holds whole compounds only, and is quicker to find than the compounds.
+_REGION = re.compile(rf"\w+(?:[{_CONN}]\w+)*")
+_REGION_TERMS: dict[str, tuple[str, ...]] = {}
+
+
+def _region_terms(region: str) -> tuple[str, ...]:
+    cached = _REGION_TERMS.get(region)
+    if cached is None:
+        cached = tuple(chain.from_iterable(map(compound_terms, COMPOUND.findall(region))))
+        if len(_REGION_TERMS) < 1_000_000:
+            _REGION_TERMS[region] = cached
+    return cached
+
+
+def _regions(text: str) -> tuple[list[str], list[str]]:
+    """``(cjk_runs, regions)`` of ``text`` (see :data:`_REGION`)."""
+    norm = normalise(text)
+    runs = CJK_RUN.findall(norm)
+    if runs:
+        norm = CJK_RUN.sub(" ", norm)
+    return runs, _REGION.findall(norm)
+
+
 def term_counts(text: str, skip: set[str] | frozenset = frozenset()) -> dict[str, int]:
     """``{term: frequency}`` of ``text``: the same multiset as :func:`index_tokens`, counted in bulk.
 
-    Compounds in ``skip`` are left out (see ``search.field_counts``).
+    Regions in ``skip`` (from :func:`compounds_of`) are left out (see ``search.field_counts``).
     """
-    cjk, compounds = _split(text)
-    cache = _COMPOUND_TERMS
-    distinct = set(compounds)
+    cjk, regions = _regions(text)
+    cache = _REGION_TERMS
+    distinct = set(regions)
     if skip:
-        distinct -= skip
-        compounds = [c for c in compounds if c in distinct]
-    for compound in distinct:
-        if compound not in cache:
-            compound_terms(compound)
+        distinct.difference_update(skip)
+        regions = [c for c in regions if c in distinct]
+    for region in distinct.difference(cache):
+        _region_terms(region)
     if len(cache) >= 1_000_000:  # cache full: compute the rest directly
-        terms = chain.from_iterable(map(compound_terms, compounds))
+        terms = chain.from_iterable(map(_region_terms, regions))
     else:
-        terms = chain.from_iterable(map(cache.__getitem__, compounds))
+        terms = chain.from_iterable(map(cache.__getitem__, regions))
     counts = Counter(terms)
     for run in cjk:
         counts.update(t for t in map(term, cjk_grams(run)) if t)
@@ -200,8 +223,8 @@ def term_counts(text: str, skip: set[str] | frozenset = frozenset()) -> dict[str
 
 
 def compounds_of(text: str) -> set[str]:
-    """The distinct compounds of ``text`` (step 3), for :func:`term_counts`'s ``skip``."""
-    return set(_split(text)[1])
+    """The distinct word regions of ``text``, for :func:`term_counts`'s ``skip``."""
+    return set(_regions(text)[1])
 
 
 def query_alternatives(word: str) -> list[list[list[str]]]:
