@@ -93,8 +93,8 @@ def test_from_disk_query_in_url_highlight_and_click_through(seed_site, seed_reco
     assert page.locator("#search-status").inner_text().endswith(("result", "results"))
     SHOTS.mkdir(exist_ok=True)
     page.screenshot(path=str(SHOTS / "search-from-disk.png"), full_page=True)
-    first.locator("a.result-title").click()
-    page.wait_for_load_state()
+    with page.expect_navigation():
+        first.locator("a.result-title").click()
     assert page.url.endswith(quote(hass["url"]))
     assert page.locator("h1").inner_text().strip()
 
@@ -115,8 +115,8 @@ def test_keyboard_slash_arrows_enter_and_url_state(seed_site, seed_records, page
     page.keyboard.press("ArrowDown")
     assert page.evaluate("document.activeElement.getAttribute('href')") == hrefs[1]
     assert page.locator("#search-results li.is-selected").count() == 1
-    page.keyboard.press("Enter")
-    page.wait_for_load_state()
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
     assert page.url.endswith(quote(hrefs[1]))
     page.go_back()
     page.wait_for_selector("#search-results li")
@@ -151,8 +151,8 @@ def test_served_under_repo_subpath(repo_server, seed_records, page):
     page.wait_for_selector("#search-results li")
     assert page.url.startswith(repo_server + "search.html?q=")
     assert result_hrefs(page)[0] == record["url"]
-    page.locator("#search-results a.result-title").first.click()
-    page.wait_for_load_state()
+    with page.expect_navigation():
+        page.locator("#search-results a.result-title").first.click()
     assert page.url == repo_server + quote(record["url"])
     assert page.locator("h1").inner_text().strip()
 
