@@ -71,7 +71,7 @@
     var found = run(query, venue, track);
     var n = found.refs.length;
     status.textContent = n ? n + " result" + (n === 1 ? "" : "s") + (n > MAX_SHOWN ? ", showing the first " + MAX_SHOWN : "")
-      : (found.groups.length ? "No results" : "No results: type words of three or more letters, not only common words");
+      : (found.groups.length ? "No results" : "No results: the query holds only common words or punctuation");
     found.refs.slice(0, MAX_SHOWN).forEach(function (ref) {
       var doc = data.docs[ref];
       var item = el("li", "search-result");

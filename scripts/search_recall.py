@@ -54,6 +54,7 @@ def seeds_site() -> Site:
 
 
 def write(site: Site, out: Path) -> Path:
+    """Write ``site`` into the folder ``out`` as a build does; returns ``out``."""
     output = Output(out)
     write_site(site, output)
     output.commit()
@@ -98,6 +99,7 @@ def check_site(context, name: str, site: Site, out: Path, typed: int, seed: int)
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Check the seeds and a corpus sample; exit status 1 when any pair is missed or the page errs."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sample", type=int, default=2000, help="corpus papers (0: seeds only)")
     parser.add_argument("--seed", type=int, default=0)
