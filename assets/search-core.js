@@ -222,6 +222,7 @@
   }
 
   var EDGE = /^([^\p{L}\p{N}]*)([\s\S]*?)([^\p{L}\p{N}]*)$/u;
+  var PIECE = /([\p{L}\p{N}]+)/u;
 
   /* Cut text into [[piece, isMatch], ...] for display: words (split at white space) any of whose
      terms match a query term, and CJK stretches equal to a typed CJK run. */
@@ -253,18 +254,26 @@
         i = best + len;
       }
     }
-    text.split(/(\s+)/).forEach(function (word) {
-      if (!word || /^\s+$/.test(word)) { push(word, false); return; }
-      var hit = terms.length && indexTokens(word).some(function (w) {
+    function matches(piece) {
+      return terms.length > 0 && indexTokens(piece).some(function (w) {
         return !HAS_CJK.test(w) && terms.some(function (t) { return w === t || (isPrefixToken(t) && w.lastIndexOf(t, 0) === 0); });
       });
-      if (hit) {
+    }
+    text.split(/(\s+)/).forEach(function (word) {
+      if (!word || /^\s+$/.test(word)) { push(word, false); return; }
+      if (!matches(word)) {
+        if (cjkRuns.length && HAS_CJK.test(word)) pushCjk(word); else push(word, false);
+        return;
+      }
+      /* Mark the letter/digit runs that match by themselves ("Vision" of "Vision-Language");
+         when only the whole matches (gpt4o for "GPT-4o"), mark the word without its edge punctuation. */
+      var pieces = word.split(PIECE), any = false;
+      var marks = pieces.map(function (piece, i) { var m = i % 2 === 1 && matches(piece); any = any || m; return m; });
+      if (any) {
+        pieces.forEach(function (piece, i) { push(piece, marks[i]); });
+      } else {
         var m = EDGE.exec(word);
         push(m[1], false); push(m[2], true); push(m[3], false);
-      } else if (cjkRuns.length && HAS_CJK.test(word)) {
-        pushCjk(word);
-      } else {
-        push(word, false);
       }
     });
     return out;
