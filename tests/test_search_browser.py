@@ -205,6 +205,9 @@ def test_variants_cjk_unicode_and_text_only(variety, page):
     gpt = url["GPT-4o"]
     for query in ["GPT-4o", "gpt4o", "gpt 4o", "ＧＰＴ－４ｏ", "LLaMA-2", "llama2", "llama-2-7b", "resnet50"]:
         assert search(page, query) == [gpt], query
+    search(page, "llama2 features")
+    marks = page.locator("#search-results .snippet mark").all_inner_texts()
+    assert marks[:3] == ["LLaMA", "2", "features"] and "7B" not in marks  # the matching runs of "LLaMA-2-7B"
     for query in ["$\\mathcal{O}(n^2)$", "\\mathcal{O}", "mathcal", "O(n^2)"]:  # raw TeX as typed or copied
         assert gpt in search(page, query), query
     assert sorted(search(page, "𝒪(n²)")) == sorted([url["Emoji "], gpt])
