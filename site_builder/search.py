@@ -1,40 +1,110 @@
-"""The prebuilt Lunr search index (lunr.py, read by lunr.js 2.3.9 in the browser).
+"""The prebuilt search index, read by lunr.js 2.3.9 in the browser.
+
+The index is written directly (:mod:`site_builder.indexer`, BM25 field vectors
+as lunr.js computes them) over terms from :mod:`site_builder.tokenize`, whose
+rules ``assets/search-core.js`` repeats on the query side.
 
 Output shape (``search-index.json``)::
 
     {"index": <lunr.Index serialisation, what lunr.Index.load takes>,
-     "docs": {ref: {"title", "url", "authors", "venue", "track", "snippet"}}}
+     "docs": {ref: {"id", "title", "url", "authors", "venue", "track", "snippet"}}}
 
-``search-index.js`` holds the same object assigned to ``window.SEARCH_DATA``
-so a classic ``<script>`` loads it from ``file://`` too.
+``ref`` is short (the paper's position in base 36), ``id`` the paper's stable id; ``url`` is relative to the site root; ``authors`` a
+list (``"et al."`` last when the list said so); ``track`` a label or null;
+``snippet`` the start of the abstract's plain text, at most
+:data:`SNIPPET_CHARS` characters, cut at a word. ``search-index.js`` holds the
+same object assigned to ``window.SEARCH_DATA`` so a classic ``<script>``
+loads it from ``file://`` too.
 """
 
 from __future__ import annotations
 
 import json
+from typing import Iterable
 
-from lunr import lunr
-
+from .indexer import build_index
 from .model import Paper, Site
+from .tokenize import compounds_of, query_alternatives, term_counts
 
-FIELDS = (
-    {"field_name": "title", "boost": 10},
-    {"field_name": "authors", "boost": 3},
-    {"field_name": "track", "boost": 2},
-    {"field_name": "abstract"},
-)
-SNIPPET_CHARS = 240
+#: Indexed fields and their lunr boosts, in index order.
+FIELDS = (("title", 10), ("authors", 3), ("track", 2), ("abstract", 1))
+SNIPPET_CHARS = 200
 
 
-def search_document(paper: Paper) -> dict:
-    """The fields of ``paper`` that the index covers, as plain text."""
+#: Characters of Markdown/TeX/HTML markup; a text without any renders to itself (or a mere re-spacing of it).
+MARKUP = frozenset("$\\*_`<>&[]{}^~#|")
+
+
+def field_counts(texts: Iterable[str]) -> tuple[dict[str, int], int]:
+    """``({term: frequency}, token count)`` of a field given as its source text then derived forms.
+
+    All terms of the first text, then once each the terms of the others that
+    the first lacks (so TeX source and its rendering are both findable without
+    doubling the term frequencies); repeated texts count once, and derived
+    forms of a first text without markup characters (:data:`MARKUP`) are not
+    read (they hold the same words).
+    """
+    texts = list(dict.fromkeys(t for t in texts if t))
+    if not texts:
+        return {}, 0
+    counts = term_counts(texts[0])
+    length = sum(counts.values())
+    if len(texts) == 1 or MARKUP.isdisjoint(texts[0]):
+        return counts, length
+    seen = compounds_of(texts[0])
+    for text in texts[1:]:
+        for t in term_counts(text, seen):
+            if t not in counts:
+                counts[t] = 1
+                length += 1
+    return counts, length
+
+
+def search_texts(paper: Paper) -> dict[str, list[str]]:
+    """The texts of ``paper`` that each index field covers: ``{field: [text, ...]}``."""
     return {
-        "ref": paper.id,
-        "title": paper.title_text,
-        "authors": " ".join(paper.authors),
-        "track": paper.track.label if paper.track else "",
-        "abstract": paper.rendered.text,
+        "title": [paper.title_text, paper.title],
+        "authors": list(paper.authors),
+        "track": [paper.track.label] if paper.track else [],
+        "abstract": [paper.abstract, paper.rendered.text],
     }
+
+
+def document_terms(texts: dict[str, list[str]]) -> dict[str, tuple[dict[str, int], int]]:
+    """``{field: [text, ...]}`` → ``{field: ({term: frequency}, token count)}``; authors are all counted."""
+    out = {}
+    for name, _ in FIELDS:
+        parts = texts.get(name) or []
+        if name == "authors":  # one text, a line per author: the same terms as author by author
+            counts = term_counts("\n".join(parts))
+            out[name] = (counts, sum(counts.values()))
+        else:
+            out[name] = field_counts(parts)
+    return out
+
+
+def recall_words(paper: Paper) -> set[str]:
+    """The words a reader may copy from ``paper`` and expect to find it by: every white-space
+    separated word of its title (source and rendered), authors and abstract (source and
+    rendered text) that yields a query term (stop words and bare punctuation yield none).
+
+    The recall tests and ``scripts/search_recall.py`` type each of them into the site.
+    """
+    words = set()
+    for texts in search_texts(paper).values():
+        for text in texts:
+            words.update(text.split())
+    return {w for w in words if query_alternatives(w)}
+
+
+def snippet(text: str, limit: int = SNIPPET_CHARS) -> str:
+    """The start of ``text`` (white space collapsed), cut at a word, ``…`` added when cut."""
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    cut = text[:limit]
+    space = cut.rfind(" ")
+    return (cut[:space] if space > limit // 2 else cut).rstrip(" ,;:") + "…"
 
 
 def result_record(paper: Paper) -> dict:
@@ -45,14 +115,30 @@ def result_record(paper: Paper) -> dict:
         "authors": list(paper.authors) + (["et al."] if paper.et_al else []),
         "venue": paper.venue.label,
         "track": paper.track.label if paper.track else None,
-        "snippet": paper.rendered.text[:SNIPPET_CHARS],
+        "snippet": snippet(paper.rendered.text),
     }
 
 
+def short_ref(n: int) -> str:
+    """The index ref of the ``n``-th paper: ``n`` in base 36 (``0``…``z``, ``10``…), short to keep the index small."""
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    out = ""
+    while True:
+        n, d = divmod(n, 36)
+        out = digits[d] + out
+        if not n:
+            return out
+
+
 def build_search_data(site: Site) -> dict:
-    """Build the index over every paper of ``site``, in the model's fixed order."""
-    index = lunr(ref="ref", fields=list(FIELDS), documents=[search_document(p) for p in site.papers])
-    return {"index": index.serialize(), "docs": {p.id: result_record(p) for p in site.papers}}
+    """Build the index over every paper of ``site``, in the model's fixed order.
+
+    Refs are short (:func:`short_ref` of the paper's position); each doc
+    carries the paper's stable ``id``.
+    """
+    refs = [short_ref(i) for i in range(len(site.papers))]
+    index = build_index(((r, document_terms(search_texts(p))) for r, p in zip(refs, site.papers)), FIELDS)
+    return {"index": index, "docs": {r: {**result_record(p), "id": p.id} for r, p in zip(refs, site.papers)}}
 
 
 def dump_json(data: object) -> str:

@@ -1,0 +1,258 @@
+"""Search tokens: the one tokenizer and normaliser shared by the index (Python) and the query (JS).
+
+``assets/search-core.js`` implements exactly the same rules for the browser;
+``tests/test_search_tokenize.py`` checks that the two agree (through Node) on
+the seeds, the corpus vocabulary and every Unicode code point class.
+
+Rules, in order (``text`` is any string; no step ever raises):
+
+1. Normalise (:func:`normalise`): NFKC (full-width forms, ligatures, math
+   letters → plain), lower case (full mapping), NFD, drop combining marks
+   (Unicode category M*, so ``Schölkopf`` = ``scholkopf``), NFC.
+2. CJK runs (Han, kana, Hangul, Bopomofo; :data:`CJK_RANGES`) become
+   overlapping bigrams (``大语言模型`` → 大语 语言 言模 模型), a lone CJK
+   character stays one token; the runs are then replaced by a space.
+3. The rest is cut into *compounds*: runs of letters/digits (Unicode L*/N*)
+   joined by single connector characters (hyphens and dashes, ``_ . / ' ’ +``),
+   e.g. ``gpt-4o``, ``llama-2-7b``, ``e.g``. A compound yields its parts
+   (each run, further cut before a digit that follows a non-digit:
+   ``resnet50`` → ``resnet``, ``50``), each run that was so cut, and the
+   joined form (``gpt4o``) when it has several runs.
+4. Stop words (lunr.js 2.3.9's list, :data:`STOP_WORDS`) are dropped.
+5. Plural stemming (Harman's "S" stemmer, only on ASCII letter tokens longer
+   than 3): ``-ies`` → ``-y`` (not ``-eies``/``-aies``), ``-es`` → ``-e`` (not
+   ``-aes``/``-ees``/``-oes``), ``-s`` → ``""`` (not ``-us``/``-ss``).
+
+So a word copied from a paper gives, on the query side, only tokens that the
+index holds for that paper, and the spelling variants ``GPT-4o``, ``gpt4o``,
+``gpt 4o`` meet (the query side, :func:`query_alternatives`, accepts either
+the joined form or all the parts of a compound).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter
+from itertools import chain
+
+#: Code point ranges (inclusive) of the scripts indexed as bigrams.
+CJK_RANGES = (
+    (0x1100, 0x11FF), (0x2E80, 0x2FDF), (0x3005, 0x3007), (0x3021, 0x3029), (0x3031, 0x3035),
+    (0x3038, 0x303C), (0x3040, 0x31FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xA960, 0xA97F),
+    (0xAC00, 0xD7FF), (0xF900, 0xFAFF), (0xFF66, 0xFFDC), (0x16FE0, 0x16FFF), (0x1B000, 0x1B2FF),
+    (0x20000, 0x2FA1F), (0x30000, 0x323AF),
+)
+#: Characters that join the runs of a compound (``gpt-4o``, ``e.g``, ``a/b``, ``don't``).
+CONNECTORS = "-_./'+\u2010\u2011\u2012\u2013\u2014\u2015\u2019\u2212"
+#: lunr.js 2.3.9's stop word list (lunr.stopWordFilter).
+STOP_WORDS = frozenset("""
+a able about across after all almost also am among an and any are as at be because been but by can cannot
+could dear did do does either else ever every for from get got had has have he her hers him his how however
+i if in into is it its just least let like likely may me might most must my neither no nor not of off often
+on only or other our own rather said say says she should since so some than that the their them then there
+these they this tis to too twas us wants was we were what when where which while who whom why will with
+would yet you your
+""".split())
+#: A query token at least this long (in code points) also matches longer terms it starts.
+PREFIX_MIN = 3
+
+_CJK_CLASS = "".join(f"\\U{a:08x}-\\U{b:08x}" for a, b in CJK_RANGES)
+CJK_RUN = re.compile(f"[{_CJK_CLASS}]+")
+_CJK_CHAR = re.compile(f"[{_CJK_CLASS}]")
+_CONN = re.escape(CONNECTORS)
+COMPOUND = re.compile(rf"[^\W_]+(?:[{_CONN}][^\W_]+)*")
+_CONNECTOR = re.compile(f"[{_CONN}]")
+_DIGIT_CUT = re.compile(r"(?<=\D)(?=\d)")
+_ASCII_WORD = re.compile(r"[a-z]+")
+
+
+def _mark_table() -> dict[int, None]:
+    """A ``str.translate`` table deleting every combining mark (category M*) of this Python's Unicode.
+
+    Marks live in planes 0, 1 and 14 only (checked for every code point by
+    ``tests/test_search_tokenize.py``), so only those are scanned.
+    """
+    planes = (range(0x20000), range(0xE0000, 0xF0000))
+    return {cp: None for r in planes for cp in r if unicodedata.category(chr(cp)).startswith("M")}
+
+
+_MARKS: dict[int, None] | None = None
+
+
+def normalise(text: str) -> str:
+    """Step 1: NFKC, lower case, combining marks removed, NFC. ASCII text is only lower-cased."""
+    global _MARKS
+    if text.isascii():
+        return text.lower()
+    text = unicodedata.normalize("NFKC", text).lower()
+    if text.isascii():
+        return text
+    if _MARKS is None:
+        _MARKS = _mark_table()
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFD", text).translate(_MARKS))
+
+
+def stem(token: str) -> str:
+    """Step 5: Harman's S stemmer on ASCII letter tokens longer than 3; others unchanged."""
+    if len(token) <= 3 or not _ASCII_WORD.fullmatch(token):
+        return token
+    if token.endswith("ies") and not token.endswith(("eies", "aies")):
+        return token[:-3] + "y"
+    if token.endswith("es") and not token.endswith(("aes", "ees", "oes")):
+        return token[:-1]
+    if token.endswith("s") and not token.endswith(("us", "ss")):
+        return token[:-1]
+    return token
+
+
+def term(token: str) -> str | None:
+    """A raw token as an index term: None for a stop word, else stemmed."""
+    return None if token in STOP_WORDS else stem(token)
+
+
+def cjk_grams(run: str) -> list[str]:
+    """Overlapping bigrams of a CJK run (the run itself when it is one character)."""
+    return [run] if len(run) < 2 else [run[i:i + 2] for i in range(len(run) - 1)]
+
+
+def compound_parts(compound: str) -> tuple[list[str], list[str]]:
+    """``(runs, parts)`` of a compound: its connector-separated runs and those cut before digits."""
+    runs = _CONNECTOR.split(compound)
+    parts = [p for r in runs for p in _DIGIT_CUT.split(r)]
+    return runs, parts
+
+
+def _split(text: str) -> tuple[list[str], list[str]]:
+    """Steps 1–3 apart: ``(cjk_runs, compounds)`` of ``text``."""
+    norm = normalise(text)
+    runs = CJK_RUN.findall(norm)
+    if runs:
+        norm = CJK_RUN.sub(" ", norm)
+    return runs, COMPOUND.findall(norm)
+
+
+_COMPOUND_TERMS: dict[str, tuple[str, ...]] = {}
+
+
+def compound_terms(compound: str) -> tuple[str, ...]:
+    """Index terms of one compound (step 3–5), cached: parts, cut runs, joined form."""
+    cached = _COMPOUND_TERMS.get(compound)
+    if cached is not None:
+        return cached
+    runs, parts = compound_parts(compound)
+    if len(runs) == 1 and len(parts) == 1:
+        raw = [compound]
+    else:
+        raw = []
+        for r in runs:
+            cut = _DIGIT_CUT.split(r)
+            raw.extend(cut)
+            if len(cut) > 1:
+                raw.append(r)
+        if len(runs) > 1:
+            raw.append("".join(runs))
+    result = tuple(t for t in map(term, raw) if t)
+    if len(_COMPOUND_TERMS) < 1_000_000:
+        _COMPOUND_TERMS[compound] = result
+    return result
+
+
+def index_tokens(text: str) -> list[str]:
+    """Every index term of ``text`` in order (CJK bigrams first), repeats kept (they are the term frequencies).
+
+    >>> index_tokens("GPT-4o beats LLaMA-2 on the tests")
+    ['gpt', '4o', 'gpt4o', 'beat', 'llama', '2', 'llama2', 'test']
+    """
+    cjk, compounds = _split(text)
+    out: list[str] = []
+    for run in cjk:
+        out.extend(t for t in map(term, cjk_grams(run)) if t)
+    cache = _COMPOUND_TERMS
+    for compound in compounds:
+        terms = cache.get(compound)
+        out.extend(terms if terms is not None else compound_terms(compound))
+    return out
+
+
+#: Maximal stretches of word characters (``\w``, i.e. letters, digits and ``_``) joined by single
+#: connectors: each holds whole compounds only, and is quicker to find than the compounds.
+_REGION = re.compile(rf"\w+(?:[{_CONN}]\w+)*")
+_REGION_TERMS: dict[str, tuple[str, ...]] = {}
+
+
+def _region_terms(region: str) -> tuple[str, ...]:
+    cached = _REGION_TERMS.get(region)
+    if cached is None:
+        cached = tuple(chain.from_iterable(map(compound_terms, COMPOUND.findall(region))))
+        if len(_REGION_TERMS) < 1_000_000:
+            _REGION_TERMS[region] = cached
+    return cached
+
+
+def _regions(text: str) -> tuple[list[str], list[str]]:
+    """``(cjk_runs, regions)`` of ``text`` (see :data:`_REGION`)."""
+    norm = normalise(text)
+    runs = CJK_RUN.findall(norm)
+    if runs:
+        norm = CJK_RUN.sub(" ", norm)
+    return runs, _REGION.findall(norm)
+
+
+def term_counts(text: str, skip: set[str] | frozenset = frozenset()) -> dict[str, int]:
+    """``{term: frequency}`` of ``text``: the same multiset as :func:`index_tokens`, counted in bulk.
+
+    Regions in ``skip`` (from :func:`compounds_of`) are left out (see ``search.field_counts``).
+    """
+    cjk, regions = _regions(text)
+    cache = _REGION_TERMS
+    distinct = set(regions)
+    if skip:
+        distinct.difference_update(skip)
+        regions = [c for c in regions if c in distinct]
+    for region in distinct.difference(cache):
+        _region_terms(region)
+    if len(cache) >= 1_000_000:  # cache full: compute the rest directly
+        terms = chain.from_iterable(map(_region_terms, regions))
+    else:
+        terms = chain.from_iterable(map(cache.__getitem__, regions))
+    counts = Counter(terms)
+    for run in cjk:
+        counts.update(t for t in map(term, cjk_grams(run)) if t)
+    return counts
+
+
+def compounds_of(text: str) -> set[str]:
+    """The distinct word regions of ``text``, for :func:`term_counts`'s ``skip``."""
+    return set(_regions(text)[1])
+
+
+def query_alternatives(word: str) -> list[list[list[str]]]:
+    """The requirements of one typed word (no whitespace inside), as the JS query side builds them.
+
+    Returns a list of requirements; each is a list of alternatives, each a list
+    of terms that must all match. ``GPT-4o`` → ``[[["gpt4o"], ["gpt", "4o"]]]``.
+    Used by tests and the recall script to mirror ``SearchCore.parseWord``.
+    """
+    cjk, compounds = _split(word)
+    reqs: list[list[list[str]]] = []
+    for run in cjk:
+        reqs.append([cjk_grams(run)])
+    for compound in compounds:
+        runs, parts = compound_parts(compound)
+        alts = []
+        if len(parts) > 1:
+            joined = term("".join(parts))
+            if joined:
+                alts.append([joined])
+        kept = [t for t in (term(p) for p in parts) if t]
+        if kept:
+            alts.append(kept)
+        if alts:
+            reqs.append(alts)
+    return reqs
+
+
+def is_prefix_token(token: str) -> bool:
+    """Whether a query term also matches longer terms: ``PREFIX_MIN`` code points, or one CJK character."""
+    return len(token) >= PREFIX_MIN or bool(len(token) == 1 and _CJK_CHAR.match(token))

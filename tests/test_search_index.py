@@ -1,0 +1,167 @@
+"""The directly written index: what lunr.js's own Builder writes, loadable whatever the Unicode,
+ranked as documented, and queried without exceptions (through Node and lunr.js 2.3.9)."""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import subprocess
+
+from conftest import ROOT
+from search_helpers import seed_model
+from site_builder.corpus import corpus_site, read_corpus
+from site_builder.indexer import build_index, js_sort_key
+from site_builder.search import FIELDS, build_search_data, document_terms, search_texts
+from site_builder.tokenize import index_tokens
+
+NODE = shutil.which("node")
+
+UNICODE_TEXTS = [
+    "Emoji 😀🔥👩‍🔬 and flags 🇫🇷🇯🇵 in a paper about 🤖 robots",
+    "大语言模型的推理能力 with 中文 and 日本語のテキスト and 한국어 텍스트",
+    "Full-width ＧＰＴ－４ｏ and ｈａｌｆ ﾃﾞｰﾀ and ligatures ﬁne ﬂow",
+    "Combining marks: Schölkopf, naïve, x\u0308\u0308, a\u0301\u0327 e\u20dd",
+    "Right-to-left: עברית טקסט and العربية النص with \u200f marks \u202e",
+    "Astral: 𝒪(n²) 𝐀𝐁𝐂 𠮷野家 \U0002070e \U0001d7d8 and private \ue000 \U000f0000",
+    "Mixed ￿ BOM\ufeff ZWJ\u200d NBSP\u00a0 ⁂ ℃ № ™ Ⅻ ½ ǅ İ ß ΐ",
+    "Sort order: \ufa0e and \ufa0f vs \U00020bb7 \U0002a6b2 and \U00010400 (astral terms sort before U+E000…U+FFFF in JS, after in Python)",
+]
+
+
+def node_json(script: str, payload: object) -> object:
+    assert NODE, "node is required"
+    out = subprocess.run([NODE, str(ROOT / "tests/js" / script)], input=json.dumps(payload),
+                         capture_output=True, text=True, encoding="utf-8", check=True).stdout
+    return json.loads(out)
+
+
+def vectors_by_term(index: dict) -> dict[str, dict[str, float]]:
+    """``{fieldRef: {term: score}}`` of a serialised index (non-empty vectors)."""
+    terms = {posting["_index"]: term for term, posting in index["invertedIndex"]}
+    out = {}
+    for key, elements in index["fieldVectors"]:
+        if elements:
+            out[key] = {terms[elements[i]]: elements[i + 1] for i in range(0, len(elements), 2)}
+    return out
+
+
+def postings(index: dict) -> dict[str, dict[str, list[str]]]:
+    return {t: {f: sorted(refs) for f, refs in p.items() if f != "_index"} for t, p in index["invertedIndex"]}
+
+
+def test_same_index_as_lunr_js_builder(seed_site):
+    data = json.loads((seed_site / "search-index.json").read_text(encoding="utf-8"))
+    # Rebuild the seeds' documents as term lists, plus the Unicode texts as extra documents.
+    papers = seed_model().papers
+    docs = []
+    for i, paper in enumerate(papers):
+        terms = {}
+        for name, (counts, length) in document_terms(search_texts(paper)).items():
+            terms[name] = [t for t, k in counts.items() for _ in range(k)]
+            assert len(terms[name]) == length
+        docs.append([f"p{i}", terms])
+    for i, text in enumerate(UNICODE_TEXTS):
+        docs.append([f"u{i}", {"title": index_tokens(text[:20]), "abstract": index_tokens(text)}])
+    mine = build_index(docs, FIELDS)
+    theirs = node_json("lunr_reference.js", {"fields": [list(f) for f in FIELDS], "docs": docs})
+    assert mine["version"] == theirs["version"] == "2.3.9"
+    assert mine["fields"] == theirs["fields"] and mine["pipeline"] == theirs["pipeline"] == []
+    assert [t for t, _ in mine["invertedIndex"]] == [t for t, _ in theirs["invertedIndex"]]
+    assert postings(mine) == postings(theirs)
+    assert vectors_by_term(mine) == vectors_by_term(theirs)
+    assert len(data["docs"]) == len(papers)
+
+
+def test_rankings_agree_with_lunr_js_built_index(seed_site, seed_records):
+    site = corpus_site(read_corpus(sample=300, seed=11))
+    docs = []
+    for i, paper in enumerate(site.papers):
+        docs.append([str(i), {n: [t for t, k in c.items() for _ in range(k)]
+                              for n, (c, _) in document_terms(search_texts(paper)).items()}])
+    mine = build_index(docs, FIELDS)
+    theirs = node_json("lunr_reference.js", {"fields": [list(f) for f in FIELDS], "docs": docs})
+    rng = random.Random(3)
+    queries = [p.title_text for p in site.papers[:40]]
+    queries += [" ".join(rng.sample(p.rendered.text.split(), 2)) for p in site.papers[40:120]]
+    queries += ["learning", "graph neural network", "title:learning", "author:wang", "abstract:robust"]
+    mine_out, theirs_out = node_json("search_queries.js", {"indexes": [mine, theirs], "queries": queries})
+    assert all(r["ok"] for r in mine_out)
+
+    def rounded(out):  # term numbering differs, so dot products add up in another order (last-bit noise)
+        return [[(ref, round(score, 9), titles) for ref, score, titles in r["results"]] for r in out]
+
+    assert rounded(mine_out) == rounded(theirs_out)
+    assert sum(len(r["results"]) for r in mine_out) > 300
+
+
+def test_index_terms_are_in_js_order_and_load_with_any_unicode(tmp_path):
+    docs = [(f"u{i}", {"title": index_tokens(t[:30]), "abstract": index_tokens(t)}) for i, t in enumerate(UNICODE_TEXTS)]
+    index = build_index(docs, FIELDS)
+    terms = [t for t, _ in index["invertedIndex"]]
+    assert terms == sorted(terms, key=js_sort_key)
+    assert terms != sorted(terms), "the sample must hold terms whose Python and JS orders differ"
+    python_order = dict(index, invertedIndex=sorted(index["invertedIndex"]))
+    (refused,) = node_json("search_queries.js", {"indexes": [python_order], "queries": ["x"]})
+    assert "Out of order" in refused["load_error"]
+    queries = ["模型", "语言模", "テキスト", "텍스트", "gpt4o", "ＧＰＴ－４ｏ", "scholkopf", "Schölkopf", "עברית", "العربية",
+               "𠮷野", "robots", "😀", "flow"]
+    (result,) = node_json("search_queries.js", {"indexes": [index], "queries": queries})
+    assert isinstance(result, list), result
+    found = {q: [r[0] for r in res["results"]] for q, res in zip(queries, result)}
+    expected = {"模型": "u1", "语言模": "u1", "テキスト": "u1", "텍스트": "u1", "gpt4o": "u2", "ＧＰＴ－４ｏ": "u2",
+                "scholkopf": "u3", "Schölkopf": "u3", "עברית": "u4", "العربية": "u4", "𠮷野": "u5", "robots": "u0",
+                "flow": "u2"}
+    assert {q: found[q] for q in expected} == {q: [ref] for q, ref in expected.items()}
+    assert found["😀"] == []
+
+
+def test_title_match_ranks_above_abstract_only_match(seed_site):
+    data = json.loads((seed_site / "search-index.json").read_text(encoding="utf-8"))
+    docs = data["docs"]
+    words = sorted({w for d in docs.values() for w in d["title"].split() if len(w) > 4})
+    (result,) = node_json("search_queries.js", {"indexes": [data["index"]], "queries": words})
+    checked = 0
+    for word, res in zip(words, result):
+        flags = [r[2] > 0 for r in res["results"]]
+        assert flags == sorted(flags, reverse=True), word
+        if True in flags and False in flags:
+            checked += 1
+    assert checked >= 20
+
+
+def test_query_fuzz_never_throws(seed_site):
+    """600 seeded random strings (query syntax, Unicode, long inputs) through the site's query code."""
+    data = json.loads((seed_site / "search-index.json").read_text(encoding="utf-8"))
+    rng = random.Random(20261201)
+    alphabet = list("abcdefghijklmnopqrstuvwxyz0123456789 :~^+-*\"'()[]{}\\/$.,;!?<>&|@#%=_`") + \
+        ["ü", "ß", "大", "模型", "😀", "\u0301", "\u200d", "\ufeff", "\u202e", "ＧＰＴ", "title:", "author:", "*", "~2", "^10"]
+    queries = ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 40))) for _ in range(590)]
+    queries += ["*", "~", "^", ":", "+", "-", "title:", "author:", "a" * 500, "\ud7ff" * 3]
+    # Real title words wrapped in lunr query syntax still find their paper.
+    words = sorted({w for d in data["docs"].values() for w in d["title"].split() if w.isalpha() and len(w) > 5})
+    decorated = {f"{pre}{w}{post}": w for w in rng.sample(words, 60)
+                 for pre, post in [rng.choice([("+", ""), ("-", ""), ("title:", ""), (":", ""), ("", "*"),
+                                               ("", "~"), ("", "^"), ("", "~1"[:1]), ("*", "")])]}
+    queries += list(decorated)
+    (result,) = node_json("search_queries.js", {"indexes": [data["index"]], "queries": queries})
+    assert len(queries) >= 600
+    assert [(q, r["error"]) for q, r in zip(queries, result) if not r["ok"]] == []
+    by_query = dict(zip(queries, result))
+    for query, word in decorated.items():
+        titles = [data["docs"][ref]["title"] for ref, _, _ in by_query[query]["results"]]
+        assert any(word in t for t in titles), query
+
+
+def test_site_data_has_the_documented_shape(seed_site, seed_records):
+    data = json.loads((seed_site / "search-index.json").read_text(encoding="utf-8"))
+    assert set(data) == {"index", "docs"}
+    by_id = {r["id"]: r for r in seed_records}
+    for ref, doc in data["docs"].items():
+        record = by_id[doc["id"]]
+        assert set(doc) == {"id", "title", "url", "authors", "venue", "track", "snippet"}
+        assert doc["url"] == record["url"] and doc["track"] == record["track"]
+        assert doc["venue"] == f'{record["venue"]} {record["year"]}'
+        assert len(doc["snippet"]) <= 201 and doc["snippet"].rstrip("…").split()[:3] == doc["snippet"].split()[:3]
+    refs = {ref for _, p in data["index"]["invertedIndex"] for f, docs in p.items() if f != "_index" for ref in docs}
+    assert refs == set(data["docs"])
