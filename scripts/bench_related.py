@@ -1,6 +1,6 @@
 """Benchmark: related papers (TF-IDF top-5) over the shared corpus of real papers.
 
-Usage: PYTHONPATH=$PWD python scripts/bench_related.py [/work/shared/corpus/papers.jsonl] [N]
+Usage: PYTHONPATH=$PWD python scripts/bench_related.py [CORPUS] [N]
 Prints the number of papers, the seconds taken and the process's peak memory.
 """
 
@@ -12,9 +12,10 @@ import sys
 import time
 import resource
 
+from site_builder.corpus import DEFAULT_CORPUS
 from site_builder.related import DEFAULT_BLOCK, related_indices
 
-path = sys.argv[1] if len(sys.argv) > 1 else "/work/shared/corpus/papers.jsonl"
+path = sys.argv[1] if len(sys.argv) > 1 else str(DEFAULT_CORPUS)
 limit = int(sys.argv[2]) if len(sys.argv) > 2 else 10_000
 with open(path, encoding="utf-8") as f:
     records = [json.loads(line) for line in f][:limit]

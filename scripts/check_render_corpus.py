@@ -30,6 +30,7 @@ from collections import Counter
 from html.parser import HTMLParser
 from pathlib import Path
 
+from site_builder.corpus import DEFAULT_CORPUS
 from site_builder.reader import read_list
 from site_builder.render import render_abstract, render_inline
 
@@ -106,7 +107,7 @@ def sources(corpus: Path, seeds: Path) -> list[tuple[str, str]]:
 def main(argv: list[str] | None = None) -> int:
     """Run the check; print the figures; return the exit status."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--corpus", type=Path, default=Path(__file__).resolve().parents[2] / "shared" / "corpus" / "papers.jsonl")
+    ap.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
     ap.add_argument("--seeds", type=Path, default=Path("seeds"))
     ap.add_argument("--examples", type=int, default=3)
     args = ap.parse_args(argv)

@@ -31,8 +31,9 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from site_builder import urls  # noqa: E402
 from site_builder.cli import main as build  # noqa: E402
+from site_builder.corpus import DEFAULT_CORPUS  # noqa: E402
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "papers.jsonl"
+CORPUS = DEFAULT_CORPUS
 VIEWPORTS = {"390": {"width": 390, "height": 844}, "1280": {"width": 1280, "height": 800}}
 THEMES = ("light", "dark")
 MAX_SCREENS = 3  # a long page is cut after three screens' height

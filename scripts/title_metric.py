@@ -25,11 +25,11 @@ import json
 import random
 import re
 import time
-from pathlib import Path
 
+from site_builder.corpus import DEFAULT_CORPUS
 from site_builder.titles import derive_title, introduced_name
 
-DEFAULT = str(Path(__file__).resolve().parents[2] / "shared" / "corpus" / "papers.jsonl")
+DEFAULT = str(DEFAULT_CORPUS)
 _STOP = set("a an and as at by for from in into of on or the to via with without under over is are can do does "
             "towards toward using through its their your our we how what when why".split())
 

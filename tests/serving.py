@@ -15,8 +15,10 @@ import threading
 from contextlib import contextmanager
 from pathlib import Path
 
+from site_builder.corpus import DEFAULT_CORPUS
+
 ROOT = Path(__file__).resolve().parent.parent
-CORPUS = Path("/work/shared/corpus/papers.jsonl")
+CORPUS = DEFAULT_CORPUS
 
 
 @contextmanager

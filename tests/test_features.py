@@ -22,8 +22,9 @@ from site_builder.authors import author_key
 from site_builder.bibtex import assign_keys, entry, escape
 from site_builder.citation import script_json
 from site_builder.related import related_indices, tfidf_matrix, top_k_similar
+from site_builder.corpus import DEFAULT_CORPUS
 
-CORPUS = Path("/work/shared/corpus/papers.jsonl")
+CORPUS = DEFAULT_CORPUS
 
 
 @pytest.fixture(scope="module")

@@ -9,11 +9,12 @@ from pathlib import Path
 
 import pytest
 
+from site_builder.corpus import DEFAULT_CORPUS
 from site_builder.reader import read_list
 from site_builder.render import RenderedAbstract, render_abstract, render_inline, render_math
 
 ROOT = Path(__file__).resolve().parent.parent
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "papers.jsonl"
+CORPUS = DEFAULT_CORPUS
 _spec = importlib.util.spec_from_file_location("check_render_corpus", ROOT / "scripts" / "check_render_corpus.py")
 check = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(check)
