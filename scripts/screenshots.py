@@ -7,7 +7,7 @@ Usage::
 Builds the seeds into a temporary folder, then writes ``OUT_DIR/<page-type>-<width>-<theme>.png``
 (the whole page, cut after three screens; ``OUT_DIR`` defaults to ``screenshots/``, which git ignores) and prints one line per
 file. Unless ``--no-stress``, a small extra list of real papers from the corpus
-(``/work/shared/corpus/papers.jsonl``) is built beside the seeds: the paper with the longest author
+(``../shared/corpus/papers.jsonl``) is built beside the seeds: the paper with the longest author
 list and the papers with CJK author names, so wrapping and CJK fonts can be judged.
 
 Page types: see ``page_types`` (home, venue, track, paper, paper-math, paper-long-authors,

@@ -12,7 +12,7 @@ Sources of the heuristics:
   identifying abbreviation definitions in biomedical text", PSB 2003;
 * small words kept lower case: John Gruber's ``titlecase`` list (Daring
   Fireball, 2008), extended with the prepositions that the real titles of
-  ``/work/shared/corpus/papers.jsonl`` (10,448 papers) mostly write lower case;
+  ``../shared/corpus/papers.jsonl`` (10,448 papers) mostly write lower case;
 * introduction patterns, the verbs that may follow "to", and the stop list of
   merely used acronyms: read off that corpus (``scripts/title_metric.py``) and
   the 58 seed abstracts.
