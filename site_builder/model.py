@@ -167,9 +167,12 @@ def _apply_override(entry: Entry, override: dict) -> tuple[dict, bool]:
     return fields, "title" in override
 
 
-def make_paper(entry: Entry, override: dict, diagnostics: Diagnostics) -> Paper | None:
+def make_paper(entry: Entry, override: dict, diagnostics: Diagnostics, memo=None) -> Paper | None:
     """Build the :class:`Paper` of ``entry`` with the curator's ``override`` applied.
 
+    ``memo`` (e.g. a :class:`~site_builder.cache.BuildCache`) provides
+    ``render_abstract``, ``derive_title`` and ``render_inline`` with the same
+    results as the functions of those names, possibly from a cache.
     Returns None (with an error diagnostic) when no venue and year are known.
     """
     pid = paper_id(entry.abstract)
@@ -179,14 +182,17 @@ def make_paper(entry: Entry, override: dict, diagnostics: Diagnostics) -> Paper 
         return None
     venue = Venue(f["venue"], int(f["year"]))
     derived = not f["title"]
-    title = f["title"] or derive_title(f["abstract"])
-    rendered = render_abstract(f["abstract"])
+    title = f["title"] or (memo.derive_title if memo else derive_title)(f["abstract"])
+    rendered = (memo.render_abstract if memo else render_abstract)(f["abstract"])
     for message in rendered.warnings:
         diagnostics.warning(entry.path, entry.line, message)
     slug = f["slug"] or f"{urls.make_slug(title, 'paper', 50)}-{pid[:6]}"
     track = Track(venue, tuple(f["track"])) if f["track"] else None
-    return Paper(pid, slug, title, derived and not titled, tuple(f["authors"]), entry.et_al, venue, track,
-                 f["abstract"], rendered, entry.path, entry.line)
+    paper = Paper(pid, slug, title, derived and not titled, tuple(f["authors"]), entry.et_al, venue, track,
+                  f["abstract"], rendered, entry.path, entry.line)
+    if memo is not None:  # fill the cached properties title_html and title_text from the memo
+        paper.__dict__["title_html"], paper.__dict__["title_text"] = memo.render_inline(title)
+    return paper
 
 
 def _sort_key(paper: Paper) -> tuple:
@@ -194,20 +200,23 @@ def _sort_key(paper: Paper) -> tuple:
 
 
 def build_site(entries: list[Entry], overrides: dict[str, dict], config: SiteConfig,
-               diagnostics: Diagnostics) -> Site:
+               diagnostics: Diagnostics, memo=None, progress=None) -> Site:
     """Compute the site model from ``entries`` (in any order; the result is ordered).
 
     The same abstract listed twice is one paper, reported as a warning naming
-    both places. An override keyed by an unknown id is a warning.
+    both places. An override keyed by an unknown id is a warning. ``memo``:
+    see :func:`make_paper`; ``progress`` is advanced once per entry.
     """
     papers: dict[str, Paper] = {}
     for entry in sorted(entries, key=lambda e: (e.path, e.line)):
+        if progress is not None:
+            progress.advance()
         pid = paper_id(entry.abstract)
         if pid in papers:
             first = papers[pid]
             diagnostics.warning(entry.path, entry.line, f"duplicate of the paper at {first.source}:{first.line}; listed once")
             continue
-        paper = make_paper(entry, overrides.get(pid, {}), diagnostics)
+        paper = make_paper(entry, overrides.get(pid, {}), diagnostics, memo)
         if paper is not None:
             papers[pid] = paper
     for pid in sorted(set(overrides) - set(papers)):

@@ -8,13 +8,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import urls
+from .cache import BuildCache
 from .config import SiteConfig
 from .diagnostics import Diagnostics
 from .model import Site, build_site
 from .pages import plan_pages
+from .progress import Progress
 from .reader import Entry, read_list
-from .search import build_search_data, dump_json, index_script
-from .writer import Output, make_environment, render_pages
+from .workers import chunks, claim_all, index_job, page_job, run_jobs
+from .writer import Output, make_environment, page_key
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = PROJECT_ROOT / "templates"
@@ -34,6 +36,10 @@ class BuildReport:
     site: Site | None
     diagnostics: Diagnostics
     files: int = 0
+    pages: int = 0
+    index_bytes: int = 0
+    seconds: float = 0.0
+    reused: int = 0
 
 
 def list_files(seeds: Path) -> list[Path]:
@@ -84,38 +90,87 @@ def copy_assets(output: Output) -> None:
     output.copy_file(urls.LUNR_JS, LUNR_SOURCE)
 
 
-def write_site(site: Site, output: Output) -> None:
-    """Write every page, ``papers.json``, the search index and the assets of ``site``."""
+def write_site(site: Site, output: Output, cache: BuildCache | None = None, progress: Progress | None = None) -> int:
+    """Write every page, ``papers.json``, the search index and the assets of ``site``; returns the page count.
+
+    With ``cache``, files whose key is unchanged since the previous build of
+    the same output folder are reused (see :mod:`site_builder.cache`); the
+    pages and the index are rendered on every core (see :mod:`site_builder.workers`).
+    """
+    cache = cache if cache is not None else BuildCache(None)
+    progress = progress if progress is not None else Progress(enabled=False)
     env = make_environment(TEMPLATES)
-    render_pages(env, plan_pages(site), output, {"site": site})
-    output.write_text(urls.PAPERS_JSON, json.dumps([p.record() for p in site.papers], ensure_ascii=False,
-                                                   sort_keys=True, indent=1) + "\n")
-    index_json = dump_json(build_search_data(site))
-    output.write_text(urls.SEARCH_INDEX_JSON, index_json)
-    output.write_text(urls.SEARCH_INDEX_JS, index_script(index_json))
+    common = {"site": site}
+    pages = plan_pages(site)
+    todo = []
+    for page in pages:
+        key = page_key(env, page, common, cache)
+        if not cache.reuse(page.path, key, output):
+            todo.append((page, key))
+    key = cache.key(urls.PAPERS_JSON, site)
+    if not cache.reuse(urls.PAPERS_JSON, key, output):
+        output.write_text(urls.PAPERS_JSON, json.dumps([p.record() for p in site.papers], ensure_ascii=False,
+                                                       sort_keys=True, indent=1) + "\n")
+        cache.record(urls.PAPERS_JSON, key, output)
+    index_paths = (urls.SEARCH_INDEX_JSON, urls.SEARCH_INDEX_JS)
+    key = cache.key("search-index", site)
+    index_reused = all(cache.reusable(path, key) for path in index_paths)
+    jobs = [] if index_reused else [(index_job(site, index_paths, key, output.staging), 0)]
+    jobs += [(page_job(env, chunk, common, output.staging), len(chunk)) for chunk in chunks(todo)]
+    for path in index_paths if index_reused else ():
+        cache.reuse(path, key, output)
+    claim_all(output, [page.path for page, _ in todo] + ([] if index_reused else list(index_paths)))
+    progress.stage("pages" if index_reused else "pages and search index", len(todo), "pages")
+
+    def done(results, weight):
+        for written in results:
+            cache.record_stat(written.path, written.key, written.stat)
+        progress.advance(weight)
+
+    run_jobs(jobs, done)
     output.write_text(".nojekyll", "")
     copy_assets(output)
+    return len(pages)
 
 
-def build(seeds: Path, out: Path, config: SiteConfig, strict: bool = False) -> BuildReport:
+def build(seeds: Path, out: Path, config: SiteConfig, strict: bool = False, cache: Path | None = None,
+          progress: Progress | None = None) -> BuildReport:
     """Build the lists in ``seeds`` into ``out``.
 
     Errors (or warnings with ``strict``) stop the build before anything is
     written: ``out`` is then left exactly as it was, and the report's
-    diagnostics say why. Raises BuildError for a missing seeds folder or
+    diagnostics say why. ``cache`` is the build cache folder (None: no
+    cache; see :mod:`site_builder.cache`); its warnings are reported but
+    never fatal, and it never changes the output. ``progress`` shows the
+    stages on a terminal. Raises BuildError for a missing seeds folder or
     lunr.js, OutputError when ``out`` cannot be replaced.
     """
+    progress = progress if progress is not None else Progress(enabled=False)
     diagnostics = Diagnostics()
+    progress.stage("reading lists")
     entries = read_lists(list_files(seeds), config, diagnostics)
     overrides = load_overrides(seeds, diagnostics)
-    site = build_site(entries, overrides, config, diagnostics)
+    build_cache = BuildCache(cache)
+    progress.stage("papers", len(entries), "papers")
+    site = build_site(entries, overrides, config, diagnostics, memo=build_cache, progress=progress)
     if diagnostics.errors or (strict and diagnostics.warnings):
-        return BuildReport(site, diagnostics)
+        build_cache.save()
+        progress.close()
+        diagnostics.extend(build_cache.diagnostics)
+        return BuildReport(site, diagnostics, seconds=progress.elapsed)
     output = Output(out)
+    build_cache.open_output(out)
     try:
-        write_site(site, output)
+        pages = write_site(site, output, build_cache, progress)
     except BaseException:
         output.discard()
+        progress.close()
         raise
+    index_file = output.staging / urls.SEARCH_INDEX_JSON
+    index_bytes = index_file.stat().st_size if index_file.exists() else 0
     output.commit()
-    return BuildReport(site, diagnostics, len(output.written))
+    progress.stage("saving the build cache")
+    build_cache.save()
+    progress.close()
+    diagnostics.extend(build_cache.diagnostics)
+    return BuildReport(site, diagnostics, len(output.written), pages, index_bytes, progress.elapsed, build_cache.reused)
