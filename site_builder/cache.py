@@ -4,7 +4,7 @@ Two kinds of reuse, both keyed by content, never by time stamps of inputs:
 
 - **memo** (``<cache>/memo.json``): per-paper work that is expensive and a
   pure function of a string: :func:`render.render_abstract`,
-  :func:`titles.derive_title`, :func:`render.render_inline`. Keyed by
+  :func:`titles.derive_title`, :func:`render.render_inline`, :func:`model.paper_id`. Keyed by
   SHA-256 of the function name and its input.
 - **outputs** (``<cache>/outputs/<digest of the output folder>.json``): a
   manifest of the previous build of one output folder: for each file its key
@@ -91,48 +91,69 @@ class Fingerprinter:
 
     :meth:`of` digests strings, numbers, None, lists, tuples, dicts, sets of
     those and dataclass instances (by class name and every field, including
-    ``compare=False`` ones). Dataclass digests are memoised per object for the
-    lifetime of the fingerprinter (one build), so a paper shown on many pages
-    is hashed once. Returns None for anything else: the file is then always
-    rendered (never wrongly reused).
+    ``compare=False`` ones), feeding a type tag and length before each value
+    so different shapes never share a digest. Dataclass digests are memoised
+    per object for the lifetime of the fingerprinter (one build), so a paper
+    shown on many pages is hashed once. Returns None when ``obj`` holds
+    anything else: the file is then always rendered (never wrongly reused).
     """
 
     def __init__(self) -> None:
-        self._memo: dict[int, tuple[object, str | None]] = {}
+        self._memo: dict[int, tuple[object, bytes | None]] = {}
 
     def of(self, obj: Any) -> str | None:
         """Hex digest of ``obj``'s data, or None when ``obj`` holds an object it cannot digest."""
-        if obj is None or isinstance(obj, (bool, int, float, str)):
-            return _digest(type(obj).__name__, repr(obj) if not isinstance(obj, str) else obj)
-        key = id(obj)
-        hit = self._memo.get(key)
+        h = hashlib.sha256()
+        return h.hexdigest() if self._feed(h, obj) else None
+
+    def _feed(self, h, obj: Any) -> bool:
+        kind = type(obj)
+        if kind is str:
+            data = obj.encode("utf-8")
+            h.update(b"s" + len(data).to_bytes(8, "little"))
+            h.update(data)
+            return True
+        if obj is None or kind in (bool, int, float):
+            data = repr(obj).encode()
+            h.update(kind.__name__.encode() + b":" + data + b";")
+            return True
+        if kind in (list, tuple):
+            h.update(b"l" + len(obj).to_bytes(8, "little"))
+            return all(self._feed(h, x) for x in obj)
+        if kind is dict:
+            h.update(b"d" + len(obj).to_bytes(8, "little"))
+            for k, v in sorted(obj.items(), key=lambda kv: repr(kv[0])):
+                if not (self._feed(h, k) and self._feed(h, v)):
+                    return False
+            return True
+        if kind in (set, frozenset):
+            parts = sorted(self.of(x) or "" for x in obj)
+            if "" in parts:
+                return False
+            h.update(b"S" + len(parts).to_bytes(8, "little") + "".join(parts).encode())
+            return True
+        if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+            digest = self._dataclass(obj)
+            if digest is None:
+                return False
+            h.update(b"D" + digest)
+            return True
+        return False
+
+    def _dataclass(self, obj: Any) -> bytes | None:
+        hit = self._memo.get(id(obj))
         if hit is not None and hit[0] is obj:
             return hit[1]
-        result = self._compute(obj)
-        self._memo[key] = (obj, result)
-        return result
-
-    def _compute(self, obj: Any) -> str | None:
-        if isinstance(obj, (list, tuple)):
-            parts = [self.of(x) for x in obj]
-            return None if None in parts else _digest(type(obj).__name__, *parts)
-        if isinstance(obj, (set, frozenset)):
-            parts = sorted(self.of(x) or "" for x in obj)
-            return None if "" in parts else _digest("set", *parts)
-        if isinstance(obj, dict):
-            parts = []
-            for k, v in sorted(obj.items(), key=lambda kv: repr(kv[0])):
-                parts += [self.of(k), self.of(v)]
-            return None if None in parts else _digest("dict", *parts)
-        if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-            parts = [type(obj).__qualname__]
-            for f in dataclasses.fields(obj):
-                digest = self.of(getattr(obj, f.name))
-                if digest is None:
-                    return None
-                parts += [f.name, digest]
-            return _digest(*parts)
-        return None
+        h = hashlib.sha256(type(obj).__qualname__.encode() + b"\0")
+        ok = True
+        for f in dataclasses.fields(obj):
+            h.update(f.name.encode() + b"=")
+            if not self._feed(h, getattr(obj, f.name)):
+                ok = False
+                break
+        digest = h.digest() if ok else None
+        self._memo[id(obj)] = (obj, digest)
+        return digest
 
 
 class BuildCache:
@@ -238,6 +259,16 @@ class BuildCache:
             return RenderedAbstract(html, text, tuple(code_urls), tuple(warnings))
         return self._memo("render_abstract", source, render_abstract,
                           lambda r: [r.html, r.text, list(r.code_urls), list(r.warnings)], decode)
+
+    def paper_id(self, abstract: str) -> str:
+        """:func:`model.paper_id` of ``abstract``, from the cache when it holds it."""
+        from .model import paper_id
+
+        def decode(v):
+            if not isinstance(v, str):
+                raise ValueError
+            return v
+        return self._memo("paper_id", abstract, paper_id, lambda t: t, decode)
 
     def derive_title(self, abstract: str) -> str:
         """:func:`titles.derive_title` of ``abstract``, from the cache when it holds it."""

@@ -167,15 +167,16 @@ def _apply_override(entry: Entry, override: dict) -> tuple[dict, bool]:
     return fields, "title" in override
 
 
-def make_paper(entry: Entry, override: dict, diagnostics: Diagnostics, memo=None) -> Paper | None:
+def make_paper(entry: Entry, override: dict, diagnostics: Diagnostics, memo=None, pid: str | None = None) -> Paper | None:
     """Build the :class:`Paper` of ``entry`` with the curator's ``override`` applied.
 
     ``memo`` (e.g. a :class:`~site_builder.cache.BuildCache`) provides
-    ``render_abstract``, ``derive_title`` and ``render_inline`` with the same
-    results as the functions of those names, possibly from a cache.
+    ``render_abstract``, ``derive_title``, ``render_inline`` and ``paper_id``
+    with the same results as the functions of those names, possibly from a
+    cache; ``pid`` is the entry's :func:`paper_id` when already known.
     Returns None (with an error diagnostic) when no venue and year are known.
     """
-    pid = paper_id(entry.abstract)
+    pid = pid or paper_id(entry.abstract)
     f, titled = _apply_override(entry, override)
     if not f["venue"] or not f["year"]:
         diagnostics.error(entry.path, entry.line, "paper has no venue and year (heading names none, config gives none)")
@@ -211,12 +212,12 @@ def build_site(entries: list[Entry], overrides: dict[str, dict], config: SiteCon
     for entry in sorted(entries, key=lambda e: (e.path, e.line)):
         if progress is not None:
             progress.advance()
-        pid = paper_id(entry.abstract)
+        pid = (memo.paper_id if memo else paper_id)(entry.abstract)
         if pid in papers:
             first = papers[pid]
             diagnostics.warning(entry.path, entry.line, f"duplicate of the paper at {first.source}:{first.line}; listed once")
             continue
-        paper = make_paper(entry, overrides.get(pid, {}), diagnostics, memo)
+        paper = make_paper(entry, overrides.get(pid, {}), diagnostics, memo, pid)
         if paper is not None:
             papers[pid] = paper
     for pid in sorted(set(overrides) - set(papers)):

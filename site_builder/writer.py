@@ -60,6 +60,7 @@ class Output:
         self.target.parent.mkdir(parents=True, exist_ok=True)
         self.staging = Path(tempfile.mkdtemp(prefix=f".{self.target.name}.building-", dir=self.target.parent))
         self.written: set[str] = set()
+        self._folders: set[Path] = set()
         self.write_text(MARKER, "Built by site_builder; this folder is replaced whole by each build.\n")
 
     def _claim(self, path: str) -> Path:
@@ -68,7 +69,9 @@ class Output:
             raise OutputError(f"refusing to write {path!r}: {'written twice' if path in self.written else 'unsafe path'}")
         self.written.add(path)
         dest = self.staging / pure
-        dest.parent.mkdir(parents=True, exist_ok=True)
+        if dest.parent not in self._folders:
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            self._folders.add(dest.parent)
         return dest
 
     def write_text(self, path: str, text: str) -> None:
