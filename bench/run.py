@@ -91,6 +91,7 @@ def _tree_rss(root: int) -> int:
 
 def measure(argv: list[str], env: dict | None = None) -> dict:
     """Run ``argv``; return wall and CPU seconds, peak RSS (largest process, and tree sum) and output."""
+    load_before = os.getloadavg()[0]
     start = time.perf_counter()
     proc = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     peak = [0]
@@ -118,6 +119,7 @@ def measure(argv: list[str], env: dict | None = None) -> dict:
     if proc.returncode:
         raise SystemExit(f"{' '.join(argv)} failed ({proc.returncode}):\n{stderr[-3000:]}")
     return {"wall_s": wall, "cpu_s": usage.ru_utime + usage.ru_stime, "max_rss_mb": usage.ru_maxrss / 1024,
+            "load_before": load_before, "load_after": os.getloadavg()[0],
             "tree_rss_mb": peak[0] / 2**20, "stdout": out["stdout"].decode("utf-8", "replace"), "stderr": stderr}
 
 
@@ -278,6 +280,7 @@ def table(results: list[dict]) -> str:
              row("papers in the site", lambda r: f"{r['papers']:,}"),
              row("lunr.py `lunr()` alone, wall / CPU", lambda r: f"{r['baseline']['wall_s']:.1f} s / {r['baseline']['cpu_s']:.1f} s"),
              row("cold build, wall / CPU", lambda r: f"{r['cold']['wall_s']:.1f} s / {r['cold']['cpu_s']:.1f} s"),
+             row("1-min load average around the cold build (2 cores)", lambda r: f"{r['cold']['load_before']:.1f} → {r['cold']['load_after']:.1f}"),
              row("**ratio** cold build wall / lunr.py wall", lambda r: f"**{r['cold']['wall_s'] / r['baseline']['wall_s']:.2f}**"),
              row("ratio cold build CPU / lunr.py CPU", lambda r: f"{r['cold']['cpu_s'] / r['baseline']['cpu_s']:.2f}"),
              row("peak RSS, largest process / whole tree", lambda r: f"{r['cold']['max_rss_mb']:.0f} MB / {r['cold']['tree_rss_mb']:.0f} MB"),

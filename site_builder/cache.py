@@ -170,7 +170,7 @@ class BuildCache:
         self.fingerprints = Fingerprinter()
         self._memo_old: dict[str, Any] = {}
         self._memo_new: dict[str, Any] = {}
-        self._memo_dirty = False
+        self._memo_dirty = False  # memo values are kept in memory even without a cache folder
         self.memo_hits = self.memo_misses = 0
         self.reused = self.rendered = 0
         self._previous: dict[str, list] = {}
@@ -229,9 +229,9 @@ class BuildCache:
 
     # -- memo of per-paper work ----------------------------------------------------------------
 
-    def _memo(self, kind: str, source: str, compute: Callable[[str], Any], encode, decode):
-        if self.folder is None:
-            return compute(source)
+    def _memo(self, kind: str, source: str):
+        """The value of memo function ``kind`` (see :data:`MEMO_FUNCTIONS`) for ``source``."""
+        compute, encode, decode = MEMO_FUNCTIONS[kind]
         key = _digest(kind, source)
         if key in self._memo_new:
             return decode(self._memo_new[key])
@@ -250,42 +250,55 @@ class BuildCache:
         self.memo_misses += 1
         return value
 
+    def missing_work(self, entries) -> list[tuple[str, str | None]]:
+        """The ``(abstract, title)`` items of reader ``entries`` whose id or rendering is not in the memo yet.
+
+        For :func:`paper_work` in worker processes, then :meth:`store_work`.
+        A title the memo cannot tell yet (derived, not cached) counts as missing.
+        """
+        seen: set[tuple[str, str | None]] = set()
+        result = []
+        for entry in entries:
+            item = (entry.abstract, entry.title or None)
+            if item in seen:
+                continue
+            seen.add(item)
+            keys = [_digest("paper_id", entry.abstract), _digest("render_abstract", entry.abstract)]
+            title = entry.title
+            if not title:
+                derived = _digest("derive_title", entry.abstract)
+                value = self._memo_new.get(derived, self._memo_old.get(derived))
+                title = value if isinstance(value, str) else None
+            if title is None or not all(self._has(k) for k in keys + [_digest("render_inline", title)]):
+                result.append(item)
+        return result
+
+    def _has(self, key: str) -> bool:
+        return key in self._memo_new or key in self._memo_old
+
+    def store_work(self, results: list[list[tuple[str, str, Any]]]) -> None:
+        """Add values computed by :func:`paper_work` (in any process) to the memo."""
+        for work in results:
+            for kind, source, value in work:
+                self._memo_new[_digest(kind, source)] = value
+                self.memo_misses += 1
+        self._memo_dirty = self._memo_dirty or bool(results)
+
     def render_abstract(self, source: str) -> RenderedAbstract:
         """:func:`render.render_abstract` of ``source``, from the cache when it holds it."""
-        def decode(v):
-            html, text, code_urls, warnings = v
-            if not (isinstance(html, str) and isinstance(text, str)):
-                raise ValueError
-            return RenderedAbstract(html, text, tuple(code_urls), tuple(warnings))
-        return self._memo("render_abstract", source, render_abstract,
-                          lambda r: [r.html, r.text, list(r.code_urls), list(r.warnings)], decode)
+        return self._memo("render_abstract", source)
 
     def paper_id(self, abstract: str) -> str:
         """:func:`model.paper_id` of ``abstract``, from the cache when it holds it."""
-        from .model import paper_id
-
-        def decode(v):
-            if not isinstance(v, str):
-                raise ValueError
-            return v
-        return self._memo("paper_id", abstract, paper_id, lambda t: t, decode)
+        return self._memo("paper_id", abstract)
 
     def derive_title(self, abstract: str) -> str:
         """:func:`titles.derive_title` of ``abstract``, from the cache when it holds it."""
-        def decode(v):
-            if not isinstance(v, str):
-                raise ValueError
-            return v
-        return self._memo("derive_title", abstract, derive_title, lambda t: t, decode)
+        return self._memo("derive_title", abstract)
 
     def render_inline(self, source: str) -> tuple[str, str]:
         """:func:`render.render_inline` of ``source`` as ``(html, text)``, from the cache when it holds it."""
-        def decode(v):
-            html, text = v
-            if not (isinstance(html, str) and isinstance(text, str)):
-                raise ValueError
-            return html, text
-        return self._memo("render_inline", source, render_inline, list, decode)
+        return self._memo("render_inline", source)
 
     # -- reuse of output files ------------------------------------------------------------------
 
@@ -366,6 +379,57 @@ class BuildCache:
             self._save(self.folder / MEMO_NAME, {"entries": self._memo_new})
         if self._out is not None:
             self._save(self._manifest_path(self._out), {"out": str(self._out), "files": self._manifest})
+
+
+def _string(v: Any) -> str:
+    if not isinstance(v, str):
+        raise ValueError("not a string")
+    return v
+
+
+def _decode_rendered(v: Any) -> RenderedAbstract:
+    html, text, code_urls, warnings = v
+    if not (isinstance(html, str) and isinstance(text, str)):
+        raise ValueError("not a rendered abstract")
+    return RenderedAbstract(html, text, tuple(code_urls), tuple(warnings))
+
+
+def _decode_inline(v: Any) -> tuple[str, str]:
+    html, text = v
+    return _string(html), _string(text)
+
+
+def _paper_id(abstract: str) -> str:
+    from .model import paper_id
+    return paper_id(abstract)
+
+
+#: The memoised functions: kind → (compute, encode to JSON, decode from JSON; raises on a bad value).
+MEMO_FUNCTIONS: dict[str, tuple[Callable, Callable, Callable]] = {
+    "render_abstract": (render_abstract, lambda r: [r.html, r.text, list(r.code_urls), list(r.warnings)],
+                        _decode_rendered),
+    "render_inline": (render_inline, list, _decode_inline),
+    "derive_title": (derive_title, str, _string),
+    "paper_id": (_paper_id, str, _string),
+}
+
+
+def paper_work(item: tuple[str, str | None]) -> list[tuple[str, str, Any]]:
+    """The memo values one paper needs: ``item`` is ``(abstract, title or None)``.
+
+    Returns ``(kind, source, JSON-ready value)`` for its id, rendered
+    abstract, derived title (when ``title`` is None) and inline-rendered
+    title. A module function, so forked worker processes can run it.
+    """
+    abstract, title = item
+    encode = {kind: f[1] for kind, f in MEMO_FUNCTIONS.items()}
+    work = [("paper_id", abstract, _paper_id(abstract)),
+            ("render_abstract", abstract, encode["render_abstract"](render_abstract(abstract)))]
+    if not title:
+        title = derive_title(abstract)
+        work.append(("derive_title", abstract, title))
+    work.append(("render_inline", title, encode["render_inline"](render_inline(title))))
+    return work
 
 
 def file_stat(file: Path) -> list[int]:

@@ -8,14 +8,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import urls
-from .cache import BuildCache
+from .cache import BuildCache, paper_work
 from .config import SiteConfig
 from .diagnostics import Diagnostics
 from .model import Site, build_site
 from .pages import plan_pages
 from .progress import Progress
 from .reader import Entry, read_list
-from .workers import chunks, claim_all, index_job, page_job, run_jobs
+from .workers import chunks, claim_all, index_job, page_job, parallel_map, run_jobs
 from .writer import Output, make_environment, page_key
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -151,6 +151,9 @@ def build(seeds: Path, out: Path, config: SiteConfig, strict: bool = False, cach
     entries = read_lists(list_files(seeds), config, diagnostics)
     overrides = load_overrides(seeds, diagnostics)
     build_cache = BuildCache(cache)
+    work = build_cache.missing_work(entries)
+    progress.stage("rendering abstracts", len(work), "papers")
+    build_cache.store_work(parallel_map(paper_work, work, progress))
     progress.stage("papers", len(entries), "papers")
     site = build_site(entries, overrides, config, diagnostics, memo=build_cache, progress=progress)
     if diagnostics.errors or (strict and diagnostics.warnings):

@@ -25,9 +25,10 @@ from .writer import Output, render_page
 
 #: Pages per job: small enough to balance the cores, large enough to keep overhead low.
 CHUNK = 250
-#: Below this much work (pages to render; an index counts as 2,000) the build stays in one process.
-MIN_PARALLEL_WORK = 1500
-INDEX_WORK = 2000
+#: Below this many pages to render the build stays in one process (forking costs more than it saves).
+MIN_PARALLEL_WORK = 500
+#: Below this many items :func:`parallel_map` stays in one process.
+MIN_MAP_ITEMS = 200
 
 _JOBS: list[Callable[[], list]] = []
 
@@ -106,6 +107,30 @@ def run_jobs(jobs: list[tuple[Callable[[], list[Written]], int]], on_done: Calla
 
 def _numbered(number: int) -> tuple[int, list[Written]]:
     return number, _run(number)
+
+
+def parallel_map(function: Callable, items: list, progress=None, chunk: int = 50) -> list:
+    """``[function(x) for x in items]``, on every core when :func:`worker_count` allows and ``items`` are many.
+
+    ``function`` must be a module-level function (it is sent to forked
+    workers by name); items and results are pickled. ``progress`` is
+    advanced per item. Order is kept.
+    """
+    processes = worker_count()
+    if processes < 2 or len(items) < MIN_MAP_ITEMS:
+        results = []
+        for item in items:
+            results.append(function(item))
+            if progress is not None:
+                progress.advance()
+        return results
+    results = []
+    with multiprocessing.get_context("fork").Pool(processes) as pool:
+        for result in pool.imap(function, items, chunksize=chunk):
+            results.append(result)
+            if progress is not None:
+                progress.advance()
+    return results
 
 
 def chunks(items: list, size: int = CHUNK) -> list[list]:

@@ -112,6 +112,7 @@ def test_parallel_writer_gives_the_same_bytes(tmp_path, seeds_copy, monkeypatch)
     run(seeds_copy, tmp_path / "serial", None)
     monkeypatch.setattr(workers, "worker_count", lambda: 2)
     monkeypatch.setattr(workers, "MIN_PARALLEL_WORK", 0)
+    monkeypatch.setattr(workers, "MIN_MAP_ITEMS", 0)
     monkeypatch.setattr(workers, "CHUNK", 7)
     used = []
     real_pool = workers.multiprocessing.get_context("fork").Pool
@@ -123,7 +124,7 @@ def test_parallel_writer_gives_the_same_bytes(tmp_path, seeds_copy, monkeypatch)
 
     monkeypatch.setattr(workers.multiprocessing, "get_context", lambda method: CountingContext())
     report = run(seeds_copy, tmp_path / "parallel", tmp_path / "cache")
-    assert used == [2] and report.reused == 0
+    assert used == [2, 2] and report.reused == 0  # abstracts, then pages and index
     assert_same_site(tmp_path / "serial", tmp_path / "parallel")
 
 
