@@ -22,7 +22,7 @@ largest single process (``ru_maxrss``) and the peak sum of RSS over the
 build's process tree (sampled from ``/proc`` every 20 ms), output size, and
 index bytes per paper (``search-index.json``, raw and gzip level 6).
 
-At the largest N it opens ``search.html`` from ``file://`` in headless
+At every N it opens ``search.html`` from ``file://`` in headless
 Chromium (``tests/browser.py``) and measures, in the page with
 ``performance.now()``: the time from navigation start to the first result of
 a query (median of 3 loads), and the median time of 50 further queries. A
@@ -208,19 +208,36 @@ ENGINE_QUERIES = """(qs) => {
 
 
 def browser(site: Path, words: list[str]) -> dict:
-    """First-result time (median of 3 loads) and the median of 50 further queries, in headless Chromium."""
+    """First-result time (median of 3 loads) and the median of 50 further queries, in headless Chromium.
+
+    When the page fails (a JavaScript error, or no result within 60 s) the
+    result is ``{"error": message}`` instead.
+    """
     from browser import chromium_context
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     url = (site / "search.html").resolve().as_uri()
     first_times = []
+    errors: list[str] = []
     with chromium_context() as context:
         context.add_init_script(FIRST_RESULT_SCRIPT)
-        for _ in range(3):
-            page = context.new_page()
-            page.goto(f"{url}?q={words[0]}", wait_until="commit")
-            page.wait_for_function("window.__firstResult !== null", timeout=60_000)
-            first_times.append(page.evaluate("window.__firstResult"))
-            page.close()
+        try:
+            for _ in range(3):
+                page = context.new_page()
+                page.on("pageerror", lambda exc: errors.append(str(exc)))
+                page.goto(f"{url}?q={words[0]}", wait_until="commit")
+                for _ in range(120):  # up to 60 s, stopping at the first page error
+                    if errors:
+                        return {"error": f"page error: {errors[0]}"}
+                    if page.evaluate("window.__firstResult !== null"):
+                        break
+                    page.wait_for_timeout(500)
+                else:
+                    raise PlaywrightTimeout("no first result")
+                first_times.append(page.evaluate("window.__firstResult"))
+                page.close()
+        except PlaywrightTimeout:
+            return {"error": f"no result for {words[0]!r} within 60 s; page errors: {errors or 'none'}"}
         page = context.new_page()
         page.goto(f"{url}?q={words[0]}")
         page.wait_for_function("window.__firstResult !== null", timeout=60_000)
@@ -238,7 +255,7 @@ def browser(site: Path, words: list[str]) -> dict:
             "query_mode": mode}
 
 
-def run_size(n: int, records: list[dict], with_browser: bool) -> dict:
+def run_size(n: int, records: list[dict], with_browser: bool, save=lambda result: None) -> dict:
     folder = OUT / f"n{n}"
     shutil.rmtree(folder, ignore_errors=True)
     write_lists(records[:n], folder / "seeds", folder / "site.toml")
@@ -265,8 +282,10 @@ def run_size(n: int, records: list[dict], with_browser: bool) -> dict:
         "index_bytes": len(index),
         "index_gzip_bytes": len(gzip.compress(index, 6)),
     })
+    save(result)
     if with_browser:
         result["browser"] = browser(site, queries(records[:n], 51))
+        print(f"N={n}: browser {result['browser']}", file=sys.stderr, flush=True)
     return result
 
 
@@ -291,10 +310,16 @@ def table(results: list[dict]) -> str:
              row("search-index.json raw / gzip", lambda r: f"{r['index_bytes'] / 1e6:.1f} MB / {r['index_gzip_bytes'] / 1e6:.1f} MB"),
              row("index bytes per paper, raw / gzip", lambda r: f"{r['index_bytes'] / r['papers']:,.0f} / {r['index_gzip_bytes'] / r['papers']:,.0f}")]
     if any("browser" in r for r in results):
-        lines.append(row("Chromium: first result after opening search.html",
-                         lambda r: f"{r['browser']['first_result_ms']:.0f} ms" if "browser" in r else "–"))
-        lines.append(row("Chromium: median of 50 queries",
-                         lambda r: f"{r['browser']['query_median_ms']:.1f} ms" if "browser" in r else "–"))
+        def first(r):
+            b = r.get("browser")
+            return "–" if b is None else "fails (see notes)" if "error" in b else f"{b['first_result_ms']:.0f} ms"
+
+        def median(r):
+            b = r.get("browser")
+            return "–" if b is None or "error" in b else f"{b['query_median_ms']:.1f} ms"
+
+        lines.append(row("Chromium: first result after opening search.html", first))
+        lines.append(row("Chromium: median of 50 queries", median))
     return "\n".join(lines)
 
 
@@ -309,11 +334,16 @@ def main(argv: list[str] | None = None) -> int:
         baseline(args.baseline)
         return 0
     records = load_corpus(args.corpus, max(args.sizes))
-    results = []
-    for n in sorted(args.sizes):
-        results.append(run_size(n, records, not args.no_browser and n == max(args.sizes)))
+    results: list[dict] = []
+
+    def save(partial: dict | None = None) -> None:
         OUT.mkdir(parents=True, exist_ok=True)
-        (OUT / "results.json").write_text(json.dumps(results, indent=1), encoding="utf-8")
+        done = results + ([partial] if partial is not None else [])
+        (OUT / "results.json").write_text(json.dumps(done, indent=1), encoding="utf-8")
+
+    for n in sorted(args.sizes):
+        results.append(run_size(n, records, not args.no_browser, save))
+        save()
     print(f"cores: {len(os.sched_getaffinity(0))}, load average before: see `uptime`; corpus: {args.corpus}")
     print(table(results))
     return 0
