@@ -15,6 +15,8 @@ subprocess of this script:
 2. a cold build (``python build.py``, empty cache, no output folder);
 3. a rebuild with nothing changed, and a rebuild after one abstract changed
    (same output folder and cache, as ``python build.py`` twice would);
+4. the cold build and the one-abstract rebuild again with the search index
+   stubbed out (``--build-without-index``), to show what the rest costs;
 
 and measures wall time (``time.perf_counter``), CPU time (user + system of
 the build and its worker processes, from ``os.wait4``), the peak RSS of the
@@ -152,9 +154,24 @@ def baseline(folder: Path) -> None:
 
 # -- the build steps ---------------------------------------------------------------------------------
 
-def build_argv(folder: Path) -> list[str]:
-    return [sys.executable, "build.py", "--seeds", str(folder / "seeds"), "--config", str(folder / "site.toml"),
-            "--out", str(folder / "_site"), "--cache", str(folder / "cache"), "--quiet"]
+def build_argv(folder: Path, index: bool = True) -> list[str]:
+    """``python build.py`` for ``folder``; without ``index``, this script's stand-in that skips the search index."""
+    suffix = "" if index else "_noindex"
+    program = ["build.py"] if index else [str(Path(__file__).resolve()), "--build-without-index"]
+    return [sys.executable, *program, "--seeds", str(folder / "seeds"), "--config", str(folder / "site.toml"),
+            "--out", str(folder / f"_site{suffix}"), "--cache", str(folder / f"cache{suffix}"), "--quiet"]
+
+
+def build_without_index(argv: list[str]) -> int:
+    """``python build.py argv`` with :func:`search.build_search_data` replaced by an empty index.
+
+    Measures everything but the search index (the part being replaced by a
+    faster builder), so the budget left for the index is visible.
+    """
+    from site_builder import cli, workers
+
+    workers.build_search_data = lambda site: {"index": {}, "docs": {}}
+    return cli.main(argv)
 
 
 def change_one_abstract(seeds: Path) -> None:
@@ -267,11 +284,15 @@ def run_size(n: int, records: list[dict], with_browser: bool, save=lambda result
     cold = measure(build_argv(folder), env)
     result["cold"] = {k: v for k, v in cold.items() if k not in ("stdout", "stderr")}
     print(f"N={n}: cold build {cold['wall_s']:.1f}s", file=sys.stderr, flush=True)
+    cold = measure(build_argv(folder, index=False), env)
+    result["cold_without_index"] = {k: v for k, v in cold.items() if k not in ("stdout", "stderr")}
     same = measure(build_argv(folder), env)
     result["rebuild_unchanged"] = {k: v for k, v in same.items() if k not in ("stdout", "stderr")}
     change_one_abstract(folder / "seeds")
     changed = measure(build_argv(folder), env)
     result["rebuild_one_abstract"] = {k: v for k, v in changed.items() if k not in ("stdout", "stderr")}
+    changed = measure(build_argv(folder, index=False), env)
+    result["rebuild_one_abstract_without_index"] = {k: v for k, v in changed.items() if k not in ("stdout", "stderr")}
     site = folder / "_site"
     papers = json.loads((site / "papers.json").read_text(encoding="utf-8"))
     index = (site / "search-index.json").read_bytes()
@@ -302,10 +323,13 @@ def table(results: list[dict]) -> str:
              row("1-min load average around the cold build (2 cores)", lambda r: f"{r['cold']['load_before']:.1f} → {r['cold']['load_after']:.1f}"),
              row("**ratio** cold build wall / lunr.py wall", lambda r: f"**{r['cold']['wall_s'] / r['baseline']['wall_s']:.2f}**"),
              row("ratio cold build CPU / lunr.py CPU", lambda r: f"{r['cold']['cpu_s'] / r['baseline']['cpu_s']:.2f}"),
+             row("cold build without the search index (stubbed), wall / CPU", lambda r: f"{r['cold_without_index']['wall_s']:.1f} s / {r['cold_without_index']['cpu_s']:.1f} s"),
              row("peak RSS, largest process / whole tree", lambda r: f"{r['cold']['max_rss_mb']:.0f} MB / {r['cold']['tree_rss_mb']:.0f} MB"),
              row("rebuild, nothing changed (wall)", lambda r: f"{r['rebuild_unchanged']['wall_s']:.1f} s"),
              row("rebuild, one abstract changed (wall / CPU)", lambda r: f"{r['rebuild_one_abstract']['wall_s']:.1f} s / {r['rebuild_one_abstract']['cpu_s']:.1f} s"),
              row("**rebuild / cold** (wall)", lambda r: f"**{100 * r['rebuild_one_abstract']['wall_s'] / r['cold']['wall_s']:.0f} %**"),
+             row("same without the search index (wall / CPU)", lambda r: f"{r['rebuild_one_abstract_without_index']['wall_s']:.1f} s / {r['rebuild_one_abstract_without_index']['cpu_s']:.1f} s"),
+             row("rebuild / cold, both without the index (wall / CPU)", lambda r: f"{100 * r['rebuild_one_abstract_without_index']['wall_s'] / r['cold_without_index']['wall_s']:.0f} % / {100 * r['rebuild_one_abstract_without_index']['cpu_s'] / r['cold_without_index']['cpu_s']:.0f} %"),
              row("output files / size", lambda r: f"{r['files']:,} / {r['output_bytes'] / 1e6:.1f} MB"),
              row("search-index.json raw / gzip", lambda r: f"{r['index_bytes'] / 1e6:.1f} MB / {r['index_gzip_bytes'] / 1e6:.1f} MB"),
              row("index bytes per paper, raw / gzip", lambda r: f"{r['index_bytes'] / r['papers']:,.0f} / {r['index_gzip_bytes'] / r['papers']:,.0f}")]
@@ -329,6 +353,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-browser", action="store_true", help="skip the Chromium measurements")
     parser.add_argument("--corpus", type=Path, default=CORPUS)
     parser.add_argument("--baseline", type=Path, help=argparse.SUPPRESS)
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--build-without-index"]:
+        return build_without_index(argv[1:])
     args = parser.parse_args(argv)
     if args.baseline:
         baseline(args.baseline)
