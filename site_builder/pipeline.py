@@ -15,6 +15,7 @@ from .model import Site, build_site
 from .pages import plan_pages
 from .progress import Progress
 from .reader import Entry, read_list
+from .search import index_script
 from .workers import chunks, claim_all, index_job, page_job, parallel_map, run_jobs
 from .writer import Output, make_environment, page_key
 
@@ -114,18 +115,25 @@ def write_site(site: Site, output: Output, cache: BuildCache | None = None, prog
         cache.record(urls.PAPERS_JSON, key, output)
     index_paths = (urls.SEARCH_INDEX_JSON, urls.SEARCH_INDEX_JS)
     key = cache.key("search-index", site)
-    index_reused = all(cache.reusable(path, key) for path in index_paths)
+    index_reused = cache.reuse(urls.SEARCH_INDEX_JSON, key, output)
+    if index_reused and not cache.reuse(urls.SEARCH_INDEX_JS, key, output):
+        output.write_text(urls.SEARCH_INDEX_JS, index_script(output.read_text(urls.SEARCH_INDEX_JSON)))
+        cache.record(urls.SEARCH_INDEX_JS, key, output)
     jobs = [] if index_reused else [(index_job(site, index_paths, key, output.staging), 0)]
     jobs += [(page_job(env, chunk, common, output.staging), len(chunk)) for chunk in chunks(todo)]
-    for path in index_paths if index_reused else ():
-        cache.reuse(path, key, output)
     claim_all(output, [page.path for page, _ in todo] + ([] if index_reused else list(index_paths)))
     progress.stage("pages" if index_reused else "pages and search index", len(todo), "pages")
+
+    index_pending = [not index_reused]
 
     def done(results, weight):
         for written in results:
             cache.record_stat(written.path, written.key, written.stat)
+            if written.path == urls.SEARCH_INDEX_JSON:
+                index_pending[0] = False
         progress.advance(weight)
+        if index_pending[0] and progress.done >= len(todo) and progress.total is not None:
+            progress.stage("search index (pages done)")
 
     run_jobs(jobs, done)
     output.write_text(".nojekyll", "")

@@ -78,6 +78,10 @@ class Output:
         """Write ``text`` (UTF-8, ``\\n`` line ends) at site-root relative ``path``."""
         self._claim(path).write_text(text, encoding="utf-8", newline="\n")
 
+    def read_text(self, path: str) -> str:
+        """The text of the file already written at site-root relative ``path``."""
+        return (self.staging / PurePosixPath(path)).read_text(encoding="utf-8")
+
     def copy_file(self, path: str, source: Path) -> None:
         """Copy the file ``source`` to site-root relative ``path``."""
         shutil.copyfile(source, self._claim(path))

@@ -160,3 +160,14 @@ def test_summary_line_and_quiet(tmp_path, seeds_copy, capsys):
     assert "index " in err[0] and err[0].endswith("0 warning(s)")
     assert build_into(tmp_path / "b", "--no-cache", "--quiet", seeds=seeds_copy) == 0
     assert capsys.readouterr().err == ""
+
+
+def test_index_script_is_rewritten_when_only_the_json_can_be_reused(tmp_path, seeds_copy):
+    cache = tmp_path / "cache"
+    run(seeds_copy, tmp_path / "site", cache)
+    script = tmp_path / "site" / "search-index.js"
+    original = script.read_bytes()
+    script.unlink()
+    report = run(seeds_copy, tmp_path / "site", cache)
+    assert script.read_bytes() == original
+    assert report.reused == report.pages + 2  # every page, papers.json and search-index.json
