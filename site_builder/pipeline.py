@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import tomllib
 from dataclasses import dataclass
@@ -159,6 +160,14 @@ def build(seeds: Path, out: Path, config: SiteConfig, strict: bool = False, cach
     entries = read_lists(list_files(seeds), config, diagnostics)
     overrides = load_overrides(seeds, diagnostics)
     build_cache = BuildCache(cache)
+    try:
+        return _build(out, config, strict, build_cache, entries, overrides, diagnostics, progress)
+    finally:
+        gc.unfreeze()
+
+
+def _build(out: Path, config: SiteConfig, strict: bool, build_cache: BuildCache, entries: list[Entry],
+           overrides: dict, diagnostics: Diagnostics, progress: Progress) -> BuildReport:
     work = build_cache.missing_work(entries)
     progress.stage("rendering abstracts", len(work), "papers")
     build_cache.store_work(parallel_map(paper_work, work, progress))
@@ -171,6 +180,10 @@ def build(seeds: Path, out: Path, config: SiteConfig, strict: bool = False, cach
         return BuildReport(site, diagnostics, seconds=progress.elapsed)
     output = Output(out)
     build_cache.open_output(out)
+    # The model lives through the rest of the build: move it out of the garbage collector's sight
+    # (undone in build): collections stay cheap, and forked workers do not copy every memory
+    # page of the parent by touching its objects' GC headers.
+    gc.freeze()
     try:
         pages = write_site(site, output, build_cache, progress)
     except BaseException:
