@@ -8,9 +8,11 @@ from pathlib import Path
 
 from .config import ConfigError, load_config
 from .pipeline import BuildError, build
+from .progress import Progress, format_bytes
 from .writer import OutputError, TemplateFailure
 
 DEFAULT_CONFIG = "site.toml"
+DEFAULT_CACHE = Path(".cache") / "site-builder"
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
@@ -20,6 +22,10 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--strict", action="store_true", help="treat warnings as errors")
     parser.add_argument("--notes", type=Path, default=None,
                         help="folder of the curator's Markdown notes (default: notes/ beside the seeds, if present)")
+    parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE, metavar="DIR",
+                        help=f"build cache folder, reused by the next build (default: {DEFAULT_CACHE})")
+    parser.add_argument("--no-cache", dest="cache", action="store_const", const=None, help="build without the cache")
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress and no summary line (diagnostics only)")
 
 
 def make_parser() -> argparse.ArgumentParser:
@@ -56,7 +62,9 @@ def run_build(args: argparse.Namespace, out: Path) -> int:
         config = resolve_config(args.config, args.base_url)
         if args.notes is not None and not args.notes.is_dir():
             raise BuildError(f"{args.notes}: no such folder of notes")
-        report = build(args.seeds, out, config, strict=args.strict, notes=args.notes)
+        progress = Progress(enabled=False if getattr(args, "quiet", False) else None)
+        report = build(args.seeds, out, config, strict=args.strict, notes=args.notes,
+                       cache=getattr(args, "cache", None), progress=progress)
     except (ConfigError, BuildError, OutputError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -76,8 +84,10 @@ def run_build(args: argparse.Namespace, out: Path) -> int:
         why = f"{errors} error(s)" if errors else f"{warnings} warning(s) with --strict"
         print(f"build failed: {why}; {out} left as it was", file=sys.stderr)
         return 1
-    print(f"built {len(report.site.papers)} papers, {report.files} files into {out} ({warnings} warning(s))",
-          file=sys.stderr)
+    if not getattr(args, "quiet", False):
+        reused = f", {report.reused} reused" if report.reused else ""
+        print(f"built {len(report.site.papers)} papers, {report.pages} pages, {report.files} files{reused} into {out}; "
+              f"index {format_bytes(report.index_bytes)}; {report.seconds:.1f}s; {warnings} warning(s)", file=sys.stderr)
     if getattr(args, "zip", None):
         from .archive import write_zip
         try:

@@ -207,13 +207,21 @@ def _tracks(drafts: list[_Draft]) -> dict[tuple, Track]:
     return {key: Track(venue, key[1], slugs[key].split("/", 1)[1]) for key, venue in keys}
 
 
-def make_paper(draft: _Draft, slug: str, track: Track | None, title: str, diagnostics: Diagnostics) -> Paper:
-    """Build the :class:`Paper` of ``draft`` with its resolved ``slug``, ``track`` and ``title``."""
-    rendered = render_abstract(draft.abstract)
+def make_paper(draft: _Draft, slug: str, track: Track | None, title: str, diagnostics: Diagnostics,
+               memo=None) -> Paper:
+    """Build the :class:`Paper` of ``draft`` with its resolved ``slug``, ``track`` and ``title``.
+
+    ``memo`` (e.g. a :class:`~site_builder.cache.BuildCache`) provides ``render_abstract`` and
+    ``render_inline`` with the same results as the functions of those names, possibly from a cache.
+    """
+    rendered = (memo.render_abstract if memo else render_abstract)(draft.abstract)
     for message in rendered.warnings:
         diagnostics.warning(draft.entry.path, draft.entry.line, message)
-    return Paper(draft.id, slug, title, not draft.title, draft.authors, draft.entry.et_al, draft.venue, track,
-                 draft.abstract, rendered, draft.entry.path, draft.entry.line, tuple(draft.entry.keywords))
+    paper = Paper(draft.id, slug, title, not draft.title, draft.authors, draft.entry.et_al, draft.venue, track,
+                  draft.abstract, rendered, draft.entry.path, draft.entry.line, tuple(draft.entry.keywords))
+    if memo is not None:  # fill the cached properties title_html and title_text from the memo
+        paper.__dict__["title_html"], paper.__dict__["title_text"] = memo.render_inline(title)
+    return paper
 
 
 def _sort_key(paper: Paper) -> tuple:
@@ -221,14 +229,18 @@ def _sort_key(paper: Paper) -> tuple:
 
 
 def build_site(entries: list[Entry], overrides: dict[str, dict], config: SiteConfig,
-               diagnostics: Diagnostics) -> Site:
+               diagnostics: Diagnostics, memo=None, progress=None) -> Site:
     """Compute the site model from ``entries`` (in any order; the result is ordered).
 
     The same abstract listed twice is one paper, reported as a warning naming
-    both places. An override keyed by an unknown id is a warning.
+    both places. An override keyed by an unknown id is a warning. ``memo``
+    provides ``derive_title`` (and see :func:`make_paper`) from a cache;
+    ``progress`` (a :class:`~site_builder.progress.Progress`) is advanced once per entry.
     """
     drafts: dict[str, _Draft] = {}
     for entry in sorted(entries, key=lambda e: (e.path, e.line)):
+        if progress is not None:
+            progress.advance()
         pid = paper_id(entry.abstract)
         if pid in drafts:
             first = drafts[pid].entry
@@ -240,10 +252,11 @@ def build_site(entries: list[Entry], overrides: dict[str, dict], config: SiteCon
     for pid in sorted(set(overrides) - set(drafts)):
         diagnostics.warning(overrides[pid].get("__source__", "overrides"), 0, f"override for unknown paper id {pid!r}")
     tracks = _tracks(list(drafts.values()))
-    titles = {pid: d.title or derive_title(d.abstract) for pid, d in drafts.items()}
+    derive = memo.derive_title if memo else derive_title
+    titles = {pid: d.title or derive(d.abstract) for pid, d in drafts.items()}
     slugs = unique_slugs({pid: urls.make_slug(d.slug, "paper", 60) if d.slug
                           else f"{urls.make_slug(titles[pid], 'paper', 50)}-{pid[:6]}" for pid, d in drafts.items()})
-    papers = [make_paper(d, slugs[pid], tracks.get((d.venue.slug, d.track)), titles[pid], diagnostics)
+    papers = [make_paper(d, slugs[pid], tracks.get((d.venue.slug, d.track)), titles[pid], diagnostics, memo)
               for pid, d in sorted(drafts.items())]
     ordered = tuple(sorted(papers, key=_sort_key))
     venues = tuple(sorted({p.venue for p in ordered}))

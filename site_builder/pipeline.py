@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import tomllib
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
-from . import urls
+from . import urls, workers
+from .cache import BuildCache, paper_work
 from .config import SiteConfig
 from .diagnostics import Diagnostics
 from .feeds import DateError, build_time
@@ -16,6 +18,7 @@ from .hosting import write_hosting_files
 from .library import Library, build_library
 from .model import Site, build_site
 from .pages import plan_pages
+from .progress import Progress
 from .reader import Entry, read_list
 from .search import build_search_data, dump_json, index_script
 from .writer import Output, make_environment, render_pages
@@ -40,6 +43,10 @@ class BuildReport:
     files: int = 0
     updated: datetime | None = None
     library: Library | None = None
+    pages: int = 0
+    index_bytes: int = 0
+    seconds: float = 0.0
+    reused: int = 0
 
 
 def list_files(seeds: Path) -> list[Path]:
@@ -103,53 +110,142 @@ def write_bib_files(site: Site, library: Library, output: Output) -> None:
         output.write_text(urls.venue_bib_path(venue.slug), library.bib_file(site.papers_of(venue)))
 
 
-def write_site(site: Site, output: Output, library: Library | None = None, updated: datetime | None = None) -> None:
+def write_pages_and_index(env, pages, common: dict, site: Site, output: Output, cache: BuildCache,
+                          progress: Progress) -> None:
+    """Write ``pages`` and the search index (``search-index.json`` and ``.js``) into ``output``.
+
+    Every page is rendered on every build (its content depends on the whole
+    site and library). The search index depends on ``site`` alone: with a
+    cache, it is reused from the previous output when the key of the whole
+    site is unchanged. Pages and index are written on every core when
+    :func:`workers.parallel_workers` allows, else in this process.
+    """
+    index_paths = (urls.SEARCH_INDEX_JSON, urls.SEARCH_INDEX_JS)
+    key = cache.key("search-index", site)
+    index_reused = cache.reuse(urls.SEARCH_INDEX_JSON, key, output)
+    if index_reused and not cache.reuse(urls.SEARCH_INDEX_JS, key, output):
+        output.write_text(urls.SEARCH_INDEX_JS, index_script(output.read_text(urls.SEARCH_INDEX_JSON)))
+        cache.record(urls.SEARCH_INDEX_JS, key, output)
+    progress.stage("pages" if index_reused else "pages and search index", len(pages), "pages")
+    if not workers.parallel_workers(len(pages)):
+        render_pages(env, pages, output, common, progress)
+        if not index_reused:
+            progress.stage("search index")
+            index_json = dump_json(build_search_data(site))
+            output.write_text(urls.SEARCH_INDEX_JSON, index_json)
+            output.write_text(urls.SEARCH_INDEX_JS, index_script(index_json))
+            for path in index_paths:
+                cache.record(path, key, output)
+        return
+    todo = [(page, None) for page in pages]
+    jobs = [] if index_reused else [(workers.index_job(site, index_paths, key, output.staging), 0)]
+    jobs += [(workers.page_job(env, chunk, common, output.staging), len(chunk)) for chunk in workers.chunks(todo)]
+    workers.claim_all(output, [page.path for page in pages] + ([] if index_reused else list(index_paths)))
+    index_pending = [not index_reused]
+
+    def done(results, weight):
+        for written in results:
+            cache.record_stat(written.path, written.key, written.stat)
+            if written.path == urls.SEARCH_INDEX_JSON:
+                index_pending[0] = False
+        progress.advance(weight)
+        if index_pending[0] and progress.done >= len(pages) and progress.total is not None:
+            progress.stage("search index (pages done)")
+
+    workers.run_jobs(jobs, done)
+
+
+def write_site(site: Site, output: Output, library: Library | None = None, updated: datetime | None = None,
+               cache: BuildCache | None = None, progress: Progress | None = None) -> int:
     """Write every page, ``papers.json``, the search index and the assets of ``site``, the
     reading-list pages and ``.bib`` files of ``library``, then the hosting files (404 page,
-    sitemap, robots.txt, feeds stamped ``updated``, default the epoch)."""
+    sitemap, robots.txt, feeds stamped ``updated``, default the epoch). Returns the page count.
+
+    With ``cache`` (see :mod:`site_builder.cache`), ``papers.json`` and the search index
+    are reused when the whole site is unchanged; everything else is written every time.
+    """
+    cache = cache if cache is not None else BuildCache(None)
+    progress = progress if progress is not None else Progress(enabled=False)
     env = make_environment(TEMPLATES)
     library = library if library is not None else Library(site)
     pages = plan_pages(site, library)
-    render_pages(env, pages, output, {"site": site, "library": library})
+    write_pages_and_index(env, pages, {"site": site, "library": library}, site, output, cache, progress)
+    progress.stage("bib files, feeds, assets")
     write_bib_files(site, library, output)
-    output.write_text(urls.PAPERS_JSON, json.dumps([p.record() for p in site.papers], ensure_ascii=False,
-                                                   sort_keys=True, indent=1) + "\n")
-    index_json = dump_json(build_search_data(site))
-    output.write_text(urls.SEARCH_INDEX_JSON, index_json)
-    output.write_text(urls.SEARCH_INDEX_JS, index_script(index_json))
+    key = cache.key(urls.PAPERS_JSON, site)
+    if not cache.reuse(urls.PAPERS_JSON, key, output):
+        output.write_text(urls.PAPERS_JSON, json.dumps([p.record() for p in site.papers], ensure_ascii=False,
+                                                       sort_keys=True, indent=1) + "\n")
+        cache.record(urls.PAPERS_JSON, key, output)
     output.write_text(".nojekyll", "")
     copy_assets(output)
     write_hosting_files(env, site, output, updated or datetime.fromtimestamp(0, tz=timezone.utc),
                         [page.path for page in pages])
+    return len(pages)
 
 
 def build(seeds: Path, out: Path, config: SiteConfig, strict: bool = False,
-          notes: Path | None = None) -> BuildReport:
+          notes: Path | None = None, cache: Path | None = None, progress: Progress | None = None) -> BuildReport:
     """Build the lists in ``seeds`` into ``out``.
 
     Errors (or warnings with ``strict``) stop the build before anything is
     written: ``out`` is then left exactly as it was, and the report's
     diagnostics say why. Raises BuildError for a missing seeds folder or
     lunr.js, OutputError when ``out`` cannot be replaced. ``notes`` is the
-    curator's notes folder (default: :func:`default_notes`).
+    curator's notes folder (default: :func:`default_notes`). ``cache`` is the
+    build cache folder (None: no cache; see :mod:`site_builder.cache`): its
+    warnings are reported but never fatal, and it never changes the output.
+    ``progress`` shows the stages on a terminal.
     """
+    progress = progress if progress is not None else Progress(enabled=False)
     diagnostics = Diagnostics()
     files = list_files(seeds)
     try:
         updated = build_time([*files, seeds / OVERRIDES_NAME])
     except DateError as exc:
         raise BuildError(str(exc)) from exc
+    progress.stage("reading lists")
     entries = read_lists(files, config, diagnostics)
     overrides = load_overrides(seeds, diagnostics)
-    site = build_site(entries, overrides, config, diagnostics)
-    library = build_library(site, notes if notes is not None else default_notes(seeds), diagnostics)
-    if diagnostics.errors or (strict and diagnostics.warnings):
-        return BuildReport(site, diagnostics, library=library)
-    output = Output(out)
+    build_cache = BuildCache(cache)
     try:
-        write_site(site, output, library, updated)
+        return _build(out, config, strict, build_cache, entries, overrides, diagnostics, progress,
+                      notes if notes is not None else default_notes(seeds), updated)
+    finally:
+        gc.unfreeze()
+        progress.close()
+
+
+def _build(out: Path, config: SiteConfig, strict: bool, build_cache: BuildCache, entries: list[Entry],
+           overrides: dict, diagnostics: Diagnostics, progress: Progress, notes: Path | None,
+           updated: datetime) -> BuildReport:
+    work = build_cache.missing_work(entries)
+    progress.stage("rendering abstracts", len(work), "papers")
+    build_cache.store_work(workers.parallel_map(paper_work, work, progress))
+    progress.stage("papers", len(entries), "papers")
+    site = build_site(entries, overrides, config, diagnostics, memo=build_cache, progress=progress)
+    progress.stage("reading-list features")
+    library = build_library(site, notes, diagnostics)
+    if diagnostics.errors or (strict and diagnostics.warnings):
+        build_cache.save()
+        diagnostics.extend(build_cache.diagnostics)
+        return BuildReport(site, diagnostics, library=library, seconds=progress.elapsed)
+    output = Output(out)
+    build_cache.open_output(out)
+    # The model lives through the rest of the build: move it out of the garbage collector's sight
+    # (undone in build): collections stay cheap, and forked workers do not copy every memory
+    # page of the parent by touching its objects' GC headers.
+    gc.freeze()
+    try:
+        pages = write_site(site, output, library, updated, build_cache, progress)
     except BaseException:
         output.discard()
         raise
+    index_file = output.staging / urls.SEARCH_INDEX_JSON
+    index_bytes = index_file.stat().st_size if index_file.exists() else 0
     output.commit()
-    return BuildReport(site, diagnostics, len(output.written), updated, library)
+    progress.stage("saving the build cache")
+    build_cache.save()
+    diagnostics.extend(build_cache.diagnostics)
+    return BuildReport(site, diagnostics, len(output.written), updated, library, pages, index_bytes,
+                       progress.elapsed, build_cache.reused)

@@ -412,7 +412,8 @@ class Preview:
         out = self.workdir / f"site-{self._count}"
         try:
             config = resolve_config(self.sources.config, getattr(self.args, "base_url", None))
-            report = build(self.sources.seeds, out, config, strict=getattr(self.args, "strict", False))
+            report = build(self.sources.seeds, out, config, strict=getattr(self.args, "strict", False),
+                           cache=getattr(self.args, "cache", None))
         except Exception as exc:  # any failure of a rebuild is shown, never fatal to the server
             self.status = 2 if type(exc).__name__ in BUILD_ERRORS else 1
             return None, format_error(exc)

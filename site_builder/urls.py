@@ -8,6 +8,7 @@ at a domain root and under a sub-path such as ``/repo/``.
 from __future__ import annotations
 
 import posixpath
+from functools import lru_cache
 from urllib.parse import quote
 
 from slugify import slugify
@@ -41,6 +42,7 @@ WINDOWS_RESERVED = frozenset(
 )
 
 
+@lru_cache(maxsize=65536)  # venue and track slugs repeat once per paper
 def make_slug(text: str, fallback: str, max_length: int = 60) -> str:
     """Return a safe file-name slug for ``text``.
 

@@ -8,9 +8,11 @@ interrupt) leaves the previous site exactly as it was.
 from __future__ import annotations
 
 import os
+import posixpath
 import shutil
 import tempfile
 import traceback
+from functools import lru_cache
 from pathlib import Path, PurePosixPath
 
 import jinja2
@@ -48,9 +50,16 @@ def make_environment(templates: Path) -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
-    env.globals["link"] = jinja2.pass_context(lambda ctx, target: urls.relative_url(ctx["page"].path, target))
+    env.globals["link"] = jinja2.pass_context(
+        lambda ctx, target: _relative_url(posixpath.dirname(ctx["page"].path), target))
     env.globals["urls"] = urls
     return env
+
+
+@lru_cache(maxsize=65536)
+def _relative_url(from_dir: str, target: str) -> str:
+    """:func:`urls.relative_url` memoised by the page's folder (it depends on nothing else of the page)."""
+    return urls.relative_url(f"{from_dir}/x" if from_dir else "x", target)
 
 
 class Output:
@@ -79,9 +88,28 @@ class Output:
         """Write ``text`` (UTF-8, ``\\n`` line ends) at site-root relative ``path``."""
         self._claim(path).write_text(text, encoding="utf-8", newline="\n")
 
+    def read_text(self, path: str) -> str:
+        """The text of the file already written at site-root relative ``path``."""
+        return (self.staging / PurePosixPath(path)).read_text(encoding="utf-8")
+
     def copy_file(self, path: str, source: Path) -> None:
         """Copy the file ``source`` to site-root relative ``path``."""
         shutil.copyfile(source, self._claim(path))
+
+    def claim(self, path: str) -> Path:
+        """Reserve site-root relative ``path`` (for a worker process to write); returns its staging file.
+
+        Raises :class:`OutputError` like the writing methods for a path already written or unsafe.
+        """
+        return self._claim(path)
+
+    def link_file(self, path: str, source: Path) -> None:
+        """Hard-link the file ``source`` to ``path`` (copy it where links are not possible)."""
+        dest = self._claim(path)
+        try:
+            os.link(source, dest)
+        except OSError:
+            shutil.copyfile(source, dest)
 
     def discard(self) -> None:
         """Remove the staging folder (after a failure)."""
@@ -106,11 +134,24 @@ class Output:
             shutil.rmtree(old, ignore_errors=True)
 
 
-def render_pages(env: jinja2.Environment, pages: list[Page], output: Output, common: dict) -> None:
-    """Render each page of ``pages`` with its template and write it to ``output``."""
+def render_page(env: jinja2.Environment, page: Page, common: dict) -> str:
+    """The HTML of ``page`` rendered with its template, ``common`` and its context.
+
+    Raises :class:`TemplateFailure` (``template:line: error: …``) when the template fails.
+    """
+    try:
+        return env.get_template(page.template).render(page=page, **common, **page.context)
+    except jinja2.TemplateError as exc:
+        raise TemplateFailure(f"{template_location(exc)}: error: rendering {page.path}: {exc}") from exc
+
+
+def render_pages(env: jinja2.Environment, pages: list[Page], output: Output, common: dict,
+                 progress=None) -> None:
+    """Render each page of ``pages`` with its template and write it to ``output``.
+
+    ``progress`` (a :class:`~site_builder.progress.Progress`) is advanced per page.
+    """
     for page in pages:
-        try:
-            html = env.get_template(page.template).render(page=page, **common, **page.context)
-        except jinja2.TemplateError as exc:
-            raise TemplateFailure(f"{template_location(exc)}: error: rendering {page.path}: {exc}") from exc
-        output.write_text(page.path, html)
+        output.write_text(page.path, render_page(env, page, common))
+        if progress is not None:
+            progress.advance()

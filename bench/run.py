@@ -1,0 +1,380 @@
+"""Benchmark: cold and incremental builds of the first N corpus papers, against lunr.py alone.
+
+Usage (from the repository root; writes under ``bench/out/``, git-ignored)::
+
+    PYTHONPATH=$PWD python bench/run.py                      # N = 1000, 5000, 10000
+    PYTHONPATH=$PWD python bench/run.py --sizes 1000 --no-browser
+
+For each N it writes the lists (see ``bench/lists.py``), then runs, each as a
+subprocess of this script:
+
+1. the naive baseline: lunr.py's ``lunr()`` over the same fields of the same
+   papers (title, authors, track, abstract text, boosts 10/3/2/1), alone, in
+   one process (reading the lists and rendering the abstracts is done first
+   and not timed);
+2. a cold build (``python build.py``, empty cache, no output folder);
+3. a rebuild with nothing changed, and a rebuild after one abstract changed
+   (same output folder and cache, as ``python build.py`` twice would);
+4. the cold build and the one-abstract rebuild again with the search index
+   stubbed out (``--build-without-index``), to show what the rest costs;
+
+and measures wall time (``time.perf_counter``), CPU time (user + system of
+the build and its worker processes, from ``os.wait4``), the peak RSS of the
+largest single process (``ru_maxrss``) and the peak sum of RSS over the
+build's process tree (sampled from ``/proc`` every 20 ms), output size, and
+index bytes per paper (``search-index.json``, raw and gzip level 6).
+
+At every N it opens ``search.html`` from ``file://`` in headless
+Chromium (``tests/browser.py``) and measures, in the page with
+``performance.now()``: the time from navigation start to the first result of
+a query (median of 3 loads), and the median time of 50 further queries. A
+query is typed into the search field with an ``input`` event when the page
+searches as you type; otherwise (search on submit only) the engine alone is
+timed: ``lunr.Index.load`` once, then ``index.search(q)`` per query.
+
+Prints a Markdown table and writes ``bench/out/results.json``.
+No assertion: this is a measurement, not a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from lists import CORPUS, load_corpus, write_lists  # noqa: E402
+
+OUT = ROOT / "bench" / "out"
+STOP = set("a an and are as at be by for from in into is it of on or the to with via using towards toward "
+           "learning based model models".split())
+
+
+# -- measuring a subprocess -------------------------------------------------------------------------
+
+def _tree_rss(root: int) -> int:
+    """Sum of VmRSS (bytes) of process ``root`` and its descendants, from /proc."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", "rb") as handle:
+                    fields = handle.read().rsplit(b")", 1)[1].split()
+                children.setdefault(int(fields[1]), []).append(int(entry))
+            except (OSError, IndexError, ValueError):
+                continue
+    total, todo = 0, [root]
+    while todo:
+        pid = todo.pop()
+        todo += children.get(pid, [])
+        try:
+            with open(f"/proc/{pid}/status", encoding="ascii", errors="replace") as handle:
+                for line in handle:
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1]) * 1024
+        except OSError:
+            continue
+    return total
+
+
+def measure(argv: list[str], env: dict | None = None) -> dict:
+    """Run ``argv``; return wall and CPU seconds, peak RSS (largest process, and tree sum) and output."""
+    load_before = os.getloadavg()[0]
+    start = time.perf_counter()
+    proc = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    peak = [0]
+    done = threading.Event()
+
+    def sample():
+        while not done.wait(0.02):
+            peak[0] = max(peak[0], _tree_rss(proc.pid))
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    # read pipes in threads so the child never blocks on a full pipe
+    out: dict[str, bytes] = {}
+    readers = [threading.Thread(target=lambda n=n, s=s: out.__setitem__(n, s.read()))
+               for n, s in (("stdout", proc.stdout), ("stderr", proc.stderr))]
+    for r in readers:
+        r.start()
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    done.set()
+    for r in readers:
+        r.join()
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    stderr = out["stderr"].decode("utf-8", "replace")
+    if proc.returncode:
+        raise SystemExit(f"{' '.join(argv)} failed ({proc.returncode}):\n{stderr[-3000:]}")
+    return {"wall_s": wall, "cpu_s": usage.ru_utime + usage.ru_stime, "max_rss_mb": usage.ru_maxrss / 1024,
+            "load_before": load_before, "load_after": os.getloadavg()[0],
+            "tree_rss_mb": peak[0] / 2**20, "stdout": out["stdout"].decode("utf-8", "replace"), "stderr": stderr}
+
+
+# -- the naive baseline (runs in its own process) ----------------------------------------------------
+
+def baseline(folder: Path) -> None:
+    """Print JSON ``{"papers", "wall_s", "cpu_s"}`` of lunr.py's ``lunr()`` over the site model of ``folder``."""
+    from lunr import lunr
+
+    from site_builder.config import load_config
+    from site_builder.diagnostics import Diagnostics
+    from site_builder.model import build_site
+    from site_builder.pipeline import list_files, load_overrides, read_lists
+
+    config = load_config(folder / "site.toml")
+    diagnostics = Diagnostics()
+    seeds = folder / "seeds"
+    site = build_site(read_lists(list_files(seeds), config, diagnostics), load_overrides(seeds, diagnostics),
+                      config, diagnostics)
+    documents = [{"ref": p.id, "title": p.title_text, "authors": " ".join(p.authors),
+                  "track": p.track.label if p.track else "", "abstract": p.rendered.text} for p in site.papers]
+    fields = [{"field_name": "title", "boost": 10}, {"field_name": "authors", "boost": 3},
+              {"field_name": "track", "boost": 2}, {"field_name": "abstract"}]
+    wall, cpu = time.perf_counter(), time.process_time()
+    index = lunr(ref="ref", fields=fields, documents=documents)
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    size = len(json.dumps(index.serialize(), separators=(",", ":")))
+    print(json.dumps({"papers": len(documents), "wall_s": wall, "cpu_s": cpu, "index_bytes": size}))
+
+
+# -- the build steps ---------------------------------------------------------------------------------
+
+def build_argv(folder: Path, index: bool = True) -> list[str]:
+    """``python build.py`` for ``folder``; without ``index``, this script's stand-in that skips the search index."""
+    suffix = "" if index else "_noindex"
+    program = ["build.py"] if index else [str(Path(__file__).resolve()), "--build-without-index"]
+    return [sys.executable, *program, "--seeds", str(folder / "seeds"), "--config", str(folder / "site.toml"),
+            "--out", str(folder / f"_site{suffix}"), "--cache", str(folder / f"cache{suffix}"), "--quiet"]
+
+
+def build_without_index(argv: list[str]) -> int:
+    """``python build.py argv`` with :func:`search.build_search_data` replaced by an empty index.
+
+    Measures everything but the search index (the part being replaced by a
+    faster builder), so the budget left for the index is visible.
+    """
+    from site_builder import cli, workers
+
+    workers.build_search_data = lambda site: {"index": {}, "docs": {}}
+    return cli.main(argv)
+
+
+def change_one_abstract(seeds: Path) -> None:
+    """Edit one abstract of the largest list: append a sentence to its last paper."""
+    path = max(sorted(seeds.glob("*.txt")), key=lambda p: p.stat().st_size)
+    text = path.read_text(encoding="utf-8").rstrip("\n")
+    path.write_text(text + " We also release our code.\n", encoding="utf-8")
+
+
+def folder_bytes(folder: Path) -> int:
+    return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
+
+
+def queries(records: list[dict], count: int) -> list[str]:
+    """``count`` distinct frequent title words of ``records`` (deterministic)."""
+    words = Counter(w for r in records for w in re.findall(r"[a-z]{4,}", r["title"].lower()) if w not in STOP)
+    return [w for w, _ in words.most_common(count * 2)][:count]
+
+
+FIRST_RESULT_SCRIPT = """
+(() => {
+  window.__firstResult = null;
+  const seen = () => {
+    const list = document.getElementById('search-results');
+    if (list && list.querySelector('li, a') && window.__firstResult === null) window.__firstResult = performance.now();
+  };
+  new MutationObserver(seen).observe(document, {childList: true, subtree: true});
+})();
+"""
+
+LIVE_QUERY = """async (q) => {
+  const input = document.getElementById('search-input');
+  const results = document.getElementById('search-results');
+  return await new Promise((resolve) => {
+    const t0 = performance.now();
+    const obs = new MutationObserver(() => {
+      if (results.querySelector('li, a')) { obs.disconnect(); resolve(performance.now() - t0); }
+    });
+    obs.observe(results, {childList: true, subtree: true, characterData: true});
+    input.value = q;
+    input.dispatchEvent(new Event('input', {bubbles: true}));
+    setTimeout(() => { obs.disconnect(); resolve(null); }, 3000);
+  });
+}"""
+
+ENGINE_QUERIES = """(qs) => {
+  const index = lunr.Index.load(window.SEARCH_DATA.index);
+  return qs.map((q) => { const t0 = performance.now(); const hits = index.search(q);
+                         return [performance.now() - t0, hits.length]; });
+}"""
+
+
+def browser(site: Path, words: list[str]) -> dict:
+    """First-result time (median of 3 loads) and the median of 50 further queries, in headless Chromium.
+
+    When the page fails (a JavaScript error, or no result within 60 s) the
+    result is ``{"error": message}`` instead.
+    """
+    from browser import chromium_context
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    url = (site / "search.html").resolve().as_uri()
+    first_times = []
+    errors: list[str] = []
+    with chromium_context() as context:
+        context.add_init_script(FIRST_RESULT_SCRIPT)
+        try:
+            for _ in range(3):
+                page = context.new_page()
+                page.on("pageerror", lambda exc: errors.append(str(exc)))
+                page.goto(f"{url}?q={words[0]}", wait_until="commit")
+                for _ in range(120):  # up to 60 s, stopping at the first page error
+                    if errors:
+                        return {"error": f"page error: {errors[0]}"}
+                    if page.evaluate("window.__firstResult !== null"):
+                        break
+                    page.wait_for_timeout(500)
+                else:
+                    raise PlaywrightTimeout("no first result")
+                first_times.append(page.evaluate("window.__firstResult"))
+                page.close()
+        except PlaywrightTimeout:
+            return {"error": f"no result for {words[0]!r} within 60 s; page errors: {errors or 'none'}"}
+        page = context.new_page()
+        page.goto(f"{url}?q={words[0]}")
+        page.wait_for_function("window.__firstResult !== null", timeout=60_000)
+        probe = page.evaluate(LIVE_QUERY, words[1])
+        if probe is not None:
+            mode = "as-you-type (input event → first result in the list)"
+            times = [page.evaluate(LIVE_QUERY, w) for w in words[1:]]
+            times = [t for t in times if t is not None]
+        else:
+            mode = "engine only (index.search; the page searches on submit)"
+            times = [t for t, _ in page.evaluate(ENGINE_QUERIES, words[1:])]
+        page.close()
+    return {"first_result_ms": statistics.median(first_times), "first_result_each_ms": first_times,
+            "query_median_ms": statistics.median(times), "query_max_ms": max(times), "queries": len(times),
+            "query_mode": mode}
+
+
+def run_size(n: int, records: list[dict], with_browser: bool, save=lambda result: None) -> dict:
+    folder = OUT / f"n{n}"
+    shutil.rmtree(folder, ignore_errors=True)
+    write_lists(records[:n], folder / "seeds", folder / "site.toml")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    result: dict = {"n": n}
+    base = measure([sys.executable, str(Path(__file__).resolve()), "--baseline", str(folder)], env)
+    result["baseline"] = json.loads(base["stdout"])
+    print(f"N={n}: lunr.py alone {result['baseline']['wall_s']:.1f}s", file=sys.stderr, flush=True)
+    cold = measure(build_argv(folder), env)
+    result["cold"] = {k: v for k, v in cold.items() if k not in ("stdout", "stderr")}
+    print(f"N={n}: cold build {cold['wall_s']:.1f}s", file=sys.stderr, flush=True)
+    cold = measure(build_argv(folder, index=False), env)
+    result["cold_without_index"] = {k: v for k, v in cold.items() if k not in ("stdout", "stderr")}
+    same = measure(build_argv(folder), env)
+    result["rebuild_unchanged"] = {k: v for k, v in same.items() if k not in ("stdout", "stderr")}
+    change_one_abstract(folder / "seeds")
+    changed = measure(build_argv(folder), env)
+    result["rebuild_one_abstract"] = {k: v for k, v in changed.items() if k not in ("stdout", "stderr")}
+    changed = measure(build_argv(folder, index=False), env)
+    result["rebuild_one_abstract_without_index"] = {k: v for k, v in changed.items() if k not in ("stdout", "stderr")}
+    site = folder / "_site"
+    papers = json.loads((site / "papers.json").read_text(encoding="utf-8"))
+    index = (site / "search-index.json").read_bytes()
+    result.update({
+        "papers": len(papers),
+        "files": sum(1 for p in site.rglob("*") if p.is_file()),
+        "output_bytes": folder_bytes(site),
+        "index_bytes": len(index),
+        "index_gzip_bytes": len(gzip.compress(index, 6)),
+    })
+    save(result)
+    if with_browser:
+        result["browser"] = browser(site, queries(records[:n], 51))
+        print(f"N={n}: browser {result['browser']}", file=sys.stderr, flush=True)
+    return result
+
+
+def table(results: list[dict]) -> str:
+    """The results as a Markdown table (one column per N)."""
+    def row(label, fn):
+        return f"| {label} | " + " | ".join(fn(r) for r in results) + " |"
+
+    lines = ["| | " + " | ".join(f"N = {r['n']:,}" for r in results) + " |",
+             "|---|" + "---:|" * len(results),
+             row("papers in the site", lambda r: f"{r['papers']:,}"),
+             row("lunr.py `lunr()` alone, wall / CPU", lambda r: f"{r['baseline']['wall_s']:.1f} s / {r['baseline']['cpu_s']:.1f} s"),
+             row("cold build, wall / CPU", lambda r: f"{r['cold']['wall_s']:.1f} s / {r['cold']['cpu_s']:.1f} s"),
+             row("1-min load average around the cold build (2 cores)", lambda r: f"{r['cold']['load_before']:.1f} → {r['cold']['load_after']:.1f}"),
+             row("**ratio** cold build wall / lunr.py wall", lambda r: f"**{r['cold']['wall_s'] / r['baseline']['wall_s']:.2f}**"),
+             row("ratio cold build CPU / lunr.py CPU", lambda r: f"{r['cold']['cpu_s'] / r['baseline']['cpu_s']:.2f}"),
+             row("cold build without the search index (stubbed), wall / CPU", lambda r: f"{r['cold_without_index']['wall_s']:.1f} s / {r['cold_without_index']['cpu_s']:.1f} s"),
+             row("peak RSS, largest process / whole tree", lambda r: f"{r['cold']['max_rss_mb']:.0f} MB / {r['cold']['tree_rss_mb']:.0f} MB"),
+             row("rebuild, nothing changed (wall)", lambda r: f"{r['rebuild_unchanged']['wall_s']:.1f} s"),
+             row("rebuild, one abstract changed (wall / CPU)", lambda r: f"{r['rebuild_one_abstract']['wall_s']:.1f} s / {r['rebuild_one_abstract']['cpu_s']:.1f} s"),
+             row("**rebuild / cold** (wall)", lambda r: f"**{100 * r['rebuild_one_abstract']['wall_s'] / r['cold']['wall_s']:.0f} %**"),
+             row("same without the search index (wall / CPU)", lambda r: f"{r['rebuild_one_abstract_without_index']['wall_s']:.1f} s / {r['rebuild_one_abstract_without_index']['cpu_s']:.1f} s"),
+             row("rebuild / cold, both without the index (wall / CPU)", lambda r: f"{100 * r['rebuild_one_abstract_without_index']['wall_s'] / r['cold_without_index']['wall_s']:.0f} % / {100 * r['rebuild_one_abstract_without_index']['cpu_s'] / r['cold_without_index']['cpu_s']:.0f} %"),
+             row("output files / size", lambda r: f"{r['files']:,} / {r['output_bytes'] / 1e6:.1f} MB"),
+             row("search-index.json raw / gzip", lambda r: f"{r['index_bytes'] / 1e6:.1f} MB / {r['index_gzip_bytes'] / 1e6:.1f} MB"),
+             row("index bytes per paper, raw / gzip", lambda r: f"{r['index_bytes'] / r['papers']:,.0f} / {r['index_gzip_bytes'] / r['papers']:,.0f}")]
+    if any("browser" in r for r in results):
+        def first(r):
+            b = r.get("browser")
+            return "–" if b is None else "fails (see notes)" if "error" in b else f"{b['first_result_ms']:.0f} ms"
+
+        def median(r):
+            b = r.get("browser")
+            return "–" if b is None or "error" in b else f"{b['query_median_ms']:.1f} ms"
+
+        lines.append(row("Chromium: first result after opening search.html", first))
+        lines.append(row("Chromium: median of 50 queries", median))
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Benchmark cold and incremental builds against lunr.py alone.")
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 5000, 10000])
+    parser.add_argument("--no-browser", action="store_true", help="skip the Chromium measurements")
+    parser.add_argument("--corpus", type=Path, default=CORPUS)
+    parser.add_argument("--baseline", type=Path, help=argparse.SUPPRESS)
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--build-without-index"]:
+        return build_without_index(argv[1:])
+    args = parser.parse_args(argv)
+    if args.baseline:
+        baseline(args.baseline)
+        return 0
+    records = load_corpus(args.corpus, max(args.sizes))
+    results: list[dict] = []
+
+    def save(partial: dict | None = None) -> None:
+        OUT.mkdir(parents=True, exist_ok=True)
+        done = results + ([partial] if partial is not None else [])
+        (OUT / "results.json").write_text(json.dumps(done, indent=1), encoding="utf-8")
+
+    for n in sorted(args.sizes):
+        results.append(run_size(n, records, not args.no_browser, save))
+        save()
+    print(f"cores: {len(os.sched_getaffinity(0))}, load average before: see `uptime`; corpus: {args.corpus}")
+    print(table(results))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

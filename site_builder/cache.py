@@ -1,0 +1,438 @@
+"""The build cache: reuse what did not change since the last build (under ``.cache/``).
+
+Two kinds of reuse, both keyed by content, never by time stamps of inputs:
+
+- **memo** (``<cache>/memo.json``): per-paper work that is expensive and a
+  pure function of a string: :func:`render.render_abstract`,
+  :func:`titles.derive_title`, :func:`render.render_inline`, :func:`model.paper_id`. Keyed by
+  SHA-256 of the function name and its input.
+- **outputs** (``<cache>/outputs/<digest of the output folder>.json``): a
+  manifest of the previous build of one output folder: for each file its key
+  (a digest of everything the file shows) and its ``(size, mtime_ns, inode)``.
+  A file whose key is unchanged and that is still exactly where the previous
+  build left it (same stat) is hard-linked (or copied) into the staging
+  folder instead of being rendered again.
+
+Every key includes :func:`code_version`, a digest of the package's sources,
+templates, assets, the npm lock file and the versions of the Python libraries
+that shape the output; any change there makes the whole cache miss. So a
+stale cache never changes the output: the same inputs always give the same
+bytes (``tests/test_cache.py`` compares cold and warm builds file by file).
+
+A cache file that cannot be read or parsed is ignored with a warning
+(``<path>:0: warning: …``) and rewritten; a cache folder that cannot be
+written only costs speed (one warning).
+
+The memo holds only the entries the last build used, so it never grows
+beyond one site's worth.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+import sys
+import tempfile
+from functools import lru_cache
+from importlib import metadata
+from pathlib import Path
+from typing import Any, Callable
+
+from .diagnostics import Diagnostics
+from .render import RenderedAbstract, render_abstract, render_inline
+from .titles import derive_title
+
+FORMAT = 1
+PACKAGE = Path(__file__).resolve().parent
+PROJECT = PACKAGE.parent
+#: Python distributions whose version can change the output.
+LIBRARIES = ("jinja2", "markdown-it-py", "mdit-py-plugins", "python-slugify", "text-unidecode", "lunr",
+             "latex2mathml", "scikit-learn")
+MEMO_NAME = "memo.json"
+
+
+@lru_cache(maxsize=1)
+def code_version() -> str:
+    """Hex SHA-256 over everything but the lists that shapes the output.
+
+    Covers ``site_builder/**/*.py``, ``templates/**``, ``assets/**``,
+    ``package-lock.json``, the versions of :data:`LIBRARIES` and the Python
+    version. Computed once per process.
+    """
+    h = hashlib.sha256(f"format {FORMAT}\0python {sys.version}\0".encode())
+    for name in LIBRARIES:
+        try:
+            h.update(f"{name} {metadata.version(name)}\0".encode())
+        except metadata.PackageNotFoundError:
+            h.update(f"{name} -\0".encode())
+    roots = [PACKAGE, PROJECT / "templates", PROJECT / "assets"]
+    files = [p for root in roots if root.is_dir() for p in root.rglob("*")
+             if p.is_file() and "__pycache__" not in p.parts]
+    files += [p for p in (PROJECT / "package-lock.json",) if p.is_file()]
+    for path in sorted(files):
+        h.update(path.relative_to(PROJECT).as_posix().encode() + b"\0")
+        h.update(hashlib.sha256(path.read_bytes()).digest())
+    return h.hexdigest()
+
+
+def _digest(*parts: bytes | str) -> str:
+    h = hashlib.sha256()
+    for part in parts:
+        data = part.encode("utf-8") if isinstance(part, str) else part
+        h.update(len(data).to_bytes(8, "little"))
+        h.update(data)
+    return h.hexdigest()
+
+
+class Fingerprinter:
+    """Digests of model objects, for keys of rendered files.
+
+    :meth:`of` digests strings, numbers, None, lists, tuples, dicts, sets of
+    those and dataclass instances (by class name and every field, including
+    ``compare=False`` ones), feeding a type tag and length before each value
+    so different shapes never share a digest. Dataclass digests are memoised
+    per object for the lifetime of the fingerprinter (one build), so a paper
+    shown on many pages is hashed once. Returns None when ``obj`` holds
+    anything else: the file is then always rendered (never wrongly reused).
+    """
+
+    def __init__(self) -> None:
+        self._memo: dict[int, tuple[object, bytes | None]] = {}
+
+    def of(self, obj: Any) -> str | None:
+        """Hex digest of ``obj``'s data, or None when ``obj`` holds an object it cannot digest."""
+        h = hashlib.sha256()
+        return h.hexdigest() if self._feed(h, obj) else None
+
+    def _feed(self, h, obj: Any) -> bool:
+        kind = type(obj)
+        if kind is str:
+            data = obj.encode("utf-8")
+            h.update(b"s" + len(data).to_bytes(8, "little"))
+            h.update(data)
+            return True
+        if obj is None or kind in (bool, int, float):
+            data = repr(obj).encode()
+            h.update(kind.__name__.encode() + b":" + data + b";")
+            return True
+        if kind in (list, tuple):
+            h.update(b"l" + len(obj).to_bytes(8, "little"))
+            return all(self._feed(h, x) for x in obj)
+        if kind is dict:
+            h.update(b"d" + len(obj).to_bytes(8, "little"))
+            for k, v in sorted(obj.items(), key=lambda kv: repr(kv[0])):
+                if not (self._feed(h, k) and self._feed(h, v)):
+                    return False
+            return True
+        if kind in (set, frozenset):
+            parts = sorted(self.of(x) or "" for x in obj)
+            if "" in parts:
+                return False
+            h.update(b"S" + len(parts).to_bytes(8, "little") + "".join(parts).encode())
+            return True
+        if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+            digest = self._dataclass(obj)
+            if digest is None:
+                return False
+            h.update(b"D" + digest)
+            return True
+        return False
+
+    def _dataclass(self, obj: Any) -> bytes | None:
+        hit = self._memo.get(id(obj))
+        if hit is not None and hit[0] is obj:
+            return hit[1]
+        h = hashlib.sha256(type(obj).__qualname__.encode() + b"\0")
+        ok = True
+        for f in dataclasses.fields(obj):
+            h.update(f.name.encode() + b"=")
+            if not self._feed(h, getattr(obj, f.name)):
+                ok = False
+                break
+        digest = h.digest() if ok else None
+        self._memo[id(obj)] = (obj, digest)
+        return digest
+
+
+class BuildCache:
+    """The cache of one build, in ``folder`` (None: disabled, every method then does the work).
+
+    Problems with the cache become warnings in ``diagnostics`` (as
+    ``<file>:0: warning: …``); they never fail the build.
+    """
+
+    def __init__(self, folder: Path | None, diagnostics: Diagnostics | None = None):
+        self.folder = Path(folder) if folder is not None else None
+        self.diagnostics = diagnostics if diagnostics is not None else Diagnostics()
+        self.code = code_version()
+        self.fingerprints = Fingerprinter()
+        self._memo_old: dict[str, Any] = {}
+        self._memo_new: dict[str, Any] = {}
+        self._memo_dirty = False  # memo values are kept in memory even without a cache folder
+        self.memo_hits = self.memo_misses = 0
+        self.reused = self.rendered = 0
+        self._previous: dict[str, list] = {}
+        self._manifest: dict[str, list] = {}
+        self._out: Path | None = None
+        self._warned_write = False
+        if self.folder is not None:
+            data = self._load(self.folder / MEMO_NAME)
+            if data is not None:
+                self._memo_old = data.get("entries", {}) if isinstance(data.get("entries"), dict) else {}
+
+    @property
+    def enabled(self) -> bool:
+        """Whether a cache folder is in use."""
+        return self.folder is not None
+
+    # -- reading and writing cache files -------------------------------------------------------
+
+    def _load(self, path: Path) -> dict | None:
+        """The JSON object at ``path`` if it is a cache file of this code version, else None.
+
+        A missing file or one of another code version is silently None; an
+        unreadable or malformed one is None with a warning.
+        """
+        try:
+            raw = path.read_bytes()
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            self.diagnostics.warning(str(path), 0, f"cache file unreadable, ignored: {exc.strerror}")
+            return None
+        try:
+            data = json.loads(raw.decode("utf-8"))
+            if not isinstance(data, dict) or not isinstance(data.get("format"), int):
+                raise ValueError("not a cache file")
+        except (ValueError, UnicodeDecodeError) as exc:
+            self.diagnostics.warning(str(path), 0, f"cache file corrupt, ignored: {exc}")
+            return None
+        if data.get("format") != FORMAT or data.get("code") != self.code:
+            return None
+        return data
+
+    def _save(self, path: Path, payload: dict) -> None:
+        """Write ``payload`` (plus format and code version) to ``path`` atomically; warn once on failure."""
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                json.dump({"format": FORMAT, "code": self.code, **payload}, handle, ensure_ascii=False,
+                          separators=(",", ":"))
+            os.replace(tmp, path)
+        except OSError as exc:
+            if not self._warned_write:
+                self.diagnostics.warning(str(path), 0, f"cannot write the build cache: {exc.strerror or exc}")
+                self._warned_write = True
+
+    # -- memo of per-paper work ----------------------------------------------------------------
+
+    def _memo(self, kind: str, source: str):
+        """The value of memo function ``kind`` (see :data:`MEMO_FUNCTIONS`) for ``source``."""
+        compute, encode, decode = MEMO_FUNCTIONS[kind]
+        key = _digest(kind, source)
+        if key in self._memo_new:
+            return decode(self._memo_new[key])
+        if key in self._memo_old:
+            try:
+                value = decode(self._memo_old[key])
+            except (TypeError, ValueError, KeyError, IndexError):
+                value = None
+            if value is not None:
+                self._memo_new[key] = self._memo_old[key]
+                self.memo_hits += 1
+                return value
+        value = compute(source)
+        self._memo_new[key] = encode(value)
+        self._memo_dirty = True
+        self.memo_misses += 1
+        return value
+
+    def missing_work(self, entries) -> list[tuple[str, str | None]]:
+        """The ``(abstract, title)`` items of reader ``entries`` whose id or rendering is not in the memo yet.
+
+        For :func:`paper_work` in worker processes, then :meth:`store_work`.
+        A title the memo cannot tell yet (derived, not cached) counts as missing.
+        """
+        seen: set[tuple[str, str | None]] = set()
+        result = []
+        for entry in entries:
+            item = (entry.abstract, entry.title or None)
+            if item in seen:
+                continue
+            seen.add(item)
+            keys = [_digest("paper_id", entry.abstract), _digest("render_abstract", entry.abstract)]
+            title = entry.title
+            if not title:
+                derived = _digest("derive_title", entry.abstract)
+                value = self._memo_new.get(derived, self._memo_old.get(derived))
+                title = value if isinstance(value, str) else None
+            if title is None or not all(self._has(k) for k in keys + [_digest("render_inline", title)]):
+                result.append(item)
+        return result
+
+    def _has(self, key: str) -> bool:
+        return key in self._memo_new or key in self._memo_old
+
+    def store_work(self, results: list[list[tuple[str, str, Any]]]) -> None:
+        """Add values computed by :func:`paper_work` (in any process) to the memo."""
+        for work in results:
+            for kind, source, value in work:
+                self._memo_new[_digest(kind, source)] = value
+                self.memo_misses += 1
+        self._memo_dirty = self._memo_dirty or bool(results)
+
+    def render_abstract(self, source: str) -> RenderedAbstract:
+        """:func:`render.render_abstract` of ``source``, from the cache when it holds it."""
+        return self._memo("render_abstract", source)
+
+    def paper_id(self, abstract: str) -> str:
+        """:func:`model.paper_id` of ``abstract``, from the cache when it holds it."""
+        return self._memo("paper_id", abstract)
+
+    def derive_title(self, abstract: str) -> str:
+        """:func:`titles.derive_title` of ``abstract``, from the cache when it holds it."""
+        return self._memo("derive_title", abstract)
+
+    def render_inline(self, source: str) -> tuple[str, str]:
+        """:func:`render.render_inline` of ``source`` as ``(html, text)``, from the cache when it holds it."""
+        return self._memo("render_inline", source)
+
+    # -- reuse of output files ------------------------------------------------------------------
+
+    def _manifest_path(self, out: Path) -> Path:
+        assert self.folder is not None
+        return self.folder / "outputs" / f"{_digest(str(Path(out).resolve()))[:24]}.json"
+
+    def open_output(self, out: Path) -> None:
+        """Load the manifest of the previous build into ``out`` (call before rendering into it)."""
+        self._out = Path(out).resolve()
+        if self.folder is None:
+            return
+        data = self._load(self._manifest_path(self._out))
+        files = data.get("files") if data else None
+        self._previous = files if isinstance(files, dict) else {}
+
+    def key(self, *parts: Any) -> str | None:
+        """Key of an output file: a digest of the code version and the digests of ``parts``.
+
+        None when a part cannot be digested (the file is then always
+        rendered) and when the cache is disabled.
+        """
+        if self.folder is None:
+            return None
+        digests = [self.fingerprints.of(p) for p in parts]
+        return None if None in digests else _digest(self.code, *digests)
+
+    def reuse(self, path: str, key: str | None, output) -> bool:
+        """Put the previous build's ``path`` into ``output`` when its key is ``key``; True if done.
+
+        The previous file must still be unchanged (size, mtime and inode as
+        the manifest recorded them); it is hard-linked, or copied where links
+        are not possible.
+        """
+        source = self.reusable(path, key)
+        if source is None:
+            return False
+        output.link_file(path, source)
+        self._record_stat(path, key, output.staging / path)
+        self.reused += 1
+        return True
+
+    def reusable(self, path: str, key: str | None) -> Path | None:
+        """The previous build's file ``path`` if its key is ``key`` and it is unchanged since, else None."""
+        if self.folder is None or key is None or self._out is None:
+            return None
+        entry = self._previous.get(path)
+        if not (isinstance(entry, list) and len(entry) == 4 and entry[0] == key):
+            return None
+        source = self._out / path
+        try:
+            st = source.stat()
+        except OSError:
+            return None
+        return source if [st.st_size, st.st_mtime_ns, st.st_ino] == entry[1:] else None
+
+    def record(self, path: str, key: str | None, output) -> None:
+        """Note that ``path`` was just written into ``output`` with ``key`` (for the next build)."""
+        self.rendered += 1
+        if self.folder is not None and key is not None:
+            self._record_stat(path, key, output.staging / path)
+
+    def record_stat(self, path: str, key: str | None, stat: list) -> None:
+        """Note ``path`` written with ``key`` and its ``[size, mtime_ns, inode]`` (from a worker process)."""
+        self.rendered += 1
+        if self.folder is not None and key is not None:
+            self._manifest[path] = [key, *stat]
+
+    def _record_stat(self, path: str, key: str, file: Path) -> None:
+        st = file.stat()
+        self._manifest[path] = [key, st.st_size, st.st_mtime_ns, st.st_ino]
+
+    def save(self) -> None:
+        """Write the memo (if it changed) and the manifest of this build (call after the output is committed)."""
+        if self.folder is None:
+            return
+        if self._memo_dirty or set(self._memo_new) != set(self._memo_old):
+            self._save(self.folder / MEMO_NAME, {"entries": self._memo_new})
+        if self._out is not None:
+            self._save(self._manifest_path(self._out), {"out": str(self._out), "files": self._manifest})
+
+
+def _string(v: Any) -> str:
+    if not isinstance(v, str):
+        raise ValueError("not a string")
+    return v
+
+
+def _decode_rendered(v: Any) -> RenderedAbstract:
+    html, text, code_urls, warnings = v
+    if not (isinstance(html, str) and isinstance(text, str)):
+        raise ValueError("not a rendered abstract")
+    return RenderedAbstract(html, text, tuple(code_urls), tuple(warnings))
+
+
+def _decode_inline(v: Any) -> tuple[str, str]:
+    html, text = v
+    return _string(html), _string(text)
+
+
+def _paper_id(abstract: str) -> str:
+    from .model import paper_id
+    return paper_id(abstract)
+
+
+#: The memoised functions: kind → (compute, encode to JSON, decode from JSON; raises on a bad value).
+MEMO_FUNCTIONS: dict[str, tuple[Callable, Callable, Callable]] = {
+    "render_abstract": (render_abstract, lambda r: [r.html, r.text, list(r.code_urls), list(r.warnings)],
+                        _decode_rendered),
+    "render_inline": (render_inline, list, _decode_inline),
+    "derive_title": (derive_title, str, _string),
+    "paper_id": (_paper_id, str, _string),
+}
+
+
+def paper_work(item: tuple[str, str | None]) -> list[tuple[str, str, Any]]:
+    """The memo values one paper needs: ``item`` is ``(abstract, title or None)``.
+
+    Returns ``(kind, source, JSON-ready value)`` for its id, rendered
+    abstract, derived title (when ``title`` is None) and inline-rendered
+    title. A module function, so forked worker processes can run it.
+    """
+    abstract, title = item
+    encode = {kind: f[1] for kind, f in MEMO_FUNCTIONS.items()}
+    work = [("paper_id", abstract, _paper_id(abstract)),
+            ("render_abstract", abstract, encode["render_abstract"](render_abstract(abstract)))]
+    if not title:
+        title = derive_title(abstract)
+        work.append(("derive_title", abstract, title))
+    work.append(("render_inline", title, encode["render_inline"](render_inline(title))))
+    return work
+
+
+def file_stat(file: Path) -> list[int]:
+    """``[size, mtime_ns, inode]`` of ``file``, as :class:`BuildCache` manifests record it."""
+    st = file.stat()
+    return [st.st_size, st.st_mtime_ns, st.st_ino]

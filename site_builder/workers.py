@@ -1,0 +1,180 @@
+"""Write the pages and the search index, on every core when that helps.
+
+The jobs are the search index (one job: :func:`search.build_search_data`, a
+black box over the whole site) and the pages to render, in chunks. With two
+or more cores and ``fork`` available they run in a pool of forked worker
+processes that inherit the site model, so nothing is pickled but the
+results (paths and file stats). Otherwise, or for small builds, they run in
+this process. Either way the bytes written are the same.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import jinja2
+
+from .pages import Page
+from .search import build_search_data, dump_json, index_script
+from .writer import Output, render_page
+
+#: Pages per job: small enough to balance the cores, large enough to keep overhead low.
+CHUNK = 250
+#: Below this many pages to render the build stays in one process (forking costs more than it saves).
+MIN_PARALLEL_WORK = 500
+#: Below this many items :func:`parallel_map` stays in one process.
+MIN_MAP_ITEMS = 200
+
+_JOBS: list[Callable[[], list]] = []
+
+
+def worker_count() -> int:
+    """Processes to use: the usable cores, or 1 when ``fork`` is unavailable or threads are running.
+
+    (Forking a process that runs other threads can deadlock; the preview
+    server's rebuilds therefore stay in one process.)
+    """
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        cores = os.cpu_count() or 1
+    if cores < 2 or "fork" not in multiprocessing.get_all_start_methods() or threading.active_count() > 1:
+        return 1
+    return cores
+
+
+def parallel_workers(pages: int) -> bool:
+    """Whether writing ``pages`` pages (and the index) should use a pool of forked workers."""
+    return worker_count() >= 2 and pages >= MIN_PARALLEL_WORK
+
+
+def _ignore_interrupt() -> None:
+    """Pool initializer: workers ignore SIGINT, so Ctrl-C reaches only the parent, which
+    terminates the pool (leaving no process behind) and discards the staging folder."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _pool(processes: int):
+    """A pool of ``processes`` forked workers (see :func:`_ignore_interrupt`), or None when the
+    platform cannot make one (no ``fork``, no semaphores): the caller then works in this process."""
+    try:
+        return multiprocessing.get_context("fork").Pool(processes, initializer=_ignore_interrupt)
+    except (OSError, ValueError, ImportError):
+        return None
+
+
+@dataclass
+class Written:
+    """A file a job wrote: site-root relative ``path``, cache ``key`` (or None), ``[size, mtime_ns, inode]``."""
+
+    path: str
+    key: str | None
+    stat: list
+
+
+def _write(staging: Path, path: str, text: str, key: str | None) -> Written:
+    file = staging / path
+    file.write_text(text, encoding="utf-8", newline="\n")
+    st = file.stat()
+    return Written(path, key, [st.st_size, st.st_mtime_ns, st.st_ino])
+
+
+def page_job(env: jinja2.Environment, pages: list[tuple[Page, str | None]], common: dict,
+             staging: Path) -> Callable[[], list[Written]]:
+    """A job rendering ``pages`` (each with its cache key) into their claimed files under ``staging``."""
+    return lambda: [_write(staging, page.path, render_page(env, page, common), key) for page, key in pages]
+
+
+def index_job(site, paths: tuple[str, str], key: str | None, staging: Path) -> Callable[[], list[Written]]:
+    """A job building the search index of ``site`` into the claimed files ``paths`` (JSON, script)."""
+    def run() -> list[Written]:
+        text = dump_json(build_search_data(site))
+        return [_write(staging, paths[0], text, key), _write(staging, paths[1], index_script(text), key)]
+    return run
+
+
+def _run(number: int) -> list[Written]:
+    return _JOBS[number]()
+
+
+def run_jobs(jobs: list[tuple[Callable[[], list[Written]], int]], on_done: Callable[[list[Written], int], None]) -> None:
+    """Run ``jobs`` (each a callable and its weight for progress) and call ``on_done(results, weight)`` per job.
+
+    Jobs are started in the given order (put the longest first). Uses a
+    forked pool when :func:`worker_count` allows and the total weight is at
+    least :data:`MIN_PARALLEL_WORK`. An exception in a job is raised here.
+    """
+    global _JOBS
+    processes = min(worker_count(), len(jobs))
+    if processes < 2 or sum(w for _, w in jobs) < MIN_PARALLEL_WORK:
+        for job, weight in jobs:
+            on_done(job(), weight)
+        return
+    _JOBS = [job for job, _ in jobs]
+    weights = [w for _, w in jobs]
+    pool = _pool(processes)
+    if pool is None:
+        _JOBS = []
+        for job, weight in jobs:
+            on_done(job(), weight)
+        return
+    try:
+        with pool:  # leaving the block (also on an exception or Ctrl-C) terminates the workers
+            for number, results in pool.imap_unordered(_numbered, range(len(jobs))):
+                on_done(results, weights[number])
+    finally:
+        _JOBS = []
+
+
+def _numbered(number: int) -> tuple[int, list[Written]]:
+    return number, _run(number)
+
+
+def parallel_map(function: Callable, items: list, progress=None, chunk: int = 50) -> list:
+    """``[function(x) for x in items]``, on every core when :func:`worker_count` allows and ``items`` are many.
+
+    ``function`` must be a module-level function (it is sent to forked
+    workers by name); items and results are pickled. ``progress`` is
+    advanced per item. Order is kept.
+    """
+    processes = worker_count()
+    if processes < 2 or len(items) < MIN_MAP_ITEMS:
+        results = []
+        for item in items:
+            results.append(function(item))
+            if progress is not None:
+                progress.advance()
+        return results
+    results = []
+    pool = _pool(processes)
+    if pool is None:
+        return [_advance(function(x), progress) for x in items]
+    with pool:
+        for result in pool.imap(function, items, chunksize=chunk):
+            results.append(result)
+            if progress is not None:
+                progress.advance()
+    return results
+
+
+def _advance(result, progress):
+    if progress is not None:
+        progress.advance()
+    return result
+
+
+def chunks(items: list, size: int = CHUNK) -> list[list]:
+    """``items`` cut into consecutive lists of at most ``size``."""
+    return [items[i:i + size] for i in range(0, len(items), size)]
+
+
+def claim_all(output: Output, paths: list[str]) -> None:
+    """Reserve ``paths`` in ``output`` before worker processes write them."""
+    for path in paths:
+        output.claim(path)

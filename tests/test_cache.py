@@ -1,0 +1,211 @@
+"""The build cache and the parallel writer never change the output: cold, warm and parallel builds agree byte for byte."""
+
+from __future__ import annotations
+
+import io
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import CONFIG, SEEDS, build_into
+from features_support import NOTES
+from site_builder import progress as progress_module
+from site_builder import workers
+from site_builder.cache import MEMO_NAME
+from site_builder.config import load_config
+from site_builder.pipeline import build
+from site_builder.progress import Progress
+
+
+def files_of(folder: Path) -> dict[str, bytes]:
+    """Every file under ``folder`` by relative path, with its bytes."""
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def assert_same_site(a: Path, b: Path) -> None:
+    fa, fb = files_of(a), files_of(b)
+    assert sorted(fa) == sorted(fb)
+    different = [path for path in fa if fa[path] != fb[path]]
+    assert different == []
+
+
+def run(seeds: Path, out: Path, cache: Path | None):
+    return build(seeds, out, load_config(CONFIG), cache=cache)
+
+
+@pytest.fixture
+def seeds_copy(tmp_path) -> Path:
+    folder = tmp_path / "seeds"
+    shutil.copytree(SEEDS, folder)
+    return folder
+
+
+def change_one_abstract(seeds: Path) -> str:
+    """Append a sentence to the first abstract of the ICML 2025 list; returns the new sentence."""
+    path = next(seeds.glob("003_*.txt"))
+    text = path.read_text(encoding="utf-8")
+    old = "Controllability has become a critical issue in trustworthy machine learning"
+    assert old in text
+    sentence = "We also release a benchmark suite"
+    path.write_text(text.replace(old, f"{sentence}. {old}", 1), encoding="utf-8")
+    return sentence
+
+
+def inode(path: Path) -> int:
+    return path.stat().st_ino
+
+
+#: Builds to compare: plain, with the curator's notes, for hosting (base URL and a fixed build date).
+SCENARIOS = {
+    "plain": ([], {}),
+    "notes": (["--notes", str(NOTES)], {}),
+    "hosting": (["--base-url", "https://example.org/repo/"], {"SOURCE_DATE_EPOCH": "1717243200"}),
+}
+
+
+@pytest.mark.parametrize("scenario", sorted(SCENARIOS))
+def test_no_cache_cold_and_warm_builds_agree_byte_for_byte(tmp_path, seeds_copy, monkeypatch, scenario):
+    extra, env = SCENARIOS[scenario]
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    cache, site = tmp_path / "cache", tmp_path / "site"
+
+    def check(label: str) -> None:
+        plain = tmp_path / f"plain-{label}"
+        assert build_into(plain, "--no-cache", *extra, seeds=seeds_copy) == 0
+        assert_same_site(plain, site)
+        assert len(files_of(site)) > 100
+
+    assert build_into(site, "--cache", str(cache), *extra, seeds=seeds_copy) == 0  # cold
+    check("cold")
+    assert (cache / MEMO_NAME).is_file()
+    index = inode(site / "search-index.json")
+    assert build_into(site, "--cache", str(cache), *extra, seeds=seeds_copy) == 0  # warm
+    check("warm")
+    assert inode(site / "search-index.json") == index  # reused: hard-linked from the previous output
+
+    sentence = change_one_abstract(seeds_copy)
+    assert build_into(site, "--cache", str(cache), *extra, seeds=seeds_copy) == 0  # warm, one abstract changed
+    check("changed")
+    assert inode(site / "search-index.json") != index
+    assert sentence in (site / "search-index.json").read_text(encoding="utf-8")
+    assert any(sentence in p.read_text(encoding="utf-8") for p in (site / "papers").glob("*.html"))
+
+
+def test_a_changed_note_shows_with_a_warm_cache(tmp_path, seeds_copy):
+    notes, cache, site = tmp_path / "notes", tmp_path / "cache", tmp_path / "site"
+    shutil.copytree(NOTES, notes)
+    assert build_into(site, "--cache", str(cache), "--notes", str(notes), seeds=seeds_copy) == 0
+    note = notes / "controllability.md"
+    note.write_text(note.read_text(encoding="utf-8") + "\nA sentence added to the note.\n", encoding="utf-8")
+    assert build_into(site, "--cache", str(cache), "--notes", str(notes), seeds=seeds_copy) == 0
+    assert build_into(tmp_path / "plain", "--no-cache", "--notes", str(notes), seeds=seeds_copy) == 0
+    assert_same_site(tmp_path / "plain", site)
+    assert any("A sentence added to the note." in p.read_text(encoding="utf-8")
+               for p in (site / "papers").glob("*.html"))
+
+
+def test_corrupt_cache_files_are_ignored_with_a_warning(tmp_path, seeds_copy):
+    cache = tmp_path / "cache"
+    run(seeds_copy, tmp_path / "site", cache)
+    manifests = list((cache / "outputs").glob("*.json"))
+    assert len(manifests) == 1
+    (cache / MEMO_NAME).write_bytes(b"\x00not json")
+    manifests[0].write_text('{"format": 1, "code": ', encoding="utf-8")
+    report = run(seeds_copy, tmp_path / "site", cache)
+    messages = [str(d) for d in report.diagnostics.warnings]
+    assert any(m.startswith(f"{cache / MEMO_NAME}:0: warning: cache file corrupt") for m in messages)
+    assert any(m.startswith(f"{manifests[0]}:0: warning: cache file corrupt") for m in messages)
+    assert report.reused == 0
+    run(seeds_copy, tmp_path / "plain", None)
+    assert_same_site(tmp_path / "plain", tmp_path / "site")
+    # rewritten: the next build is quiet and reuses again
+    again = run(seeds_copy, tmp_path / "site", cache)
+    assert again.diagnostics.warnings == [] and again.reused > 0
+
+
+def test_a_hand_edited_output_file_is_rendered_again(tmp_path, seeds_copy):
+    cache = tmp_path / "cache"
+    run(seeds_copy, tmp_path / "site", cache)
+    for name in ("search-index.json", "papers.json"):
+        file = tmp_path / "site" / name
+        original = file.read_bytes()
+        file.write_bytes(b"edited by hand")
+        report = run(seeds_copy, tmp_path / "site", cache)
+        assert file.read_bytes() == original
+        assert report.reused == (1 if name == "search-index.json" else 2)  # the other file(s) still reused
+
+
+def test_strict_build_is_not_failed_by_a_corrupt_cache(tmp_path, seeds_copy):
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    (cache / MEMO_NAME).write_text("[1, 2", encoding="utf-8")
+    assert build_into(tmp_path / "site", "--strict", "--cache", str(cache), seeds=seeds_copy) == 0
+
+
+def test_parallel_writer_gives_the_same_bytes(tmp_path, seeds_copy, monkeypatch):
+    run(seeds_copy, tmp_path / "serial", None)
+    monkeypatch.setattr(workers, "worker_count", lambda: 2)
+    monkeypatch.setattr(workers, "MIN_PARALLEL_WORK", 0)
+    monkeypatch.setattr(workers, "MIN_MAP_ITEMS", 0)
+    monkeypatch.setattr(workers, "CHUNK", 7)
+    used = []
+    real_pool = workers.multiprocessing.get_context("fork").Pool
+
+    class CountingContext:
+        def Pool(self, n, **options):  # noqa: N802 - the multiprocessing name
+            used.append(n)
+            return real_pool(n, **options)
+
+    monkeypatch.setattr(workers.multiprocessing, "get_context", lambda method: CountingContext())
+    report = run(seeds_copy, tmp_path / "parallel", tmp_path / "cache")
+    assert used == [2, 2] and report.reused == 0  # abstracts, then pages and index
+    assert_same_site(tmp_path / "serial", tmp_path / "parallel")
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_on_a_terminal_only(monkeypatch):
+    monkeypatch.setattr(progress_module, "DELAY", 0.0)
+    monkeypatch.setattr(progress_module, "INTERVAL", 0.0)
+    terminal, pipe = Terminal(), io.StringIO()
+    for stream in (terminal, pipe):
+        p = Progress(stream)
+        p.stage("pages", 3, "pages")
+        p.advance()
+        p.advance(2)
+        p.close()
+    assert "pages 1/3 pages" in terminal.getvalue() and "pages 3/3 pages" in terminal.getvalue()
+    assert terminal.getvalue().endswith("\r")
+    assert pipe.getvalue() == ""
+    quiet = Terminal()
+    p = Progress(quiet, enabled=False)
+    p.stage("pages", 3)
+    p.advance()
+    assert quiet.getvalue() == ""
+
+
+def test_summary_line_and_quiet(tmp_path, seeds_copy, capsys):
+    assert build_into(tmp_path / "a", "--no-cache", seeds=seeds_copy) == 0
+    err = capsys.readouterr().err.strip().splitlines()
+    pages = len(list((tmp_path / "a").rglob("*.html"))) - 1  # all but 404.html
+    papers = len(list((tmp_path / "a" / "papers").glob("*.html")))
+    assert len(err) == 1 and err[0].startswith(f"built {papers} papers, {pages} pages, ")
+    assert "index " in err[0] and err[0].endswith("0 warning(s)")
+    assert build_into(tmp_path / "b", "--no-cache", "--quiet", seeds=seeds_copy) == 0
+    assert capsys.readouterr().err == ""
+
+
+def test_index_script_is_rewritten_when_only_the_json_can_be_reused(tmp_path, seeds_copy):
+    cache = tmp_path / "cache"
+    run(seeds_copy, tmp_path / "site", cache)
+    script = tmp_path / "site" / "search-index.js"
+    original = script.read_bytes()
+    script.unlink()
+    report = run(seeds_copy, tmp_path / "site", cache)
+    assert script.read_bytes() == original
+    assert report.reused == 2  # papers.json and search-index.json
