@@ -26,9 +26,7 @@ import json
 import re
 from pathlib import Path
 
-CORPUS = Path(__file__).resolve().parent.parent.parent.parent / "shared" / "corpus" / "papers.jsonl"
-if not CORPUS.exists():
-    CORPUS = Path("/work/shared/corpus/papers.jsonl")
+from site_builder.corpus import DEFAULT_CORPUS as CORPUS
 
 
 def load_corpus(path: Path, n: int) -> list[dict]:
