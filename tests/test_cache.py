@@ -209,3 +209,24 @@ def test_index_script_is_rewritten_when_only_the_json_can_be_reused(tmp_path, se
     report = run(seeds_copy, tmp_path / "site", cache)
     assert script.read_bytes() == original
     assert report.reused == 2  # papers.json and search-index.json
+
+
+def test_a_failed_write_in_a_worker_keeps_the_previous_site(tmp_path, seeds_copy, monkeypatch):
+    site = tmp_path / "site"
+    assert build_into(site, "--no-cache", seeds=seeds_copy) == 0
+    before = files_of(site)
+    monkeypatch.setattr(workers, "worker_count", lambda: 2)
+    monkeypatch.setattr(workers, "MIN_PARALLEL_WORK", 0)
+    monkeypatch.setattr(workers, "CHUNK", 7)
+    real = workers._write
+
+    def failing(staging, path, text, key):
+        if path.startswith("papers/"):
+            raise OSError(28, "No space left on device")
+        return real(staging, path, text, key)
+
+    monkeypatch.setattr(workers, "_write", failing)
+    change_one_abstract(seeds_copy)
+    assert build_into(site, "--no-cache", seeds=seeds_copy) == 2
+    assert files_of(site) == before
+    assert not list(tmp_path.glob(".site.building-*"))
