@@ -7,11 +7,15 @@ Two kinds of reuse, both keyed by content, never by time stamps of inputs:
   :func:`titles.derive_title`, :func:`render.render_inline`, :func:`model.paper_id`. Keyed by
   SHA-256 of the function name and its input.
 - **outputs** (``<cache>/outputs/<digest of the output folder>.json``): a
-  manifest of the previous build of one output folder: for each file its key
-  (a digest of everything the file shows) and its ``(size, mtime_ns, inode)``.
-  A file whose key is unchanged and that is still exactly where the previous
-  build left it (same stat) is hard-linked (or copied) into the staging
-  folder instead of being rendered again.
+  manifest of the previous build of one output folder: for each reusable file
+  its key (a digest of everything the file shows) and its ``(size, mtime_ns,
+  inode)``. A file whose key is unchanged and that is still exactly where the
+  previous build left it (same stat) is hard-linked (or copied) into the
+  staging folder instead of being written again. Only ``papers.json`` and the
+  search index are reusable (their key is the whole site model, which is all
+  they show); pages, ``.bib`` files, feeds, the sitemap and the 404 page show
+  the reading list (related papers, authors, notes, tags) and the build date,
+  so they are written on every build.
 
 Every key includes :func:`code_version`, a digest of the package's sources,
 templates, assets, the npm lock file and the versions of the Python libraries
