@@ -1,19 +1,57 @@
 """Read plain-text paper lists into entries and diagnostics.
 
-PLACEHOLDER: minimal reader for the three seed layouts; to be replaced by the
-full reader of issue 3 with the same public interface.
+A list is what people paste from conference sites and aggregators: an optional
+heading line naming venue and year, then per paper an optional number or
+bullet, title, track, author line, status or page words, and the abstract in
+one or more paragraphs.  The reader recovers every paper, keeps every
+non-blank line (in a field, the heading, or a diagnostic) and reports what it
+could not place as ``path:line: warning|error: ...`` diagnostics.
+
+How text is kept
+----------------
+* Line ends (LF, CRLF, CR) are not data: entries use ``\\n``.
+* Structure lines (heading, number, label, title, track, authors, page words)
+  are matched after turning tabs and Unicode spaces (NBSP, U+3000, ...) into
+  plain spaces; fields keep their inner text, only their ends are stripped.
+* An abstract paragraph keeps its text exactly, including line-wrap newlines
+  and spaces inside it; only its leading and trailing white space is dropped.
+  Paragraphs (separated by one or more blank lines) are joined with ``\\n\\n``.
+
+How structure is recognised
+---------------------------
+The text is cut into lines, lines into blocks (runs of non-blank lines) and
+blocks into items: numbers/bullets, labels (``Title:``, ``摘要：``), page words
+(``PDF``, ``Bibtex``; status words ``Oral``/``Poster`` go to ``status``), track
+lines with a separator, short header candidates and prose paragraphs.  Items
+are grouped into entries (a header after an abstract, a number or a bullet
+starts a new one).  The short candidates of an entry are given the roles
+title, track, authors or abstract paragraph by scoring every order-respecting
+assignment with local evidence (name-shaped tokens, function words, length,
+punctuation, repetition of a track in the file) plus the file's own pattern:
+a first pass learns which roles the list uses, a second pass prefers them.
 """
 
 from __future__ import annotations
 
+import itertools
+import math
 import re
-from dataclasses import dataclass, field
+import unicodedata
+from collections import Counter
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Iterable
 
 from .diagnostics import Diagnostic
 
-TRACK_SEPARATORS = re.compile(r"\s+(?:·|›|->|>)\s+")
-HEADING = re.compile(r"^(?P<venue>[A-Za-z][A-Za-z0-9&\-]*)\s+(?P<year>(?:19|20)\d\d)\b")
+__all__ = [
+    "Heading", "Entry", "ListResult", "ReadError", "decode_bytes", "split_lines",
+    "parse_heading", "strip_label", "strip_number", "page_words", "parse_track",
+    "split_authors", "read_text", "read_list", "read_lists", "merge_duplicates",
+]
+
+# ----------------------------------------------------------------------------
+# Data
 
 
 @dataclass(frozen=True)
@@ -34,7 +72,9 @@ class Entry:
     ``track`` is the area path, e.g. ``("Theory", "Learning Theory")``, empty
     when the list gives none; ``et_al`` is True when the author line ended in
     ``等``, ``et al.`` or ``…``. ``venue``/``year`` come from the heading or the
-    config.
+    config.  ``number`` is the list number (``12.``, ``[12]``) when given;
+    ``page_words`` keeps leftover page words (``PDF``, ``Code``) seen in the
+    entry; ``end_line`` is the last line of the entry.
     """
 
     path: str
@@ -48,6 +88,9 @@ class Entry:
     year: int | None = None
     status: str | None = None
     keywords: tuple[str, ...] = ()
+    number: int | None = None
+    page_words: tuple[str, ...] = ()
+    end_line: int = 0
 
 
 @dataclass
@@ -60,57 +103,900 @@ class ListResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
 
+class ReadError(ValueError):
+    """A list file that cannot be read as text (empty, binary, undecodable)."""
+
+
+# ----------------------------------------------------------------------------
+# Bytes and lines
+
+_SPACES = re.compile(r"[\t\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]")
+_ZERO_WIDTH = re.compile(r"[\u200b\u200c\u200d\u2060\ufeff]")
+
+
+def clean(text: str) -> str:
+    """Return ``text`` with tabs and Unicode spaces as plain spaces, zero-width marks dropped, ends stripped."""
+    return _SPACES.sub(" ", _ZERO_WIDTH.sub("", text)).strip()
+
+
+def _utf16_by_nuls(data: bytes) -> str | None:
+    """Return 'utf-16-le'/'utf-16-be' when NUL bytes sit in the odd/even places of ASCII-heavy UTF-16."""
+    sample = data[:4096]
+    if len(sample) < 2:
+        return None
+    even = sample[0::2].count(0)
+    odd = sample[1::2].count(0)
+    half = len(sample) // 2
+    if odd > 0.3 * half and even < 0.05 * half:
+        return "utf-16-le"
+    if even > 0.3 * half and odd < 0.05 * half:
+        return "utf-16-be"
+    return None
+
+
+def decode_bytes(data: bytes) -> str:
+    """Decode a list file's bytes to text.
+
+    Order: byte-order mark (UTF-8, UTF-16 LE/BE, UTF-32), UTF-16 by NUL
+    pattern, UTF-8, GB18030.  Returns the text without the BOM.
+    Raises :class:`ReadError` for an empty file, binary data (NUL bytes or
+    many control characters) or bytes no encoding accepts.
+    """
+    if not data.strip(b" \t\r\n\x00"):
+        raise ReadError("the file is empty")
+    boms = [(b"\xef\xbb\xbf", "utf-8"), (b"\xff\xfe\x00\x00", "utf-32-le"), (b"\x00\x00\xfe\xff", "utf-32-be"),
+            (b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be")]
+    encoding = None
+    for bom, name in boms:
+        if data.startswith(bom):
+            data, encoding = data[len(bom):], name
+            break
+    encoding = encoding or _utf16_by_nuls(data)
+    if encoding is None and b"\x00" in data:
+        raise ReadError("the file is binary (it holds NUL bytes), not a text list")
+    text = None
+    for name in [encoding] if encoding else ["utf-8", "gb18030"]:
+        try:
+            text = data.decode(name)
+            break
+        except UnicodeDecodeError:
+            continue
+    if text is None:
+        raise ReadError(f"the file is neither UTF-8, UTF-16 nor GB18030 text ({encoding or 'undecodable bytes'})")
+    controls = sum(1 for ch in text if unicodedata.category(ch) == "Cc" and ch not in "\t\n\r\f\v")
+    if "\x00" in text or controls > max(2, len(text) // 100):
+        raise ReadError("the file is binary (it holds control characters), not a text list")
+    if not clean(text):
+        raise ReadError("the file is empty")
+    return text
+
+
+def split_lines(text: str) -> list[str]:
+    """Split ``text`` at LF, CRLF and CR line ends; a leading BOM is dropped.
+
+    ``split_lines("a\\r\\nb\\rc") == ["a", "b", "c"]``.
+    """
+    return re.split(r"\r\n|\r|\n", text.removeprefix("\ufeff"))
+
+
+# ----------------------------------------------------------------------------
+# Heading
+
+_PAGE_HEAD = (r"(?:accepted|papers?|list|lists|proceedings|main|conference|track|long|short|findings|oral|poster|"
+              r"spotlight|workshop|reading|all|論文|论文|列表|检索|檢索|收录|接收|录用|合集|汇总|清单|全部|[-–—:：|·()（）])")
+HEADING = re.compile(r"^#*\s*(?P<venue>[A-Za-z0-9][A-Za-z0-9&\-]*[A-Za-z][A-Za-z0-9&\-]*|[A-Za-z])[\s\-']*"
+                     r"(?P<year>(?:19|20)\d\d)(?![\d])(?P<rest>.*)$")
+PAGE_HEADING = re.compile(rf"^#*\s*(?:{_PAGE_HEAD}\s*)+$", re.I)
+
+
 def parse_heading(text: str, line: int = 1) -> Heading:
-    """Return the venue and year named by a heading line such as ``ICLR 2025 Papers``."""
-    m = HEADING.match(text.strip())
+    """Return the venue and year named by a heading line such as ``ICLR 2025 Papers``.
+
+    ``parse_heading("ICML 2024 论文列表") == Heading("ICML 2024 论文列表", "ICML", 2024, 1)``;
+    a heading naming no venue (``论文检索``) gives venue and year None.
+    """
+    text = clean(text)
+    m = HEADING.match(text)
+    if not m or len(m["rest"]) > 60:
+        return Heading(text, None, None, line)
+    return Heading(text, m["venue"], int(m["year"]), line)
+
+
+def is_heading_line(text: str) -> bool:
+    """True when ``text`` reads as a list heading: venue and year, or only page words (``论文检索``)."""
+    text = clean(text)
+    if len(text) > 80:
+        return False
+    m = HEADING.match(text)
+    if m and len(m["rest"]) <= 60 and not re.search(r"[.!?。]$", text):
+        return True
+    return bool(PAGE_HEADING.match(text))
+
+
+# ----------------------------------------------------------------------------
+# Single-line recognisers
+
+LABELS = {
+    "title": "title", "paper title": "title", "paper": "title", "标题": "title", "题目": "title", "論文題目": "title",
+    "authors": "authors", "author": "authors", "author(s)": "authors", "by": "authors", "作者": "authors",
+    "abstract": "abstract", "summary": "abstract", "tl;dr": "abstract", "摘要": "abstract", "简介": "abstract",
+    "track": "track", "area": "track", "primary area": "track", "subject area": "track", "session": "track",
+    "topic": "track", "category": "track", "领域": "track", "方向": "track", "分类": "track", "主题": "track",
+    "keywords": "keywords", "keyword": "keywords", "关键词": "keywords", "關鍵詞": "keywords",
+    "status": "status", "decision": "status", "type": "status", "presentation": "status", "类型": "status",
+}
+_LABEL = re.compile(r"^(?:\*\*)?(?P<label>" + "|".join(sorted((re.escape(k) for k in LABELS), key=len, reverse=True))
+                    + r")(?:\*\*)?\s*[:：](?:\*\*)?\s*", re.I)
+
+
+def strip_label(text: str) -> tuple[str | None, str]:
+    """Split a field label off ``text``: ``("title", "Foo")`` for ``Title: Foo``, ``(None, text)`` without one.
+
+    Field names are ``title``, ``authors``, ``abstract``, ``track``, ``keywords``, ``status``.
+    """
+    m = _LABEL.match(text)
     if not m:
-        return Heading(text.strip(), None, None, line)
-    return Heading(text.strip(), m["venue"], int(m["year"]), line)
+        return None, text
+    return LABELS[m["label"].lower()], text[m.end():]
+
+
+_NUMBER = re.compile(r"^(?:(?P<dot>\d{1,5})[.．、](?!\d)|\[(?P<br>\d{1,5})\]|\((?P<par>\d{1,5})\)|（(?P<fpar>\d{1,5})）"
+                     r"|(?P<rpar>\d{1,5})\)|#(?P<hash>\d{1,5})|No\.\s*(?P<no>\d{1,5}))(?:\s+|$)")
+_BULLET = re.compile(r"^(?:[-*•▪●◦‣·–—+]|\d{1,5}\s*[-–—])(?:\s+|$)")
+
+
+def strip_number(text: str) -> tuple[str | None, int | None, str]:
+    """Split a list number or bullet off ``text``.
+
+    Returns ``(style, number, rest)``: ``("[]", 12, "Title")`` for ``[12] Title``,
+    ``("bullet", None, "Title")`` for ``- Title``, ``(None, None, text)`` otherwise.
+    Styles: ``"."``, ``"[]"``, ``"()"``, ``")"``, ``"#"``, ``"no"``, ``"bullet"``.
+    """
+    m = _NUMBER.match(text)
+    if m:
+        for style, name in ((".", "dot"), ("[]", "br"), ("()", "par"), ("()", "fpar"), (")", "rpar"),
+                            ("#", "hash"), ("no", "no")):
+            if m[name] is not None:
+                return style, int(m[name]), text[m.end():]
+    m = _BULLET.match(text)
+    if m and not re.match(r"^[-–—]\s*\d", text):
+        return "bullet", None, text[m.end():]
+    return None, None, text
+
+
+PAGE_WORDS = {"pdf", "bibtex", "bib", "code", "poster", "oral", "spotlight", "highlight", "slides", "slide", "video",
+              "videos", "paper", "openreview", "arxiv", "project", "page", "project page", "supplementary",
+              "supplemental", "material", "website", "reviews", "review", "download", "cite", "citation", "github",
+              "link", "links", "html", "doi", "abs", "talk", "demo", "dataset", "expand", "more", "show", "less",
+              "details", "copy", "award", "best paper", "论文", "代码", "海报", "下载", "链接", "引用", "详情", "展开",
+              "收起", "视频", "口头报告", "[pdf]", "[code]", "[bibtex]", "[slides]", "[video]"}
+STATUS_WORDS = {"oral": "Oral", "poster": "Poster", "spotlight": "Spotlight", "highlight": "Highlight"}
+_PAGE_SPLIT = re.compile(r"\s*(?:[|·•/,;]|\s)\s*")
+
+
+def page_words(text: str) -> tuple[str, ...] | None:
+    """Return the words of a line made only of page words (``PDF · Bibtex``), else None."""
+    text = clean(text)
+    if not text or len(text) > 60:
+        return None
+    if text.lower() in PAGE_WORDS:
+        return (text,)
+    words = [w for w in _PAGE_SPLIT.split(text) if w]
+    if words and all(w.lower().strip("[]()") in PAGE_WORDS or w.lower() in PAGE_WORDS for w in words):
+        # two-word page words like "Project Page" are fine word by word
+        return tuple(words)
+    return None
+
+
+_TRACK_SEP = re.compile(r"\s*(?:·|›|»|→|->|=>|>)\s*")
+_TRACK_SEP_SPACED = re.compile(r"\s+(?:·|›|»|→|->|=>|>)\s+|\s*[·›»→]\s*")
+
+
+def parse_track(text: str) -> tuple[str, ...] | None:
+    """Return the area path of a track line with a separator, e.g. ``("Theory", "Learning Theory")``.
+
+    Separators: ``·``, ``›``, ``»``, ``→``, ``->``, ``=>``, ``>`` (the ASCII ones with spaces
+    around them).  Returns None when ``text`` has none or does not look like a track.
+    """
+    text = clean(text)
+    if len(text) > 160 or not _TRACK_SEP_SPACED.search(text) or re.search(r"[.!?。]$|https?://|\$", text):
+        return None
+    parts = tuple(p.strip() for p in _TRACK_SEP_SPACED.split(text))
+    if len(parts) > 4 or any(not p or len(p) > 80 for p in parts):
+        return None
+    if any(len(p.split()) > 9 for p in parts):
+        return None
+    return parts
+
+
+_ET_AL = re.compile(r"(?:\s*[,;，、]?\s*(?:等人?|et\s*al\.?|…|\.\.\.|and\s+others|等等)\s*)$", re.I)
+_AUTHOR_SEP = re.compile(r"\s*(?:[;；，、]|,(?:\s*and\s+)?|\s+and\s+|\s+&\s+|\s+和\s+)\s*")
+
+
+def split_authors(text: str) -> tuple[tuple[str, ...], bool]:
+    """Split an author line into names and whether it ends in ``等``/``et al.``/``…``.
+
+    ``split_authors("A. Smith, B. Jones and C. Wu et al.") == (("A. Smith", "B. Jones", "C. Wu"), True)``.
+    Separators: commas, semicolons, ``and``, ``&``, ``、``; ``等`` is never an author.
+    """
+    text = text.strip()
+    et_al = False
+    m = _ET_AL.search(text)
+    if m and m.start() > 0:
+        text, et_al = text[:m.start()], True
+    names = tuple(n.strip() for n in _AUTHOR_SEP.split(text) if n.strip())
+    return names, et_al
+
+
+# ----------------------------------------------------------------------------
+# Evidence for title / authors / track / prose
+
+FUNCTION_WORDS = {"of", "for", "with", "in", "on", "to", "the", "a", "an", "via", "from", "by", "is", "are", "as",
+                  "at", "under", "without", "beyond", "through", "towards", "toward", "using", "into", "over",
+                  "do", "does", "can", "not", "be", "we", "our", "how", "what", "when", "why", "which", "that",
+                  "this", "its", "their", "versus", "vs", "vs.", "or", "all", "is", "than", "between", "across",
+                  "within", "against", "made", "meets", "your", "you", "it", "more", "less", "only", "need",
+                  "learning", "learn", "model", "models", "network", "networks", "neural", "data", "deep",
+                  "language", "based", "efficient", "robust", "towards", "graph", "graphs", "large", "multi",
+                  "optimization", "generative", "diffusion", "reinforcement", "transformer", "transformers",
+                  "attention", "training", "inference", "estimation", "analysis", "approach", "framework",
+                  "benchmark", "dataset", "method", "methods", "detection", "segmentation", "generation",
+                  "representation", "representations", "image", "images", "video", "3d", "policy", "bandits",
+                  "algorithm", "algorithms", "theory", "robot", "robots", "robotic", "vision", "visual", "text",
+                  "knowledge", "reasoning", "agents", "agent", "bayesian", "causal", "adversarial", "fast",
+                  "scalable", "online", "optimal", "sparse", "stochastic", "convex", "linear", "nonlinear",
+                  "gradient", "kernel", "sampling", "planning", "control", "manipulation", "retrieval", "question",
+                  "answering", "translation", "dialogue", "speech", "embedding", "embeddings", "prediction",
+                  "classification", "regression", "clustering", "privacy", "private", "fairness", "federated",
+                  "bounds", "complexity", "games", "game", "problem", "problems", "system", "systems", "tasks",
+                  "task", "evaluation", "understanding", "improving", "towards", "rethinking", "revisiting",
+                  "unsupervised", "supervised", "self-supervised", "contrastive", "zero-shot", "few-shot",
+                  "llms", "llm", "semantic", "temporal", "spatial", "dynamic", "dynamics", "search", "matching",
+                  "tracking", "pose", "scene", "object", "objects", "human", "humans", "multimodal", "cross"}
+_PARTICLES = {"de", "da", "del", "della", "der", "den", "van", "von", "di", "du", "la", "le", "dos", "das", "do",
+              "al", "el", "bin", "ibn", "y", "zu", "ter", "ten", "e", "st.", "mc", "d'", "dela", "des", "af"}
+_NAME_TOKEN = re.compile(r"^(?:[A-Z\u00C0-\u00DE\u0100-\u024F\u0391-\u03A9\u0410-\u042F][\w'’.\-]*|"
+                         r"[A-Z]\.(?:[A-Z]\.?)*|[\u3400-\u9fff\uac00-\ud7af\u3040-\u30ff]{1,6}|"
+                         r"[A-Za-z][a-z]*[-'’][A-Z][\w'’\-]*|d[’'][A-Z]\w*|[A-Z]{2,4})$")
+_SENTENCE_END = re.compile(r"[.!?。！？]['\"”’)]*$")
+
+
+def _tokens(text: str) -> list[str]:
+    return [t for t in re.split(r"\s+", text) if t]
+
+
+def name_shaped(name: str) -> bool:
+    """True when ``name`` looks like a person's name: 1–7 capitalised tokens, initials or particles."""
+    tokens = _tokens(name)
+    if not 1 <= len(tokens) <= 7 or len(name) > 60:
+        return False
+    if any(t[0].islower() and t.strip(",.") in FUNCTION_WORDS and t not in _PARTICLES for t in tokens):
+        return False
+    if re.search(r"[\d:?!$@/()\[\]{}=+*<>|]", name):
+        return False
+    caps = 0
+    for t in tokens:
+        if _NAME_TOKEN.match(t):
+            caps += 1
+        elif t.lower() in _PARTICLES:
+            continue
+        elif len(tokens) == 1 and re.fullmatch(r"[a-z][a-z\-]{1,30}", t):
+            continue  # user-name style single token (``zhengkenghao``)
+        else:
+            return False
+    return caps >= 1 or len(tokens) == 1
+
+
+def author_score(text: str) -> float:
+    """Log-odds-like evidence that ``text`` is an author line (positive: authors)."""
+    names, et_al = split_authors(text)
+    if not names:
+        return -9.0
+    shaped = sum(name_shaped(n) for n in names)
+    score = 4.0 if et_al else 0.0
+    score -= 6.0 * (len(names) - shaped)
+    if len(names) >= 2 and shaped == len(names):
+        score += 3.0 + min(len(names), 6) * 0.3
+    elif shaped == len(names):
+        score += 0.5
+    if re.search(r"[:?!]|\d", text):
+        score -= 3.0
+    if _SENTENCE_END.search(text) and not re.search(r"(?:\b[A-Z]\.|et al\.)$", text):
+        score -= 2.0
+    return score
+
+
+def title_score(text: str) -> float:
+    """Log-odds-like evidence that ``text`` is a paper title (positive: title)."""
+    tokens = _tokens(text)
+    score = 1.0
+    if any(t.lower().strip(",.:;?!()") in FUNCTION_WORDS for t in tokens):
+        score += 2.0
+    if re.search(r"[:?]", text):
+        score += 1.5
+    if _SENTENCE_END.search(text) and not text.endswith("?"):
+        score -= 1.5
+    if len(text) > 220:
+        score -= 4.0
+    if len(tokens) <= 1:
+        score -= 1.0
+    names, et_al = split_authors(text)
+    if et_al:
+        score -= 5.0
+    if len(names) >= 3 and all(name_shaped(n) for n in names):
+        score -= 3.0
+    return score
+
+
+def track_score(text: str, repeats: int) -> float:
+    """Evidence that a single-area line (no separator) is a track; ``repeats`` is how often it recurs in the file."""
+    score = 3.0 if repeats >= 2 else -1.5
+    if len(text) > 80:
+        score -= 5.0
+    if _SENTENCE_END.search(text) or re.search(r"[:?]", text):
+        score -= 3.0
+    if split_authors(text)[1]:
+        score -= 5.0
+    return score
+
+
+_CONNECTIVES = re.compile(r"^(?:furthermore|moreover|in particular|additionally|in addition|finally|however|"
+                          r"specifically|to this end|to address|our (?:first|second|third|main|results|method|code|"
+                          r"experiments|framework|approach)|project (?:page|website)|code|the code|we (?:further|also|"
+                          r"then|evaluate|validate|find|show|release)|trigger warning|this (?:paper|work) is an "
+                          r"extended abstract)\b", re.I)
+
+
+def prose_score(text: str) -> float:
+    """Evidence that a short line is an abstract paragraph rather than a header (positive: prose)."""
+    score = -2.0
+    if _SENTENCE_END.search(text) or text.endswith(":"):
+        score += 2.5
+    if re.match(r"^[a-z(\[]", text):
+        score += 2.0
+    if re.search(r"https?://|www\.", text):
+        score += 3.0
+    if _CONNECTIVES.match(text):
+        score += 2.0
+    if len(text) < 40:
+        score -= 1.5
+    if len(re.findall(r"[.!?]\s+[A-Z]", text)) >= 1:
+        score += 2.0
+    return score
+
+
+def is_prose(text: str) -> bool:
+    """True when a line is clearly abstract text: long, or several sentences, or a URL sentence."""
+    text = clean(text)
+    if len(text) > 260:
+        return True
+    if re.search(r"https?://|www\.", text) and len(text) > 60 and " " in text:
+        return True
+    sentences = len(re.findall(r"[.!?。]\s+(?:[A-Z(]|\S)", text))
+    return sentences >= 2 or (sentences >= 1 and _SENTENCE_END.search(text) is not None and len(text) > 150)
+
+
+# ----------------------------------------------------------------------------
+# Items
+
+
+@dataclass
+class _Item:
+    """One structural unit of a list: kind, first line, text or raw lines."""
+
+    kind: str  # number | label | page | track | short | prose
+    line: int
+    text: str = ""
+    raw: list[str] = field(default_factory=list)  # prose: the paragraph's lines
+    field_name: str | None = None  # label: title/authors/abstract/track/keywords/status
+    number: int | None = None
+    mark: bool = False  # the item opens with a number or bullet
+    words: tuple[str, ...] = ()
+    track: tuple[str, ...] = ()
+    block: int = 0
+    end: int = 0
+
+    @property
+    def paragraph(self) -> str:
+        """The prose item's text: lines joined with newlines, outer white space stripped."""
+        return "\n".join(self.raw).strip()
+
+
+def _blocks(lines: list[str], start: int) -> list[list[tuple[int, str]]]:
+    """Group non-blank lines (from index ``start``) into runs separated by blank lines."""
+    blocks: list[list[tuple[int, str]]] = []
+    current: list[tuple[int, str]] = []
+    for index in range(start, len(lines)):
+        raw = lines[index]
+        if clean(raw):
+            current.append((index + 1, raw))
+        elif current:
+            blocks.append(current)
+            current = []
+    if current:
+        blocks.append(current)
+    return blocks
+
+
+def _numbering(blocks: list[list[tuple[int, str]]]) -> tuple[str | None, set[int]]:
+    """Find the file's numbering: its style and the lines whose number continues the sequence.
+
+    A style counts only when its chain of consecutive numbers (n, n+1, ...) at
+    block starts covers at least half of the blocks that start an entry-like run.
+    """
+    firsts = [(b[0][0], strip_number(clean(b[0][1]))) for b in blocks]
+    styles = Counter(s for _, (s, _, _) in firsts if s)
+    if not styles:
+        return None, set()
+    style, count = styles.most_common(1)[0]
+    if style == "bullet":
+        lines = {ln for ln, (s, _, _) in firsts if s == "bullet"}
+        return ("bullet", lines) if count >= 2 or len(blocks) <= 2 else (None, set())
+    accepted: set[int] = set()
+    last = None
+    for ln, (s, n, _) in firsts:
+        if s != style:
+            continue
+        if last is None or n == last + 1 or (n > last and n - last <= 3):
+            accepted.add(ln)
+            last = n
+    prose_blocks = sum(1 for b in blocks if any(is_prose(t) for _, t in b)) or 1
+    if len(accepted) >= max(1, prose_blocks // 2) or len(accepted) >= 0.3 * len(blocks):
+        return style, accepted
+    return None, set()
+
+
+def _line_item(number: int, raw: str, block: int, marked: bool, labelled: bool) -> _Item:
+    """Classify one header-position line (number and bullet already removed when ``marked``)."""
+    text = clean(raw)
+    if labelled or True:
+        name, rest = strip_label(text)
+        if name is not None and (labelled or name != "abstract"):
+            return _Item("label", number, clean(rest), [rest], field_name=name, mark=marked, block=block)
+    words = page_words(text)
+    if words:
+        return _Item("page", number, text, words=words, mark=marked, block=block)
+    track = parse_track(text)
+    if track and len(track) >= 2 and not is_prose(text):
+        return _Item("track", number, text, track=track, mark=marked, block=block)
+    if is_prose(text):
+        return _Item("prose", number, text, [raw], mark=marked, block=block)
+    return _Item("short", number, text, [raw], mark=marked, block=block)
+
+
+def _items(blocks: list[list[tuple[int, str]]], numbered: set[int], labelled: bool) -> list[_Item]:
+    """Turn blocks into items: header lines one by one, then the rest of the block as one prose paragraph."""
+    items: list[_Item] = []
+    for b, block in enumerate(blocks):
+        prose: _Item | None = None
+        for index, (number, raw) in enumerate(block):
+            text = clean(raw)
+            marked = False
+            if number in numbered:
+                style, value, rest = strip_number(text)
+                if style:
+                    items.append(_Item("number", number, text[:len(text) - len(rest)].strip(), number=value,
+                                       mark=True, block=b))
+                    raw = raw[raw.find(text) + len(text) - len(rest):] if rest else ""
+                    text, marked = clean(rest), True
+                    if not text:
+                        continue
+            if prose is not None and not marked:
+                name, _ = strip_label(text)
+                if not (labelled and name in ("title", "authors", "track", "keywords", "status")) and not page_words(text):
+                    prose.raw.append(raw)
+                    prose.end = number
+                    continue
+            item = _line_item(number, raw, b, marked, labelled)
+            if item.kind == "label" and item.field_name == "abstract":
+                item = _Item("prose", number, item.text, [item.raw[0]], field_name="abstract", mark=marked, block=b)
+            item.end = number
+            items.append(item)
+            prose = item if item.kind == "prose" else None
+            if item.kind == "short" and index > 0 and items[-2].kind == "short" and items[-2].block == b:
+                pass
+        # a single-line short paragraph stays a short; the block is done
+    return items
+
+
+# ----------------------------------------------------------------------------
+# Entries
+
+_ROLE_ORDER = {"cont": 0, "title": 1, "track": 2, "authors": 3, "abs": 4}
+
+
+@dataclass
+class _Draft:
+    """An entry under construction: its items before and after the abstract starts."""
+
+    items: list[_Item] = field(default_factory=list)
+
+    def has_abstract(self) -> bool:
+        return any(i.kind == "prose" or (i.kind == "label" and i.field_name == "abstract") for i in self.items)
+
+    @property
+    def line(self) -> int:
+        return self.items[0].line
+
+
+def _segment(items: list[_Item], abstract_only: bool, marked_file: bool, pages_lead: bool) -> list[_Draft]:
+    """Group items into entry drafts."""
+    drafts: list[_Draft] = []
+    cur: _Draft | None = None
+    for item in items:
+        starts = False
+        if cur is None:
+            starts = True
+        elif item.kind == "number" or (item.mark and item.kind != "number" and
+                                       not (cur.items and cur.items[-1].kind == "number")):
+            starts = True
+        elif marked_file:
+            starts = False
+        elif item.kind == "label" and item.field_name in ("title", "authors", "track"):
+            starts = cur.has_abstract() or any(i.kind == "label" and i.field_name == item.field_name
+                                               for i in cur.items)
+        elif item.kind in ("short", "track"):
+            starts = cur.has_abstract()
+        elif item.kind == "prose":
+            starts = abstract_only and cur.has_abstract()
+        elif item.kind == "page":
+            starts = pages_lead and cur.has_abstract()
+        if starts:
+            cur = _Draft()
+            drafts.append(cur)
+        cur.items.append(item)
+    return drafts
+
+
+def _role_scores(item: _Item, repeats: Counter) -> dict[str, float]:
+    """Local evidence for each role a short line can take."""
+    text = item.text
+    prose = prose_score(text)
+    return {
+        "title": title_score(text),
+        "track": track_score(text, repeats[text]),
+        "authors": author_score(text),
+        "abs": prose,
+        "cont": prose,
+    }
+
+
+def _assignments(n: int, fixed: list[str | None], allow_cont: bool) -> Iterable[tuple[str, ...]]:
+    """Every order-respecting role tuple for ``n`` header items (title/track/authors once each)."""
+    roles = ["cont", "title", "track", "authors", "abs"] if allow_cont else ["title", "track", "authors", "abs"]
+    for combo in itertools.product(roles, repeat=n):
+        if any(f is not None and f != r for f, r in zip(fixed, combo)):
+            continue
+        order = [_ROLE_ORDER[r] for r in combo]
+        if order != sorted(order):
+            continue
+        if any(combo.count(r) > 1 for r in ("title", "track", "authors")):
+            continue
+        yield combo
+
+
+def _best_roles(headers: list[_Item], repeats: Counter, prior: Counter | None, allow_cont: bool
+                ) -> tuple[tuple[str, ...], float]:
+    """Choose roles for the header items of one entry; returns the roles and the margin over the runner-up."""
+    fixed: list[str | None] = []
+    for item in headers:
+        if item.kind == "track":
+            fixed.append("track")
+        elif item.kind == "label":
+            fixed.append({"title": "title", "authors": "authors", "track": "track"}.get(item.field_name or ""))
+        else:
+            fixed.append(None)
+    local = [_role_scores(i, repeats) if f is None else None for i, f in zip(headers, fixed)]
+    total = sum(prior.values()) if prior else 0
+    scored = []
+    for combo in _assignments(len(headers), fixed, allow_cont):
+        score = sum(0.0 if loc is None else loc[r] for loc, r in zip(local, combo))
+        if prior is not None and total:
+            key = tuple(r for r in combo if r in ("title", "track", "authors"))
+            score += 2.5 * math.log((prior[key] + 0.5) / (total + 1))
+        scored.append((score, combo))
+    if not scored:
+        return tuple("abs" for _ in headers), 0.0
+    scored.sort(key=lambda s: -s[0])
+    margin = scored[0][0] - scored[1][0] if len(scored) > 1 else 99.0
+    return scored[0][1], margin
+
+
+def _headers(draft: _Draft) -> list[_Item]:
+    """The header items of a draft: shorts, tracks and header labels before its first prose paragraph."""
+    out = []
+    for item in draft.items:
+        if item.kind == "prose" or (item.kind == "label" and item.field_name == "abstract"):
+            break
+        if item.kind in ("short", "track") or (item.kind == "label" and item.field_name in ("title", "authors", "track")):
+            out.append(item)
+    return out
+
+
+# ----------------------------------------------------------------------------
+# Reading
 
 
 def read_list(path: Path, venue: str | None = None, year: int | None = None) -> ListResult:
     """Read the list file at ``path``; ``venue``/``year`` apply when the heading names none.
 
-    Raises nothing for bad content: problems become error diagnostics.
+    Returns a :class:`ListResult`.  Raises nothing for bad content: an
+    unreadable file (missing, binary, empty, undecodable) becomes an error
+    diagnostic at line 0 and a result without entries.
     """
-    data = Path(path).read_bytes()
-    return read_text(data.decode("utf-8-sig"), str(path), venue, year)
+    name = str(path)
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        return ListResult(name, None, [], [Diagnostic(name, 0, "error", f"cannot read the file: {exc.strerror or exc}")])
+    try:
+        text = decode_bytes(data)
+    except ReadError as exc:
+        return ListResult(name, None, [], [Diagnostic(name, 0, "error", str(exc))])
+    return read_text(text, name, venue, year)
+
+
+def _excerpt(text: str, width: int = 60) -> str:
+    text = " ".join(text.split())
+    return repr(text if len(text) <= width else text[: width - 1] + "…")
+
+
+class _Reader:
+    """State for reading one list text; see :func:`read_text`."""
+
+    def __init__(self, text: str, path: str, venue: str | None, year: int | None):
+        self.path = path
+        self.lines = split_lines(text)
+        self.config = (venue, year)
+        self.result = ListResult(path, None)
+
+    def warn(self, line: int, message: str, level: str = "warning") -> None:
+        self.result.diagnostics.append(Diagnostic(self.path, line, level, message))  # type: ignore[arg-type]
+
+    def run(self) -> ListResult:
+        first = next((i for i, raw in enumerate(self.lines) if clean(raw)), None)
+        if first is None:
+            self.warn(0, "the file is empty", "error")
+            return self.result
+        start = first
+        if is_heading_line(self.lines[first]):
+            self.result.heading = parse_heading(self.lines[first], first + 1)
+            start = first + 1
+        venue, year = self._venue_year()
+        blocks = _blocks(self.lines, start)
+        style, numbered = _numbering(blocks)
+        labelled = self._labelled(blocks)
+        items = _items(blocks, numbered, labelled)
+        has_headers = any(i.kind in ("short", "track") or (i.kind == "label" and i.field_name != "abstract")
+                          for i in items)
+        abstract_only = not has_headers and not numbered and not labelled
+        first_prose = next((k for k, i in enumerate(items) if i.kind == "prose"), len(items))
+        pages_lead = any(i.kind == "page" for i in items[:first_prose])
+        drafts = _segment(items, abstract_only, bool(numbered), pages_lead)
+        self._build(drafts, venue, year, abstract_only)
+        if not self.result.entries and not any(d.level == "error" for d in self.result.diagnostics):
+            self.warn(0, "no paper found in the list (no abstract paragraph)", "error")
+        merge_duplicates([self.result])
+        return self.result
+
+    def _venue_year(self) -> tuple[str | None, int | None]:
+        heading = self.result.heading
+        venue = heading.venue if heading and heading.venue else self.config[0]
+        year = heading.year if heading and heading.year else self.config[1]
+        if heading and heading.venue and self.config[0] and heading.venue.lower() != self.config[0].lower():
+            self.warn(heading.line, f"the heading names {heading.venue} but the config gives {self.config[0]}; "
+                                    f"using {heading.venue}")
+        if venue is None or year is None:
+            where = heading.line if heading else 1
+            said = f"heading {heading.text!r}" if heading else "the list has no heading and"
+            self.warn(where, f"{said} names no venue and year, and the config gives none for {self.path}", "error")
+        return venue, year
+
+    @staticmethod
+    def _labelled(blocks: list[list[tuple[int, str]]]) -> bool:
+        """True when the list uses field labels (two or more label lines)."""
+        count = 0
+        for block in blocks:
+            for _, raw in block:
+                name, _ = strip_label(strip_number(clean(raw))[2])
+                if name is not None:
+                    count += 1
+        return count >= 2
+
+    def _build(self, drafts: list[_Draft], venue, year, abstract_only: bool) -> None:
+        repeats = Counter(i.text for d in drafts for i in _headers(d) if i.kind == "short")
+        # pass 1: roles from local evidence; pass 2: with the file's pattern as prior
+        prior: Counter = Counter()
+        for n, draft in enumerate(drafts):
+            heads = _headers(draft)
+            if heads:
+                roles, margin = _best_roles(heads, repeats, None, False)
+                prior[tuple(r for r in roles if r != "abs")] += 1
+            else:
+                prior[()] += 1
+        previous: dict | None = None
+        for n, draft in enumerate(drafts):
+            heads = _headers(draft)
+            allow_cont = previous is not None and bool(heads) and not heads[0].mark and heads[0].kind == "short" \
+                and not any(i.kind == "number" for i in draft.items[:1])
+            roles, margin = _best_roles(heads, repeats, prior, allow_cont) if heads else ((), 99.0)
+            fields = self._fields(draft, dict(zip(map(id, heads), roles)), previous, margin)
+            if fields is not None:
+                previous = fields
+        for fields in self._pending:
+            self._emit(fields, venue, year)
+        if abstract_only:
+            self._check_continuations()
+
+    _pending: list
+
+    def _fields(self, draft: _Draft, roles: dict, previous: dict | None, margin: float) -> dict | None:
+        if not hasattr(self, "_pending"):
+            self._pending = []
+        f = {"line": draft.line, "end": max(i.end or i.line for i in draft.items), "title": None, "authors": (),
+             "et_al": False, "track": (), "paras": [], "status": None, "keywords": (), "number": None, "pages": [],
+             "first_abs_line": None}
+        pending_label: str | None = None
+        for item in draft.items:
+            role = roles.get(id(item))
+            if item.kind == "number":
+                f["number"] = item.number
+            elif role == "cont" and previous is not None:
+                previous["paras"].append(item.paragraph if item.raw else item.text)
+                previous["end"] = max(previous["end"], item.end or item.line)
+                if f["line"] == item.line:
+                    f["line"] = None
+            elif role == "title":
+                self._set(f, "title", item.text, item)
+            elif role == "track":
+                self._set(f, "track", item.track or (item.text,), item)
+            elif role == "authors":
+                names, et_al = split_authors(item.text)
+                self._set(f, "authors", names, item)
+                f["et_al"] = et_al
+            elif role == "abs" or item.kind == "prose":
+                f["paras"].append(item.paragraph)
+                f["first_abs_line"] = f["first_abs_line"] or item.line
+            elif item.kind == "label":
+                if item.field_name in ("title", "authors", "track") and not item.text:
+                    pending_label = item.field_name
+                    continue
+                self._label_field(f, item)
+            elif item.kind == "page":
+                self._page(f, item)
+            elif item.kind == "short" and pending_label:
+                self._label_field(f, replace(item, kind="label", field_name=pending_label))
+            else:  # pragma: no cover - every kind is handled above
+                self.warn(item.line, f"line {_excerpt(item.text)} could not be placed")
+            pending_label = None
+        if margin < 0.8 and f["paras"]:
+            self._ambiguity(draft, roles, margin)
+        if f["line"] is None:
+            f["line"] = next((i.line for i in draft.items if roles.get(id(i)) != "cont"), draft.line)
+        if not f["paras"]:
+            self._no_abstract(draft)
+            return None
+        self._pending.append(f)
+        return f
+
+    def _set(self, f: dict, key: str, value, item: _Item) -> None:
+        if f[key]:
+            self.warn(item.line, f"second {key} line {_excerpt(item.text)} in one entry; keeping the first "
+                                 f"({_excerpt(str(f[key]))})")
+            return
+        f[key] = value
+
+    def _label_field(self, f: dict, item: _Item) -> None:
+        name = item.field_name
+        if name == "title":
+            self._set(f, "title", item.text, item)
+        elif name == "authors":
+            names, et_al = split_authors(item.text)
+            self._set(f, "authors", names, item)
+            f["et_al"] = et_al
+        elif name == "track":
+            self._set(f, "track", parse_track(item.text) or ((item.text,) if item.text else ()), item)
+        elif name == "keywords":
+            f["keywords"] = tuple(k.strip() for k in re.split(r"[;；,，]", item.text) if k.strip())
+        elif name == "status":
+            f["status"] = item.text or None
+
+    def _page(self, f: dict, item: _Item) -> None:
+        for word in item.words:
+            status = STATUS_WORDS.get(word.lower())
+            if status and f["status"] is None:
+                f["status"] = status
+            else:
+                f["pages"].append(word)
+
+    def _ambiguity(self, draft: _Draft, roles: dict, margin: float) -> None:
+        for item in draft.items:
+            role = roles.get(id(item))
+            if role and item.kind == "short":
+                name = {"abs": "abstract paragraph", "cont": "continuation of the abstract above"}.get(role, role)
+                self.warn(item.line, f"line {_excerpt(item.text)} read as {name}; the evidence is weak "
+                                     f"(margin {margin:.1f})")
+
+    def _no_abstract(self, draft: _Draft) -> None:
+        texts = "; ".join(_excerpt(i.text) for i in draft.items if i.kind != "number" and i.text)
+        if not texts:
+            texts = "a number alone"
+        end = max(i.end or i.line for i in draft.items)
+        self.warn(draft.line, f"lines {draft.line}-{end} have no abstract, so they are not read as a paper: {texts}")
+
+    def _emit(self, f: dict, venue, year) -> None:
+        abstract = "\n\n".join(p for p in f["paras"] if p)
+        self.result.entries.append(Entry(
+            path=self.path, line=f["line"], abstract=abstract, title=f["title"], authors=tuple(f["authors"]),
+            et_al=f["et_al"], track=tuple(f["track"]), venue=venue, year=year, status=f["status"],
+            keywords=f["keywords"], number=f["number"], page_words=tuple(f["pages"]), end_line=f["end"]))
+
+    def _check_continuations(self) -> None:
+        entries = self.result.entries
+        for before, entry in zip(entries, entries[1:]):
+            text = entry.abstract
+            if (re.match(r"^[a-z(\[-]", text) or _CONNECTIVES.match(text) or len(text) < 200
+                    or re.search(r"[a-z,:;]$", before.abstract.rstrip())):
+                self.warn(entry.line, f"paragraph {_excerpt(text, 40)} read as a separate paper; it may continue "
+                                      f"the abstract at line {before.line}")
 
 
 def read_text(text: str, path: str, venue: str | None = None, year: int | None = None) -> ListResult:
-    """Read list ``text`` (already decoded) whose diagnostics will name ``path``."""
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    blocks: list[tuple[int, str]] = []
-    for number, raw in enumerate(lines, 1):
-        if raw.strip():
-            blocks.append((number, raw.strip()))
-    result = ListResult(path, None)
-    if not blocks:
-        result.diagnostics.append(Diagnostic(path, 0, "error", "the list is empty"))
-        return result
-    first_line, first = blocks.pop(0)
-    heading = parse_heading(first, first_line)
-    result.heading = heading
-    v, y = heading.venue or venue, heading.year or year
-    if v is None or y is None:
-        result.diagnostics.append(Diagnostic(path, first_line, "error",
-                                             f"heading {first!r} names no venue and year, and the config gives none for this list"))
-    track: tuple[str, ...] = ()
-    authors: tuple[str, ...] = ()
-    et_al = False
-    start = None
-    for number, line in blocks:
-        if TRACK_SEPARATORS.search(line) and len(line) < 120:
-            track = tuple(p.strip() for p in TRACK_SEPARATORS.split(line))
-            start = start or number
-        elif len(line) < 400 and "," in line and not line.endswith("."):
-            names = [n.strip() for n in line.split(",")]
-            if names[-1].endswith("等"):
-                names[-1] = names[-1][:-1].strip()
-                et_al = True
-            authors = tuple(n for n in names if n)
-            start = start or number
-        else:
-            result.entries.append(Entry(path, start or number, line, None, authors, et_al, track, v, y))
-            track, authors, et_al, start = (), (), False, None
-    return result
+    """Read list ``text`` (already decoded) whose diagnostics will name ``path``.
+
+    ``venue``/``year`` (from the config) apply when the heading names none; a
+    list with neither gets an error diagnostic naming the file.  Returns a
+    :class:`ListResult` whose entries are in list order, duplicates within the
+    list merged (with a warning).  Raises nothing for bad content.
+    """
+    return _Reader(text, path, venue, year).run()
+
+
+# ----------------------------------------------------------------------------
+# Duplicates
+
+def _key(text: str) -> str:
+    return re.sub(r"[\W_]+", " ", unicodedata.normalize("NFKC", text).casefold()).strip()
+
+
+def merge_duplicates(results: list[ListResult]) -> None:
+    """Merge papers listed twice, in one list or across ``results`` (in place).
+
+    Two entries are the same paper when their abstracts agree after case,
+    punctuation and white space are ignored (or, with short abstracts, their
+    titles do).  The first keeps its place and gains fields only the second
+    has; the second is dropped with a warning naming both places.
+    """
+    seen: dict[str, tuple[ListResult, int]] = {}
+    for result in results:
+        kept: list[Entry] = []
+        for entry in result.entries:
+            key = _key(entry.abstract)
+            if len(key) < 40 and entry.title:
+                key = "title:" + _key(entry.title)
+            if key not in seen:
+                seen[key] = (result, len(kept))
+                kept.append(entry)
+                continue
+            owner, index = seen[key]
+            target = kept if owner is result else owner.entries
+            first = target[index]
+            target[index] = replace(
+                first, title=first.title or entry.title, authors=first.authors or entry.authors,
+                et_al=first.et_al if first.authors else entry.et_al, track=first.track or entry.track,
+                status=first.status or entry.status, keywords=first.keywords or entry.keywords)
+            result.diagnostics.append(Diagnostic(
+                entry.path, entry.line, "warning",
+                f"the same paper as {first.path}:{first.line} ({_excerpt(first.title or first.abstract, 40)}); "
+                f"read once"))
+        result.entries = kept
+
+
+def read_lists(paths: Iterable[Path], venue: str | None = None, year: int | None = None) -> list[ListResult]:
+    """Read several list files and merge papers listed in more than one (see :func:`merge_duplicates`).
+
+    Returns one :class:`ListResult` per path, in order.  Raises nothing for bad content.
+    """
+    results = [read_list(Path(p), venue, year) for p in paths]
+    merge_duplicates(results)
+    return results
