@@ -33,6 +33,7 @@ a first pass learns which roles the list uses, a second pass prefers them.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import re
@@ -111,6 +112,7 @@ class ReadError(ValueError):
 # Bytes and lines
 
 _SPACES = re.compile(r"[\t\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]")
+_CONTROLS = re.compile(r"[\x00-\x08\x0e-\x1f\x7f-\x9f]")
 _ZERO_WIDTH = re.compile(r"[\u200b\u200c\u200d\u2060\ufeff]")
 
 
@@ -163,7 +165,7 @@ def decode_bytes(data: bytes) -> str:
             continue
     if text is None:
         raise ReadError(f"the file is neither UTF-8, UTF-16 nor GB18030 text ({encoding or 'undecodable bytes'})")
-    controls = sum(1 for ch in text if unicodedata.category(ch) == "Cc" and ch not in "\t\n\r\f\v")
+    controls = len(_CONTROLS.findall(text))
     if "\x00" in text or controls > max(2, len(text) // 100):
         raise ReadError("the file is binary (it holds control characters), not a text list")
     if not clean(text):
@@ -355,7 +357,7 @@ FUNCTION_WORDS = {"of", "for", "with", "in", "on", "to", "the", "a", "an", "via"
                   "tracking", "pose", "scene", "object", "objects", "human", "humans", "multimodal", "cross"}
 _PARTICLES = {"de", "da", "del", "della", "der", "den", "van", "von", "di", "du", "la", "le", "dos", "das", "do",
               "al", "el", "bin", "ibn", "y", "zu", "ter", "ten", "e", "st.", "mc", "d'", "dela", "des", "af"}
-_NAME_TOKEN = re.compile(r"^(?:[A-Z\u00C0-\u00DE\u0100-\u024F\u0391-\u03A9\u0410-\u042F][\w'’.\-]*|"
+_NAME_TOKEN = re.compile(r"^(?:[A-Z\u00C0-\u00DE\u0100-\u024F\u0391-\u03A9\u0410-\u042F][\w\u0300-\u036f'’.\-]*|"
                          r"[A-Z]\.(?:[A-Z]\.?)*|[\u3400-\u9fff\uac00-\ud7af\u3040-\u30ff]{1,6}|"
                          r"[A-Za-z][a-z]*[-'’][A-Z][\w'’\-]*|d[’'][A-Z]\w*|[A-Z]{2,4})$")
 _SENTENCE_END = re.compile(r"[.!?。！？]['\"”’)]*$")
@@ -365,39 +367,48 @@ def _tokens(text: str) -> list[str]:
     return [t for t in re.split(r"\s+", text) if t]
 
 
-def name_shaped(name: str) -> bool:
-    """True when ``name`` looks like a person's name: 1–7 capitalised tokens, initials or particles."""
+def name_shape(name: str) -> float:
+    """How much ``name`` looks like a person's name: 1.0 (capitalised tokens, initials,
+    particles, CJK), 0.5 (all-lowercase tokens such as ``xiaofei wu`` or a user name), 0.0 (not a name)."""
     tokens = _tokens(name)
     if not 1 <= len(tokens) <= 7 or len(name) > 60:
-        return False
+        return 0.0
     if any(t[0].islower() and t.strip(",.") in FUNCTION_WORDS and t not in _PARTICLES for t in tokens):
-        return False
+        return 0.0
     if re.search(r"[\d:?!$@/()\[\]{}=+*<>|]", name):
-        return False
-    caps = 0
+        return 0.0
+    caps = weak = 0
     for t in tokens:
         if _NAME_TOKEN.match(t):
             caps += 1
         elif t.lower() in _PARTICLES:
             continue
-        elif len(tokens) == 1 and re.fullmatch(r"[a-z][a-z\-]{1,30}", t):
-            continue  # user-name style single token (``zhengkenghao``)
+        elif re.fullmatch(r"[a-z\u00df-\u00ff][a-z\u00df-\u00ff\u0300-\u036f\-']{1,30}", t) and len(tokens) <= 4:
+            weak += 1
         else:
-            return False
-    return caps >= 1 or len(tokens) == 1
+            return 0.0
+    if weak:
+        return 0.5
+    return 1.0 if caps >= 1 else 0.0
 
 
+def name_shaped(name: str) -> bool:
+    """True when ``name`` looks like a person's name: 1–7 capitalised tokens, initials or particles."""
+    return name_shape(name) == 1.0
+
+
+@functools.lru_cache(maxsize=65536)
 def author_score(text: str) -> float:
     """Log-odds-like evidence that ``text`` is an author line (positive: authors)."""
     names, et_al = split_authors(text)
     if not names:
         return -9.0
-    shaped = sum(name_shaped(n) for n in names)
+    shapes = [name_shape(n) for n in names]
     score = 4.0 if et_al else 0.0
-    score -= 6.0 * (len(names) - shaped)
-    if len(names) >= 2 and shaped == len(names):
+    score -= 6.0 * shapes.count(0.0) + 0.5 * shapes.count(0.5)
+    if len(names) >= 2 and 0.0 not in shapes:
         score += 3.0 + min(len(names), 6) * 0.3
-    elif shaped == len(names):
+    elif 0.0 not in shapes:
         score += 0.5
     if re.search(r"[:?!]|\d", text):
         score -= 3.0
@@ -415,7 +426,7 @@ def title_score(text: str) -> float:
     if re.search(r"[:?]", text):
         score += 1.5
     if _SENTENCE_END.search(text) and not text.endswith("?"):
-        score -= 1.5
+        score -= 4.0  # titles rarely end in a full stop; one-sentence paragraphs do
     if len(text) > 220:
         score -= 4.0
     if len(tokens) <= 1:
@@ -460,20 +471,30 @@ def prose_score(text: str) -> float:
         score += 2.0
     if len(text) < 40:
         score -= 1.5
-    if len(re.findall(r"[.!?]\s+[A-Z]", text)) >= 1:
+    if _SENTENCE_BREAK.search(text):
         score += 2.0
     return score
 
 
+_SENTENCE_BREAK = re.compile(r"(?:[^\W\d_]{2,}|[\d)\]$%])(?<!\bvs)(?<!\bal)(?<!\betc)(?<!\bcf)(?<!\bFig)(?<!\bEq)"
+                             r"(?<!\bSec)(?<!\bNo)(?<!\bSt)(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bJr)[.!?]['\"”’)]*\s+[(\[A-Z\d]|[。！？]\s*\S")
+
+
+@functools.lru_cache(maxsize=65536)
 def is_prose(text: str) -> bool:
-    """True when a line is clearly abstract text: long, or several sentences, or a URL sentence."""
+    """True when a line is clearly abstract text: long, or several sentences, or a URL sentence.
+
+    A line shaped like an author list (two or more name-shaped pieces) is never prose.
+    """
     text = clean(text)
-    if len(text) > 260:
+    if author_score(text) >= 2.5:
+        return False
+    if len(text) > 200:
         return True
     if re.search(r"https?://|www\.", text) and len(text) > 60 and " " in text:
         return True
-    sentences = len(re.findall(r"[.!?。]\s+(?:[A-Z(]|\S)", text))
-    return sentences >= 2 or (sentences >= 1 and _SENTENCE_END.search(text) is not None and len(text) > 150)
+    sentences = len(_SENTENCE_BREAK.findall(text))
+    return (sentences >= 2 and len(text) > 120) or (sentences >= 1 and _SENTENCE_END.search(text) is not None and len(text) > 150)
 
 
 # ----------------------------------------------------------------------------
@@ -549,10 +570,9 @@ def _numbering(blocks: list[list[tuple[int, str]]]) -> tuple[str | None, set[int
 def _line_item(number: int, raw: str, block: int, marked: bool, labelled: bool) -> _Item:
     """Classify one header-position line (number and bullet already removed when ``marked``)."""
     text = clean(raw)
-    if labelled or True:
-        name, rest = strip_label(text)
-        if name is not None and (labelled or name != "abstract"):
-            return _Item("label", number, clean(rest), [rest], field_name=name, mark=marked, block=block)
+    name, rest = strip_label(raw.strip())
+    if name is not None and (labelled or name != "abstract"):
+        return _Item("label", number, clean(rest), [rest], field_name=name, mark=marked, block=block)
     words = page_words(text)
     if words:
         return _Item("page", number, text, words=words, mark=marked, block=block)
@@ -564,8 +584,19 @@ def _line_item(number: int, raw: str, block: int, marked: bool, labelled: bool) 
     return _Item("short", number, text, [raw], mark=marked, block=block)
 
 
-def _items(blocks: list[list[tuple[int, str]]], numbered: set[int], labelled: bool) -> list[_Item]:
-    """Turn blocks into items: header lines one by one, then the rest of the block as one prose paragraph."""
+def _is_compact(blocks: list[list[tuple[int, str]]]) -> bool:
+    """True when header lines share blocks with the abstract (few header lines stand alone as a block)."""
+    alone = sum(1 for b in blocks if len(b) == 1 and not is_prose(b[0][1]))
+    stacked = sum(1 for b in blocks if len(b) > 1 and not is_prose(b[0][1]))
+    return stacked > 0 and alone < 0.2 * len(blocks)
+
+
+def _items(blocks: list[list[tuple[int, str]]], numbered: set[int], labelled: bool, compact: bool) -> list[_Item]:
+    """Turn blocks into items: header lines one by one, then the rest of the block as one prose paragraph.
+
+    Unless the list is ``compact``, a block of several lines is one paragraph
+    (after its number, label or page words): line-wrapped abstracts stay whole.
+    """
     items: list[_Item] = []
     for b, block in enumerate(blocks):
         prose: _Item | None = None
@@ -573,12 +604,11 @@ def _items(blocks: list[list[tuple[int, str]]], numbered: set[int], labelled: bo
             text = clean(raw)
             marked = False
             if number in numbered:
-                style, value, rest = strip_number(text)
+                style, value, rest = strip_number(raw.strip())
                 if style:
-                    items.append(_Item("number", number, text[:len(text) - len(rest)].strip(), number=value,
-                                       mark=True, block=b))
-                    raw = raw[raw.find(text) + len(text) - len(rest):] if rest else ""
-                    text, marked = clean(rest), True
+                    items.append(_Item("number", number, clean(raw)[:len(text) - len(clean(rest))].strip(),
+                                       number=value, mark=True, block=b))
+                    raw, text, marked = rest, clean(rest), True
                     if not text:
                         continue
             if prose is not None and not marked:
@@ -588,14 +618,13 @@ def _items(blocks: list[list[tuple[int, str]]], numbered: set[int], labelled: bo
                     prose.end = number
                     continue
             item = _line_item(number, raw, b, marked, labelled)
+            if item.kind in ("short", "track") and not compact and index + 1 < len(block):
+                item = _Item("prose", number, item.text, [raw], mark=marked, block=b)
             if item.kind == "label" and item.field_name == "abstract":
                 item = _Item("prose", number, item.text, [item.raw[0]], field_name="abstract", mark=marked, block=b)
             item.end = number
             items.append(item)
             prose = item if item.kind == "prose" else None
-            if item.kind == "short" and index > 0 and items[-2].kind == "short" and items[-2].block == b:
-                pass
-        # a single-line short paragraph stays a short; the block is done
     return items
 
 
@@ -648,6 +677,30 @@ def _segment(items: list[_Item], abstract_only: bool, marked_file: bool, pages_l
     return drafts
 
 
+def _split_overfull(draft: _Draft) -> list[_Draft]:
+    """Split a draft holding two papers whose first abstract was too short to be seen as prose.
+
+    Evidence: a second strong author line among the header items.  The new
+    entry starts as many items before it as the first author line has before it.
+    """
+    heads = [k for k, item in enumerate(draft.items) if item.kind in ("short", "track", "label", "number")]
+    strong = [k for k in heads if draft.items[k].kind == "short" and author_score(draft.items[k].text) >= 3.0]
+    if len(strong) < 2 or any(i.kind == "prose" for i in draft.items[:strong[-1]]):
+        return [draft]
+    lead = strong[0]
+    cuts = []
+    for k in strong[1:]:
+        cut = k - lead
+        if cut > (cuts[-1] if cuts else strong[0]) + 1:
+            cuts.append(cut)
+    parts, start = [], 0
+    for cut in cuts:
+        parts.append(_Draft(draft.items[start:cut]))
+        start = cut
+    parts.append(_Draft(draft.items[start:]))
+    return parts
+
+
 def _role_scores(item: _Item, repeats: Counter) -> dict[str, float]:
     """Local evidence for each role a short line can take."""
     text = item.text
@@ -662,17 +715,21 @@ def _role_scores(item: _Item, repeats: Counter) -> dict[str, float]:
 
 
 def _assignments(n: int, fixed: list[str | None], allow_cont: bool) -> Iterable[tuple[str, ...]]:
-    """Every order-respecting role tuple for ``n`` header items (title/track/authors once each)."""
-    roles = ["cont", "title", "track", "authors", "abs"] if allow_cont else ["title", "track", "authors", "abs"]
-    for combo in itertools.product(roles, repeat=n):
-        if any(f is not None and f != r for f, r in zip(fixed, combo)):
-            continue
-        order = [_ROLE_ORDER[r] for r in combo]
-        if order != sorted(order):
-            continue
-        if any(combo.count(r) > 1 for r in ("title", "track", "authors")):
-            continue
-        yield combo
+    """Every order-respecting role tuple for ``n`` header items.
+
+    The shape is ``cont* [title] [track] [authors] abs*``: leading items may
+    continue the previous abstract, title/track/authors appear at most once
+    and in that order, trailing items open the abstract.  ``fixed`` pins the
+    role of labelled or separator-track items.
+    """
+    subsets = [s for k in range(4) for s in itertools.combinations(("title", "track", "authors"), k)]
+    for conts in range(n + 1 if allow_cont else 1):
+        for middle in subsets:
+            if conts + len(middle) > n:
+                continue
+            combo = ("cont",) * conts + middle + ("abs",) * (n - conts - len(middle))
+            if all(f is None or f == r for f, r in zip(fixed, combo)):
+                yield combo
 
 
 def _best_roles(headers: list[_Item], repeats: Counter, prior: Counter | None, allow_cont: bool
@@ -741,6 +798,30 @@ def _excerpt(text: str, width: int = 60) -> str:
     return repr(text if len(text) <= width else text[: width - 1] + "…")
 
 
+def _join_pieces(pieces: list[tuple[int, list[str]]], source: list[str]) -> str:
+    """Join abstract pieces ``(first line number, lines)`` into the abstract text.
+
+    Pieces that touch in the source (only blank lines between them) are joined
+    with the source lines between them, so the abstract is exactly the source
+    text from its first to its last non-blank character (line ends as ``\\n``);
+    pieces with other lines between them (page words) are joined with a blank line.
+    """
+    out: list[str] = []
+    end = None
+    for first, lines in sorted(pieces, key=lambda p: p[0]):
+        if end is not None:
+            between = source[end:first - 1]
+            out.append("\n" + "\n".join(between) + "\n" if all(not clean(b) for b in between) else "\n\n")
+        out.append("\n".join(lines))
+        end = first + len(lines) - 1
+    return "".join(out).strip()
+
+
+def _field_text(item: _Item) -> str:
+    """A title or author field: the source line with only its ends stripped (inner spaces kept)."""
+    return _ZERO_WIDTH.sub("", item.raw[0]).strip() if item.raw else item.text
+
+
 class _Reader:
     """State for reading one list text; see :func:`read_text`."""
 
@@ -766,13 +847,14 @@ class _Reader:
         blocks = _blocks(self.lines, start)
         style, numbered = _numbering(blocks)
         labelled = self._labelled(blocks)
-        items = _items(blocks, numbered, labelled)
+        items = _items(blocks, numbered, labelled, _is_compact(blocks))
         has_headers = any(i.kind in ("short", "track") or (i.kind == "label" and i.field_name != "abstract")
                           for i in items)
         abstract_only = not has_headers and not numbered and not labelled
         first_prose = next((k for k, i in enumerate(items) if i.kind == "prose"), len(items))
         pages_lead = any(i.kind == "page" for i in items[:first_prose])
-        drafts = _segment(items, abstract_only, bool(numbered), pages_lead)
+        drafts = [part for d in _segment(items, abstract_only, bool(numbered), pages_lead)
+                  for part in _split_overfull(d)]
         self._build(drafts, venue, year, abstract_only)
         if not self.result.entries and not any(d.level == "error" for d in self.result.diagnostics):
             self.warn(0, "no paper found in the list (no abstract paragraph)", "error")
@@ -834,7 +916,7 @@ class _Reader:
         if not hasattr(self, "_pending"):
             self._pending = []
         f = {"line": draft.line, "end": max(i.end or i.line for i in draft.items), "title": None, "authors": (),
-             "et_al": False, "track": (), "paras": [], "status": None, "keywords": (), "number": None, "pages": [],
+             "et_al": False, "track": (), "pieces": [], "status": None, "keywords": (), "number": None, "pages": [],
              "first_abs_line": None}
         pending_label: str | None = None
         for item in draft.items:
@@ -842,20 +924,20 @@ class _Reader:
             if item.kind == "number":
                 f["number"] = item.number
             elif role == "cont" and previous is not None:
-                previous["paras"].append(item.paragraph if item.raw else item.text)
+                previous["pieces"].append((item.line, item.raw or [item.text]))
                 previous["end"] = max(previous["end"], item.end or item.line)
                 if f["line"] == item.line:
                     f["line"] = None
             elif role == "title":
-                self._set(f, "title", item.text, item)
+                self._set(f, "title", _field_text(item), item)
             elif role == "track":
                 self._set(f, "track", item.track or (item.text,), item)
             elif role == "authors":
-                names, et_al = split_authors(item.text)
+                names, et_al = split_authors(_field_text(item))
                 self._set(f, "authors", names, item)
                 f["et_al"] = et_al
             elif role == "abs" or item.kind == "prose":
-                f["paras"].append(item.paragraph)
+                f["pieces"].append((item.line, item.raw or [item.text]))
                 f["first_abs_line"] = f["first_abs_line"] or item.line
             elif item.kind == "label":
                 if item.field_name in ("title", "authors", "track") and not item.text:
@@ -869,11 +951,11 @@ class _Reader:
             else:  # pragma: no cover - every kind is handled above
                 self.warn(item.line, f"line {_excerpt(item.text)} could not be placed")
             pending_label = None
-        if margin < 0.8 and f["paras"]:
+        if margin < 0.8 and f["pieces"]:
             self._ambiguity(draft, roles, margin)
         if f["line"] is None:
             f["line"] = next((i.line for i in draft.items if roles.get(id(i)) != "cont"), draft.line)
-        if not f["paras"]:
+        if not f["pieces"]:
             self._no_abstract(draft)
             return None
         self._pending.append(f)
@@ -889,9 +971,9 @@ class _Reader:
     def _label_field(self, f: dict, item: _Item) -> None:
         name = item.field_name
         if name == "title":
-            self._set(f, "title", item.text, item)
+            self._set(f, "title", _field_text(item), item)
         elif name == "authors":
-            names, et_al = split_authors(item.text)
+            names, et_al = split_authors(_field_text(item))
             self._set(f, "authors", names, item)
             f["et_al"] = et_al
         elif name == "track":
@@ -925,7 +1007,7 @@ class _Reader:
         self.warn(draft.line, f"lines {draft.line}-{end} have no abstract, so they are not read as a paper: {texts}")
 
     def _emit(self, f: dict, venue, year) -> None:
-        abstract = "\n\n".join(p for p in f["paras"] if p)
+        abstract = _join_pieces(f["pieces"], self.lines)
         self.result.entries.append(Entry(
             path=self.path, line=f["line"], abstract=abstract, title=f["title"], authors=tuple(f["authors"]),
             et_al=f["et_al"], track=tuple(f["track"]), venue=venue, year=year, status=f["status"],
