@@ -550,9 +550,10 @@ def _numbering(blocks: list[list[tuple[int, str]]]) -> tuple[str | None, set[int
     if not styles:
         return None, set()
     style, count = styles.most_common(1)[0]
+    prose_blocks = sum(1 for b in blocks if any(is_prose(t) for _, t in b)) or 1
     if style == "bullet":
         lines = {ln for ln, (s, _, _) in firsts if s == "bullet"}
-        return ("bullet", lines) if count >= 2 or len(blocks) <= 2 else (None, set())
+        return ("bullet", lines) if count >= 0.6 * prose_blocks else (None, set())
     accepted: set[int] = set()
     last = None
     for ln, (s, n, _) in firsts:
@@ -561,7 +562,6 @@ def _numbering(blocks: list[list[tuple[int, str]]]) -> tuple[str | None, set[int
         if last is None or n == last + 1 or (n > last and n - last <= 3):
             accepted.add(ln)
             last = n
-    prose_blocks = sum(1 for b in blocks if any(is_prose(t) for _, t in b)) or 1
     if len(accepted) >= max(1, prose_blocks // 2) or len(accepted) >= 0.3 * len(blocks):
         return style, accepted
     return None, set()
