@@ -261,7 +261,7 @@ def strip_number(text: str) -> tuple[str | None, int | None, str]:
             if m[name] is not None:
                 return style, int(m[name]), text[m.end():]
     m = _BULLET.match(text)
-    if m and not re.match(r"^[-–—]\s*\d", text):
+    if m and not re.match(r"^[-–—]\d", text):
         return "bullet", None, text[m.end():]
     return None, None, text
 
@@ -570,7 +570,7 @@ def _numbering(blocks: list[list[tuple[int, str]]]) -> tuple[str | None, set[int
 def _line_item(number: int, raw: str, block: int, marked: bool, labelled: bool) -> _Item:
     """Classify one header-position line (number and bullet already removed when ``marked``)."""
     text = clean(raw)
-    name, rest = strip_label(raw.strip())
+    name, rest = strip_label(raw.lstrip())
     if name is not None and (labelled or name != "abstract"):
         return _Item("label", number, clean(rest), [rest], field_name=name, mark=marked, block=block)
     words = page_words(text)
@@ -586,7 +586,7 @@ def _line_item(number: int, raw: str, block: int, marked: bool, labelled: bool) 
 
 def _is_compact(blocks: list[list[tuple[int, str]]]) -> bool:
     """True when header lines share blocks with the abstract (few header lines stand alone as a block)."""
-    alone = sum(1 for b in blocks if len(b) == 1 and not is_prose(b[0][1]))
+    alone = sum(1 for b in blocks if len(b) == 1 and not is_prose(b[0][1]) and not page_words(b[0][1]))
     stacked = sum(1 for b in blocks if len(b) > 1 and not is_prose(b[0][1]))
     return stacked > 0 and alone < 0.2 * len(blocks)
 
@@ -604,7 +604,7 @@ def _items(blocks: list[list[tuple[int, str]]], numbered: set[int], labelled: bo
             text = clean(raw)
             marked = False
             if number in numbered:
-                style, value, rest = strip_number(raw.strip())
+                style, value, rest = strip_number(raw.lstrip())
                 if style:
                     items.append(_Item("number", number, clean(raw)[:len(text) - len(clean(rest))].strip(),
                                        number=value, mark=True, block=b))
@@ -677,6 +677,15 @@ def _segment(items: list[_Item], abstract_only: bool, marked_file: bool, pages_l
     return drafts
 
 
+def _abstract_only(items: list[_Item]) -> bool:
+    """True when the list gives abstracts alone: header lines are rare next to prose paragraphs
+    (a few short one-line paragraphs do not make a list of titles)."""
+    headers = sum(1 for i in items if i.kind in ("short", "track") or
+                  (i.kind == "label" and i.field_name in ("title", "authors", "track")))
+    prose = sum(1 for i in items if i.kind == "prose")
+    return headers <= 0.25 * prose
+
+
 def _split_overfull(draft: _Draft) -> list[_Draft]:
     """Split a draft holding two papers whose first abstract was too short to be seen as prose.
 
@@ -701,13 +710,32 @@ def _split_overfull(draft: _Draft) -> list[_Draft]:
     return parts
 
 
-def _role_scores(item: _Item, repeats: Counter) -> dict[str, float]:
+@dataclass
+class _Evidence:
+    """What the whole file says: how often each short line recurs, and whether the first
+    header line of entries recurs often (a track column, since titles are unique)."""
+
+    repeats: Counter
+    track_column: bool = False
+
+
+def _file_evidence(drafts: list["_Draft"]) -> _Evidence:
+    repeats = Counter(i.text for d in drafts for i in _headers(d) if i.kind == "short")
+    firsts = [h[0].text for h in (_headers(d) for d in drafts) if h and h[0].kind == "short"]
+    rate = sum(repeats[t] >= 2 for t in firsts) / len(firsts) if firsts else 0.0
+    return _Evidence(repeats, len(firsts) >= 4 and rate >= 0.3)
+
+
+def _role_scores(item: _Item, evidence: _Evidence) -> dict[str, float]:
     """Local evidence for each role a short line can take."""
     text = item.text
     prose = prose_score(text)
+    track = track_score(text, evidence.repeats[text])
+    if evidence.track_column and author_score(text) < 2.5:
+        track += 3.0
     return {
         "title": title_score(text),
-        "track": track_score(text, repeats[text]),
+        "track": track,
         "authors": author_score(text),
         "abs": prose,
         "cont": prose,
@@ -732,7 +760,7 @@ def _assignments(n: int, fixed: list[str | None], allow_cont: bool) -> Iterable[
                 yield combo
 
 
-def _best_roles(headers: list[_Item], repeats: Counter, prior: Counter | None, allow_cont: bool
+def _best_roles(headers: list[_Item], repeats: _Evidence, prior: Counter | None, allow_cont: bool
                 ) -> tuple[tuple[str, ...], float]:
     """Choose roles for the header items of one entry; returns the roles and the margin over the runner-up."""
     fixed: list[str | None] = []
@@ -848,9 +876,7 @@ class _Reader:
         style, numbered = _numbering(blocks)
         labelled = self._labelled(blocks)
         items = _items(blocks, numbered, labelled, _is_compact(blocks))
-        has_headers = any(i.kind in ("short", "track") or (i.kind == "label" and i.field_name != "abstract")
-                          for i in items)
-        abstract_only = not has_headers and not numbered and not labelled
+        abstract_only = _abstract_only(items) and not numbered and not labelled
         first_prose = next((k for k, i in enumerate(items) if i.kind == "prose"), len(items))
         pages_lead = any(i.kind == "page" for i in items[:first_prose])
         drafts = [part for d in _segment(items, abstract_only, bool(numbered), pages_lead)
@@ -886,7 +912,7 @@ class _Reader:
         return count >= 2
 
     def _build(self, drafts: list[_Draft], venue, year, abstract_only: bool) -> None:
-        repeats = Counter(i.text for d in drafts for i in _headers(d) if i.kind == "short")
+        repeats = _file_evidence(drafts)
         # pass 1: roles from local evidence; pass 2: with the file's pattern as prior
         prior: Counter = Counter()
         for n, draft in enumerate(drafts):
