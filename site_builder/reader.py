@@ -585,10 +585,19 @@ def _line_item(number: int, raw: str, block: int, marked: bool, labelled: bool) 
 
 
 def _is_compact(blocks: list[list[tuple[int, str]]]) -> bool:
-    """True when header lines share blocks with the abstract (few header lines stand alone as a block)."""
+    """True when header lines share blocks with the abstract: many blocks hold an author,
+    track or label line above further lines, and few header lines stand alone as a block."""
+    def stacked(block: list[tuple[int, str]]) -> bool:
+        for _, raw in block[:-1][:4]:
+            text = strip_number(clean(raw))[2]
+            if author_score(text) >= 2.5 or (parse_track(text) or ()).__len__() >= 2 or \
+                    strip_label(text)[0] in ("title", "authors", "track"):
+                return True
+        return False
+
     alone = sum(1 for b in blocks if len(b) == 1 and not is_prose(b[0][1]) and not page_words(b[0][1]))
-    stacked = sum(1 for b in blocks if len(b) > 1 and not is_prose(b[0][1]))
-    return stacked > 0 and alone < 0.2 * len(blocks)
+    with_prose = sum(1 for b in blocks if len(b) > 1 or is_prose(b[0][1])) or 1
+    return sum(stacked(b) for b in blocks if len(b) > 1) >= 0.3 * with_prose and alone < 0.2 * len(blocks)
 
 
 def _items(blocks: list[list[tuple[int, str]]], numbered: set[int], labelled: bool, compact: bool) -> list[_Item]:
@@ -731,10 +740,11 @@ def _role_scores(item: _Item, evidence: _Evidence) -> dict[str, float]:
     text = item.text
     prose = prose_score(text)
     track = track_score(text, evidence.repeats[text])
+    title = title_score(text)
     if evidence.track_column and author_score(text) < 2.5:
-        track += 3.0
+        track, title = track + 3.0, title - 3.0
     return {
-        "title": title_score(text),
+        "title": title,
         "track": track,
         "authors": author_score(text),
         "abs": prose,
@@ -839,7 +849,10 @@ def _join_pieces(pieces: list[tuple[int, list[str]]], source: list[str]) -> str:
     for first, lines in sorted(pieces, key=lambda p: p[0]):
         if end is not None:
             between = source[end:first - 1]
-            out.append("\n" + "\n".join(between) + "\n" if all(not clean(b) for b in between) else "\n\n")
+            if not between:
+                out.append("\n")
+            else:
+                out.append("\n" + "\n".join(between) + "\n" if all(not clean(b) for b in between) else "\n\n")
         out.append("\n".join(lines))
         end = first + len(lines) - 1
     return "".join(out).strip()
