@@ -355,6 +355,24 @@ FUNCTION_WORDS = {"of", "for", "with", "in", "on", "to", "the", "a", "an", "via"
                   "unsupervised", "supervised", "self-supervised", "contrastive", "zero-shot", "few-shot",
                   "llms", "llm", "semantic", "temporal", "spatial", "dynamic", "dynamics", "search", "matching",
                   "tracking", "pose", "scene", "object", "objects", "human", "humans", "multimodal", "cross"}
+TITLE_WORDS = {
+    "learning", "model", "models", "network", "networks", "neural", "data", "language", "languages", "optimization",
+    "generative", "diffusion", "reinforcement", "transformer", "transformers", "attention", "training", "inference",
+    "estimation", "analysis", "approach", "framework", "benchmark", "dataset", "datasets", "method", "methods",
+    "detection", "segmentation", "generation", "representation", "representations", "image", "images", "video",
+    "videos", "algorithm", "algorithms", "theory", "robot", "robots", "robotic", "robotics", "vision", "knowledge",
+    "reasoning", "agent", "agents", "bayesian", "causal", "adversarial", "scalable", "stochastic", "gradient",
+    "kernel", "sampling", "planning", "manipulation", "retrieval", "question", "answering", "translation",
+    "dialogue", "speech", "embedding", "embeddings", "prediction", "classification", "regression", "clustering",
+    "privacy", "fairness", "federated", "bounds", "complexity", "games", "problem", "problems", "system", "systems",
+    "task", "tasks", "evaluation", "understanding", "satisfaction", "processing", "mining", "management",
+    "application", "applications", "paradigms", "ethics", "philosophy", "multimodal", "computer", "machine",
+    "intelligence", "artificial", "constraint", "constraints", "uncertainty", "economic", "economics", "natural",
+    "humans", "recognition", "graphs", "supervised", "unsupervised", "semi-supervised", "self-supervised",
+    "simulation", "interpretability", "explainability", "robustness", "efficient", "efficiency", "via", "using",
+    "towards", "toward", "track", "tracks", "papers", "paper", "demo", "demonstrations", "survey", "domain",
+    "domain(s)", "multiagent", "multi-agent", "scheduling", "routing", "heuristic", "search", "consortium",
+}
 _PARTICLES = {"de", "da", "del", "della", "der", "den", "van", "von", "di", "du", "la", "le", "dos", "das", "do",
               "al", "el", "bin", "ibn", "y", "zu", "ter", "ten", "e", "st.", "mc", "d'", "dela", "des", "af"}
 _NAME_TOKEN = re.compile(r"^(?:[A-Z\u00C0-\u00DE\u0100-\u024F\u0391-\u03A9\u0410-\u042F][\w\u0300-\u036f'’.\-]*|"
@@ -374,6 +392,8 @@ def name_shape(name: str) -> float:
     if not 1 <= len(tokens) <= 7 or len(name) > 60:
         return 0.0
     if any(t[0].islower() and t.strip(",.") in FUNCTION_WORDS and t not in _PARTICLES for t in tokens):
+        return 0.0
+    if any(part.lower() in TITLE_WORDS for t in tokens for part in [t, *t.split("-")]):
         return 0.0
     if re.search(r"[\d:?!$@/()\[\]{}=+*<>|]", name):
         return 0.0
@@ -731,8 +751,12 @@ class _Evidence:
 def _file_evidence(drafts: list["_Draft"]) -> _Evidence:
     repeats = Counter(i.text for d in drafts for i in _headers(d) if i.kind == "short")
     firsts = [h[0].text for h in (_headers(d) for d in drafts) if h and h[0].kind == "short"]
-    rate = sum(repeats[t] >= 2 for t in firsts) / len(firsts) if firsts else 0.0
-    return _Evidence(repeats, len(firsts) >= 4 and rate >= 0.3)
+    if len(firsts) < 4:
+        return _Evidence(repeats)
+    rate = sum(repeats[t] >= 2 for t in firsts) / len(firsts)
+    median = sorted(len(t) for t in firsts)[len(firsts) // 2]
+    colons = sum(":" in t for t in firsts) / len(firsts)
+    return _Evidence(repeats, rate >= 0.3 or (median <= 45 and colons < 0.1))
 
 
 def _role_scores(item: _Item, evidence: _Evidence) -> dict[str, float]:
