@@ -471,11 +471,14 @@ def track_score(text: str, repeats: int) -> float:
     return score
 
 
-_CONNECTIVES = re.compile(r"^(?:furthermore|moreover|in particular|additionally|in addition|finally|however|"
-                          r"specifically|to this end|to address|our (?:first|second|third|main|results|method|code|"
-                          r"experiments|framework|approach)|project (?:page|website)|code|the code|we (?:further|also|"
-                          r"then|evaluate|validate|find|show|release)|trigger warning|this (?:paper|work) is an "
-                          r"extended abstract)\b", re.I)
+_CONNECTIVES = re.compile(r"^(?:furthermore|moreover|in particular|additionally|in addition|finally|"
+                          r"specifically|to this end|to address|to tackle|to overcome|to do so|to that end|"
+                          r"our (?:first|second|third|main|key|results|code|experiments|contributions?|findings)|"
+                          r"project (?:page|website)|code|the code|we (?:further|also|then|evaluate|validate|conduct|"
+                          r"complement|empirically|release)|trigger warning|extensive|experiments?|experimental|"
+                          r"empirically|based on|building on|then|thus|hence|therefore|consequently|these|such|"
+                          r"second|third|lastly|overall|concretely|notably|importantly|further|"
+                          r"\(\d|\(?[ivx]+\)|\d+[.)]|[-*•])(?:\b|\s|$)", re.I)
 
 
 def prose_score(text: str) -> float:
@@ -1080,8 +1083,8 @@ class _Reader:
         entries = self.result.entries
         for before, entry in zip(entries, entries[1:]):
             text = entry.abstract
-            if (re.match(r"^[a-z(\[-]", text) or _CONNECTIVES.match(text) or len(text) < 200
-                    or re.search(r"[a-z,:;]$", before.abstract.rstrip())):
+            if (re.match(r"^[a-z(\[-]", text) or _CONNECTIVES.match(text) or len(text) < 300
+                    or re.search(r"[,:;]$", before.abstract.rstrip())):
                 self.warn(entry.line, f"paragraph {_excerpt(text, 40)} read as a separate paper; it may continue "
                                       f"the abstract at line {before.line}")
 
