@@ -437,10 +437,21 @@ def author_score(text: str) -> float:
     return score
 
 
+def capital_ratio(text: str) -> float | None:
+    """Share of words of four or more letters that start with a capital (Title Case ≈ 1), None when too few."""
+    words = [w for w in re.findall(r"[^\W\d_][\w'’-]*", text) if len(w) >= 4]
+    if len(words) < 3:
+        return None
+    return sum(w[0].isupper() for w in words) / len(words)
+
+
 def title_score(text: str) -> float:
     """Log-odds-like evidence that ``text`` is a paper title (positive: title)."""
     tokens = _tokens(text)
     score = 1.0
+    ratio = capital_ratio(text)
+    if ratio is not None:
+        score += 2.0 if ratio >= 0.6 else -2.0 if ratio < 0.3 else 0.0
     if any(t.lower().strip(",.:;?!()") in FUNCTION_WORDS for t in tokens):
         score += 2.0
     if re.search(r"[:?]", text):
@@ -484,6 +495,9 @@ _CONNECTIVES = re.compile(r"^(?:furthermore|moreover|in particular|additionally|
 def prose_score(text: str) -> float:
     """Evidence that a short line is an abstract paragraph rather than a header (positive: prose)."""
     score = -2.0
+    ratio = capital_ratio(text)
+    if ratio is not None:
+        score += -2.0 if ratio >= 0.6 else 1.5 if ratio < 0.3 else 0.0
     if _SENTENCE_END.search(text) or text.endswith(":"):
         score += 2.5
     if re.match(r"^[a-z(\[]", text):
@@ -709,6 +723,30 @@ def _segment(items: list[_Item], abstract_only: bool, marked_file: bool, pages_l
     return drafts
 
 
+def _split_by_pattern(drafts: list[_Draft]) -> list[_Draft]:
+    """Split drafts holding more blank-separated header lines than the list's usual entry.
+
+    When most entries have ``k`` header lines and a draft has ``k + 2`` or more,
+    each its own block, the last ``k`` open a new entry; the ones before stay
+    with the first (a short abstract taken for a header).
+    """
+    counts = Counter(len(_headers(d)) for d in drafts)
+    if not counts:
+        return drafts
+    k = counts.most_common(1)[0][0]
+    out: list[_Draft] = []
+    for draft in drafts:
+        heads = _headers(draft)
+        blocks = [h.block for h in heads]
+        if k >= 1 and len(heads) >= k + 2 and len(set(blocks)) == len(blocks) and \
+                all(h.kind == "short" for h in heads) and draft.items[:len(heads)] == heads:
+            cut = len(heads) - k
+            out += [_Draft(draft.items[:cut]), _Draft(draft.items[cut:])]
+        else:
+            out.append(draft)
+    return out
+
+
 def _abstract_only(items: list[_Item]) -> bool:
     """True when the list gives abstracts alone: header lines are rare next to prose paragraphs
     (a few short one-line paragraphs do not make a list of titles)."""
@@ -813,7 +851,9 @@ def _best_roles(headers: list[_Item], repeats: _Evidence, prior: Counter | None,
     scored = []
     for combo in _assignments(len(headers), fixed, allow_cont):
         score = sum(0.0 if loc is None else loc[r] for loc, r in zip(local, combo))
-        if prior is not None and total:
+        if prior is not None and total and all(r == "cont" for r in combo):
+            score += 2.5 * math.log(0.2)  # a draft read wholly as continuation makes no entry: a mild cost
+        elif prior is not None and total:
             key = tuple(r for r in combo if r in ("title", "track", "authors"))
             score += 2.5 * math.log((prior[key] + 0.5) / (total + 1))
         scored.append((score, combo))
@@ -952,6 +992,7 @@ class _Reader:
         return count >= 2
 
     def _build(self, drafts: list[_Draft], venue, year, abstract_only: bool) -> None:
+        drafts = _split_by_pattern(drafts)
         repeats = _file_evidence(drafts)
         # pass 1: roles from local evidence; pass 2: with the file's pattern as prior
         prior: Counter = Counter()
@@ -968,6 +1009,9 @@ class _Reader:
             allow_cont = previous is not None and bool(heads) and not heads[0].mark and heads[0].kind == "short" \
                 and not any(i.kind == "number" for i in draft.items[:1])
             roles, margin = _best_roles(heads, repeats, prior, allow_cont) if heads else ((), 99.0)
+            if heads and previous is not None and all(r == "cont" for r in roles):
+                self._continue(previous, draft, margin)
+                continue
             fields = self._fields(draft, dict(zip(map(id, heads), roles)), previous, margin)
             if fields is not None:
                 previous = fields
@@ -977,6 +1021,18 @@ class _Reader:
             self._check_continuations()
 
     _pending: list
+
+    def _continue(self, previous: dict, draft: _Draft, margin: float) -> None:
+        """Add a whole draft to the previous entry's abstract: its lines read as further paragraphs."""
+        for item in draft.items:
+            if item.kind == "page":
+                self._page(previous, item)
+            else:
+                previous["pieces"].append((item.line, item.raw or [item.text]))
+            previous["end"] = max(previous["end"], item.end or item.line)
+        if margin < 0.8:
+            self.warn(draft.line, f"line {_excerpt(draft.items[0].text)} read as a further paragraph of the "
+                                  f"abstract above; the evidence is weak (margin {margin:.1f})")
 
     def _fields(self, draft: _Draft, roles: dict, previous: dict | None, margin: float) -> dict | None:
         if not hasattr(self, "_pending"):
