@@ -129,9 +129,9 @@ def _utf16_by_nuls(data: bytes) -> str | None:
     even = sample[0::2].count(0)
     odd = sample[1::2].count(0)
     half = len(sample) // 2
-    if odd > 0.3 * half and even < 0.05 * half:
+    if odd >= 4 and odd > 0.05 * half and even * 4 < odd:
         return "utf-16-le"
-    if even > 0.3 * half and odd < 0.05 * half:
+    if even >= 4 and even > 0.05 * half and odd * 4 < even:
         return "utf-16-be"
     return None
 
@@ -634,7 +634,8 @@ def _is_compact(blocks: list[list[tuple[int, str]]]) -> bool:
 
     alone = sum(1 for b in blocks if len(b) == 1 and not is_prose(b[0][1]) and not page_words(b[0][1]))
     with_prose = sum(1 for b in blocks if len(b) > 1 or is_prose(b[0][1])) or 1
-    return sum(stacked(b) for b in blocks if len(b) > 1) >= 0.3 * with_prose and alone < 0.2 * len(blocks)
+    count = sum(stacked(b) for b in blocks if len(b) > 1)
+    return count >= max(1.0, 0.3 * with_prose) and alone <= count
 
 
 def _items(blocks: list[list[tuple[int, str]]], numbered: set[int], labelled: bool, compact: bool) -> list[_Item]:
@@ -676,9 +677,6 @@ def _items(blocks: list[list[tuple[int, str]]], numbered: set[int], labelled: bo
 
 # ----------------------------------------------------------------------------
 # Entries
-
-_ROLE_ORDER = {"cont": 0, "title": 1, "track": 2, "authors": 3, "abs": 4}
-
 
 @dataclass
 class _Draft:
@@ -938,6 +936,7 @@ class _Reader:
         self.lines = split_lines(text)
         self.config = (venue, year)
         self.result = ListResult(path, None)
+        self._pending: list[dict] = []
 
     def warn(self, line: int, message: str, level: str = "warning") -> None:
         self.result.diagnostics.append(Diagnostic(self.path, line, level, message))  # type: ignore[arg-type]
@@ -1020,7 +1019,6 @@ class _Reader:
         if abstract_only:
             self._check_continuations()
 
-    _pending: list
 
     def _continue(self, previous: dict, draft: _Draft, margin: float) -> None:
         """Add a whole draft to the previous entry's abstract: its lines read as further paragraphs."""
@@ -1035,8 +1033,6 @@ class _Reader:
                                   f"abstract above; the evidence is weak (margin {margin:.1f})")
 
     def _fields(self, draft: _Draft, roles: dict, previous: dict | None, margin: float) -> dict | None:
-        if not hasattr(self, "_pending"):
-            self._pending = []
         f = {"line": draft.line, "end": max(i.end or i.line for i in draft.items), "title": None, "authors": (),
              "et_al": False, "track": (), "pieces": [], "status": None, "keywords": (), "number": None, "pages": [],
              "first_abs_line": None}
@@ -1070,8 +1066,10 @@ class _Reader:
                 self._page(f, item)
             elif item.kind == "short" and pending_label:
                 self._label_field(f, replace(item, kind="label", field_name=pending_label))
-            else:  # pragma: no cover - every kind is handled above
-                self.warn(item.line, f"line {_excerpt(item.text)} could not be placed")
+            elif item.kind == "track" and not f["track"]:
+                f["track"] = item.track  # a track line after the abstract
+            else:
+                self._late_paragraph(f, item)
             pending_label = None
         if margin < 0.8 and f["pieces"]:
             self._ambiguity(draft, roles, margin)
@@ -1082,6 +1080,15 @@ class _Reader:
             return None
         self._pending.append(f)
         return f
+
+    def _late_paragraph(self, f: dict, item: _Item) -> None:
+        """A header-like line after the abstract in a numbered or labelled list: a further paragraph,
+        with a warning when it looks more like a title or an author line."""
+        f["pieces"].append((item.line, item.raw or [item.text]))
+        text = item.text
+        if author_score(text) >= 2.5 or title_score(text) >= prose_score(text) + 1.0:
+            self.warn(item.line, f"line {_excerpt(text)} after the abstract read as a further paragraph of it; "
+                                 f"it looks like a title or author line (a missing number?)")
 
     def _set(self, f: dict, key: str, value, item: _Item) -> None:
         if f[key]:
@@ -1196,11 +1203,17 @@ def merge_duplicates(results: list[ListResult]) -> None:
         result.entries = kept
 
 
-def read_lists(paths: Iterable[Path], venue: str | None = None, year: int | None = None) -> list[ListResult]:
+def read_lists(paths: Iterable[Path | str | tuple], venue: str | None = None, year: int | None = None
+               ) -> list[ListResult]:
     """Read several list files and merge papers listed in more than one (see :func:`merge_duplicates`).
 
-    Returns one :class:`ListResult` per path, in order.  Raises nothing for bad content.
+    Each item of ``paths`` is a path, or ``(path, venue, year)`` to give that
+    file its own config; ``venue``/``year`` apply to plain paths.  Returns one
+    :class:`ListResult` per path, in order.  Raises nothing for bad content.
     """
-    results = [read_list(Path(p), venue, year) for p in paths]
+    results = []
+    for item in paths:
+        path, v, y = item if isinstance(item, tuple) else (item, venue, year)
+        results.append(read_list(Path(path), v, y))
     merge_duplicates(results)
     return results

@@ -36,6 +36,10 @@ def _roundtrip_module():
 def accounted_lines(result) -> set[int]:
     """Lines that ended up in an entry, the heading or a diagnostic."""
     lines = {d.line for d in result.diagnostics}
+    for d in result.diagnostics:  # a diagnostic naming a range of lines ("lines 9-11 have no abstract")
+        m = re.match(r"lines (\d+)-(\d+) ", d.message)
+        if m:
+            lines.update(range(int(m[1]), int(m[2]) + 1))
     if result.heading:
         lines.add(result.heading.line)
     for e in result.entries:
@@ -364,3 +368,43 @@ def test_corpus_roundtrip_sample(layout_name):
     assert total >= 200
     assert exact / total >= (0.97 if not (layout.title or layout.authors) else 0.99), (exact, total)
     assert unexplained <= total * 0.02, unexplained
+
+
+# --------------------------------------------------------------------------- more layouts and configs
+
+
+def test_read_lists_takes_a_config_per_file(tmp_path):
+    a = tmp_path / "a.txt"
+    a.write_bytes(ICML25.read_bytes())
+    (result,) = read_lists([(a, "ICML", 2025)])
+    assert len(result.entries) == 20 and not result.diagnostics
+    (bare,) = read_lists([a])
+    assert [d.level for d in bare.diagnostics] == ["error"]
+
+
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be"])
+def test_utf16_without_bom_mostly_chinese(encoding):
+    text = "ICML 2024 论文列表\n\n我们提出一种新的方法。实验表明它有效，并且在多个基准上优于现有方法。\n"
+    assert decode_bytes(text.encode(encoding)) == text
+
+
+def test_short_paragraph_after_abstract_in_numbered_list_continues_it():
+    text = ("CoRL 2024\n\n1. A Title for Robots\nAnn Lee, Bo Wu\nWe study robots. They move in the world and we "
+            "learn policies for them here.\n\nProject website: https://example.org/robots\n\n2. Second Title Here\n"
+            "Cy Do\nAnother abstract. It has two sentences, both long enough to be prose.\n")
+    result = read_text(text, "n.txt")
+    first, second = result.entries
+    assert first.abstract.endswith("for them here.\n\nProject website: https://example.org/robots")
+    assert second.title == "Second Title Here" and second.authors == ("Cy Do",)
+    assert not result.diagnostics
+    assert_nothing_lost(result, text)
+
+
+def test_entry_without_abstract_is_reported_not_dropped():
+    text = ("ICLR 2025 Papers\n\nA Title About Learning\n\nAnn Lee, Bo Wu\n\nThe abstract text here. It has two "
+            "sentences for sure.\n\nA Lonely Title With No Abstract\n\nCy Do, Di Ma\n")
+    result = read_text(text, "l.txt")
+    assert len(result.entries) == 1
+    (warning,) = result.diagnostics
+    assert warning.line == 9 and "no abstract" in warning.message and "Lonely Title" in warning.message
+    assert_nothing_lost(result, text)
