@@ -377,7 +377,8 @@ _PARTICLES = {"de", "da", "del", "della", "der", "den", "van", "von", "di", "du"
               "al", "el", "bin", "ibn", "y", "zu", "ter", "ten", "e", "st.", "mc", "d'", "dela", "des", "af"}
 _NAME_TOKEN = re.compile(r"^(?:[A-Z\u00C0-\u00DE\u0100-\u024F\u0391-\u03A9\u0410-\u042F][\w\u0300-\u036f'’.\-]*|"
                          r"[A-Z]\.(?:[A-Z]\.?)*|[\u3400-\u9fff\uac00-\ud7af\u3040-\u30ff]{1,6}|"
-                         r"[A-Za-z][a-z]*[-'’][A-Z][\w'’\-]*|d[’'][A-Z]\w*|[A-Z]{2,4})$")
+                         r"[A-Za-z][a-z]*[-'’][A-Z][\w'’\-]*|d[’'][A-Z]\w*|[A-Z]{2,4}|[a-z]{1,3}[A-Z][\w'’\-]+|"
+                         r"\([A-Z][\w'’.\-]*\))$")
 _SENTENCE_END = re.compile(r"[.!?。！？]['\"”’)]*$")
 
 
@@ -395,7 +396,7 @@ def name_shape(name: str) -> float:
         return 0.0
     if any(part.lower() in TITLE_WORDS for t in tokens for part in [t, *t.split("-")]):
         return 0.0
-    if re.search(r"[\d:?!$@/()\[\]{}=+*<>|]", name):
+    if re.search(r"[\d:?!$@/\[\]{}=+*<>|]", name) or re.search(r"\((?![A-Z][\w'’.\-]*\))", name):
         return 0.0
     caps = weak = 0
     for t in tokens:
@@ -425,8 +426,9 @@ def author_score(text: str) -> float:
         return -9.0
     shapes = [name_shape(n) for n in names]
     score = 4.0 if et_al else 0.0
-    score -= 6.0 * shapes.count(0.0) + 0.5 * shapes.count(0.5)
-    if len(names) >= 2 and 0.0 not in shapes:
+    bad = shapes.count(0.0)
+    score -= (6.0 if bad > 0.2 * len(names) else 2.0) * bad + 0.5 * shapes.count(0.5)
+    if len(names) >= 2 and bad <= 0.2 * len(names):
         score += 3.0 + min(len(names), 6) * 0.3
     elif 0.0 not in shapes:
         score += 0.5
@@ -589,7 +591,10 @@ def _numbering(blocks: list[list[tuple[int, str]]]) -> tuple[str | None, set[int
     style, count = styles.most_common(1)[0]
     prose_blocks = sum(1 for b in blocks if any(is_prose(t) for _, t in b)) or 1
     if style == "bullet":
-        lines = {ln for ln, (s, _, _) in firsts if s == "bullet"}
+        marks = Counter(clean(b[0][1])[:1] for b in blocks if strip_number(clean(b[0][1]))[0] == "bullet")
+        mark = marks.most_common(1)[0][0]
+        count = marks[mark]
+        lines = {b[0][0] for b in blocks if strip_number(clean(b[0][1]))[0] == "bullet" and clean(b[0][1])[:1] == mark}
         return ("bullet", lines) if count >= 0.6 * prose_blocks else (None, set())
     accepted: set[int] = set()
     last = None
