@@ -12,10 +12,18 @@ How text is kept
 * Line ends (LF, CRLF, CR) are not data: entries use ``\\n``.
 * Structure lines (heading, number, label, title, track, authors, page words)
   are matched after turning tabs and Unicode spaces (NBSP, U+3000, ...) into
-  plain spaces; fields keep their inner text, only their ends are stripped.
-* An abstract paragraph keeps its text exactly, including line-wrap newlines
-  and spaces inside it; only its leading and trailing white space is dropped.
-  Paragraphs (separated by one or more blank lines) are joined with ``\\n\\n``.
+  plain spaces; a title or author name keeps its inner text, only its ends
+  are stripped.
+* The abstract is the source text exactly, from its first to its last
+  non-blank character (after a number or label on its first line): line-wrap
+  newlines, spaces at line ends and the blank lines between its paragraphs
+  are kept as they are (a plain blank line gives ``\\n\\n``).  Only when
+  other lines (page words) sit between two paragraphs are they joined with
+  ``\\n\\n``.
+* In a list of abstracts alone (no titles, authors, numbers or labels) each
+  paragraph is one paper; a paragraph that looks like a continuation gets a
+  warning.  Elsewhere a paragraph that is not a title, track, author or label
+  line after an abstract continues that abstract.
 
 How structure is recognised
 ---------------------------
@@ -556,11 +564,6 @@ class _Item:
     block: int = 0
     end: int = 0
 
-    @property
-    def paragraph(self) -> str:
-        """The prose item's text: lines joined with newlines, outer white space stripped."""
-        return "\n".join(self.raw).strip()
-
 
 def _blocks(lines: list[str], start: int) -> list[list[tuple[int, str]]]:
     """Group non-blank lines (from index ``start``) into runs separated by blank lines."""
@@ -1038,44 +1041,12 @@ class _Reader:
                                   f"abstract above; the evidence is weak (margin {margin:.1f})")
 
     def _fields(self, draft: _Draft, roles: dict, previous: dict | None, margin: float) -> dict | None:
+        """Fill one entry's fields from its draft and roles; None (with a warning) when it has no abstract."""
         f = {"line": draft.line, "end": max(i.end or i.line for i in draft.items), "title": None, "authors": (),
-             "et_al": False, "track": (), "pieces": [], "status": None, "keywords": (), "number": None, "pages": [],
-             "first_abs_line": None}
-        pending_label: str | None = None
+             "et_al": False, "track": (), "pieces": [], "status": None, "keywords": (), "number": None, "pages": []}
+        pending: str | None = None
         for item in draft.items:
-            role = roles.get(id(item))
-            if item.kind == "number":
-                f["number"] = item.number
-            elif role == "cont" and previous is not None:
-                previous["pieces"].append((item.line, item.raw or [item.text]))
-                previous["end"] = max(previous["end"], item.end or item.line)
-                if f["line"] == item.line:
-                    f["line"] = None
-            elif role == "title":
-                self._set(f, "title", _field_text(item), item)
-            elif role == "track":
-                self._set(f, "track", item.track or (item.text,), item)
-            elif role == "authors":
-                names, et_al = split_authors(_field_text(item))
-                self._set(f, "authors", names, item)
-                f["et_al"] = et_al
-            elif role == "abs" or item.kind == "prose":
-                f["pieces"].append((item.line, item.raw or [item.text]))
-                f["first_abs_line"] = f["first_abs_line"] or item.line
-            elif item.kind == "label":
-                if item.field_name in ("title", "authors", "track") and not item.text:
-                    pending_label = item.field_name
-                    continue
-                self._label_field(f, item)
-            elif item.kind == "page":
-                self._page(f, item)
-            elif item.kind == "short" and pending_label:
-                self._label_field(f, replace(item, kind="label", field_name=pending_label))
-            elif item.kind == "track" and not f["track"]:
-                f["track"] = item.track  # a track line after the abstract
-            else:
-                self._late_paragraph(f, item)
-            pending_label = None
+            pending = self._place(f, item, roles.get(id(item)), previous, pending)
         if margin < 0.8 and f["pieces"]:
             self._ambiguity(draft, roles, margin)
         if f["line"] is None:
@@ -1085,6 +1056,44 @@ class _Reader:
             return None
         self._pending.append(f)
         return f
+
+    def _place(self, f: dict, item: _Item, role: str | None, previous: dict | None, pending: str | None
+               ) -> str | None:
+        """Put one item into the entry ``f`` (or the previous entry); returns a label still waiting for its value."""
+        if item.kind == "label" and item.field_name in ("title", "authors", "track") and not item.text:
+            return item.field_name  # "Title:" alone: the value is on the next line
+        if pending and item.kind == "short":
+            self._label_field(f, replace(item, kind="label", field_name=pending))
+        elif item.kind == "number":
+            f["number"] = item.number
+        elif role == "cont" and previous is not None:
+            previous["pieces"].append((item.line, item.raw or [item.text]))
+            previous["end"] = max(previous["end"], item.end or item.line)
+            if f["line"] == item.line:
+                f["line"] = None
+        elif role == "title":
+            self._set(f, "title", _field_text(item), item)
+        elif role == "track":
+            self._set(f, "track", item.track or parse_track(item.text) or (item.text,), item)
+        elif role == "authors":
+            self._set_authors(f, item)
+        elif role == "abs" or item.kind == "prose":
+            f["pieces"].append((item.line, item.raw or [item.text]))
+        elif item.kind == "label":
+            self._label_field(f, item)
+        elif item.kind == "page":
+            self._page(f, item)
+        elif item.kind == "track" and not f["track"]:
+            f["track"] = item.track  # a track line after the abstract
+        else:
+            self._late_paragraph(f, item)
+        return None
+
+    def _set_authors(self, f: dict, item: _Item) -> None:
+        names, et_al = split_authors(_field_text(item))
+        if not f["authors"]:
+            f["et_al"] = et_al
+        self._set(f, "authors", names, item)
 
     def _late_paragraph(self, f: dict, item: _Item) -> None:
         """A header-like line after the abstract in a numbered or labelled list: a further paragraph,
@@ -1107,9 +1116,7 @@ class _Reader:
         if name == "title":
             self._set(f, "title", _field_text(item), item)
         elif name == "authors":
-            names, et_al = split_authors(_field_text(item))
-            self._set(f, "authors", names, item)
-            f["et_al"] = et_al
+            self._set_authors(f, item)
         elif name == "track":
             self._set(f, "track", parse_track(item.text) or ((item.text,) if item.text else ()), item)
         elif name == "keywords":

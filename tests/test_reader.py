@@ -408,3 +408,14 @@ def test_entry_without_abstract_is_reported_not_dropped():
     (warning,) = result.diagnostics
     assert warning.line == 9 and "no abstract" in warning.message and "Lonely Title" in warning.message
     assert_nothing_lost(result, text)
+
+
+def test_labels_with_the_value_on_the_next_line():
+    text = ("ACL 2022 Long Papers\n\nTitle:\nA Title About Parsing\nAuthors:\nAnn Lee; Bo Wu\nAbstract:\nWe parse "
+            "sentences. It works well and fast on many languages.\n\nTitle:\nSecond Title on Parsing\nAuthors:\n"
+            "Cy Do\nAbstract:\nAnother abstract here. It has two sentences.\n")
+    result = read_text(text, "t.txt")
+    assert [(e.title, e.authors) for e in result.entries] == [
+        ("A Title About Parsing", ("Ann Lee", "Bo Wu")), ("Second Title on Parsing", ("Cy Do",))]
+    assert result.entries[1].abstract == "Another abstract here. It has two sentences."
+    assert not result.diagnostics
