@@ -78,6 +78,9 @@ LAYOUTS = [
     Layout("labels-zh", heading="{venue} {year} 论文", labels=ZH, compact=True, encoding="gb18030",
            newline="\r\n"),
     Layout("pages-status", number="• ", status=True, pages="PDF\nCode", noise=True, author_sep="、"),
+    Layout("mixed-noisy", heading="{venue} {year} Accepted Papers", track=True, number="{n}. ", blank_runs=True,
+           noise=True, et_al=" 等", status=True, pages="Bibtex", encoding="utf-16", newline="\r"),
+    Layout("title-authors-no-heading-crlf", heading=None, et_al=" et al", encoding="gb18030", newline="\r\n"),
 ]
 
 NOISE = ["  ", "\t", "\u00a0", "\u3000", " \u00a0"]

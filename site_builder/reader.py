@@ -563,6 +563,7 @@ class _Item:
     track: tuple[str, ...] = ()
     block: int = 0
     end: int = 0
+    note: str = ""  # "lone abstract label": an "Abstract:" label in a list without other labels
 
 
 def _blocks(lines: list[str], start: int) -> list[list[tuple[int, str]]]:
@@ -616,8 +617,9 @@ def _line_item(number: int, raw: str, block: int, marked: bool, labelled: bool) 
     """Classify one header-position line (number and bullet already removed when ``marked``)."""
     text = clean(raw)
     name, rest = strip_label(raw.lstrip())
-    if name is not None and (labelled or name != "abstract"):
-        return _Item("label", number, clean(rest), [rest], field_name=name, mark=marked, block=block)
+    if name is not None:
+        note = "" if labelled or name != "abstract" else "lone abstract label"
+        return _Item("label", number, clean(rest), [rest], field_name=name, mark=marked, block=block, note=note)
     words = page_words(text)
     if words:
         return _Item("page", number, text, words=words, mark=marked, block=block)
@@ -676,7 +678,8 @@ def _items(blocks: list[list[tuple[int, str]]], numbered: set[int], labelled: bo
             if item.kind in ("short", "track") and not compact and index + 1 < len(block):
                 item = _Item("prose", number, item.text, [raw], mark=marked, block=b)
             if item.kind == "label" and item.field_name == "abstract":
-                item = _Item("prose", number, item.text, [item.raw[0]], field_name="abstract", mark=marked, block=b)
+                item = _Item("prose", number, item.text, [item.raw[0]], field_name="abstract", mark=marked, block=b,
+                             note=item.note)
             item.end = number
             items.append(item)
             prose = item if item.kind == "prose" else None
@@ -826,12 +829,14 @@ def _role_scores(item: _Item, evidence: _Evidence) -> dict[str, float]:
 def _assignments(n: int, fixed: list[str | None], allow_cont: bool) -> Iterable[tuple[str, ...]]:
     """Every order-respecting role tuple for ``n`` header items.
 
-    The shape is ``cont* [title] [track] [authors] abs*``: leading items may
+    The shape is ``cont* {title, track, authors} abs*``: leading items may
     continue the previous abstract, title/track/authors appear at most once
-    and in that order, trailing items open the abstract.  ``fixed`` pins the
+    each (in any order; :func:`_best_roles` prefers title, track, authors),
+    trailing items open the abstract.  ``fixed`` pins the
     role of labelled or separator-track items.
     """
-    subsets = [s for k in range(4) for s in itertools.combinations(("title", "track", "authors"), k)]
+    subsets = [p for k in range(4) for s in itertools.combinations(("title", "track", "authors"), k)
+               for p in itertools.permutations(s)]
     for conts in range(n + 1 if allow_cont else 1):
         for middle in subsets:
             if conts + len(middle) > n:
@@ -839,6 +844,10 @@ def _assignments(n: int, fixed: list[str | None], allow_cont: bool) -> Iterable[
             combo = ("cont",) * conts + middle + ("abs",) * (n - conts - len(middle))
             if all(f is None or f == r for f, r in zip(fixed, combo)):
                 yield combo
+
+
+_CANONICAL = ["title", "track", "authors"]
+AMBIGUOUS_MARGIN = 1.5  # below this score margin a role choice is reported as a warning
 
 
 def _best_roles(headers: list[_Item], repeats: _Evidence, prior: Counter | None, allow_cont: bool
@@ -857,6 +866,9 @@ def _best_roles(headers: list[_Item], repeats: _Evidence, prior: Counter | None,
     scored = []
     for combo in _assignments(len(headers), fixed, allow_cont):
         score = sum(0.0 if loc is None else loc[r] for loc, r in zip(local, combo))
+        middle = [r for r in combo if r in _CANONICAL]
+        if middle != sorted(middle, key=_CANONICAL.index):
+            score -= 1.5  # title, track, authors is the usual order
         if prior is not None and total and all(r == "cont" for r in combo):
             score += 2.5 * math.log(0.2)  # a draft read wholly as continuation makes no entry: a mild cost
         elif prior is not None and total:
@@ -1036,7 +1048,7 @@ class _Reader:
             else:
                 previous["pieces"].append((item.line, item.raw or [item.text]))
             previous["end"] = max(previous["end"], item.end or item.line)
-        if margin < 0.8:
+        if margin < AMBIGUOUS_MARGIN:
             self.warn(draft.line, f"line {_excerpt(draft.items[0].text)} read as a further paragraph of the "
                                   f"abstract above; the evidence is weak (margin {margin:.1f})")
 
@@ -1047,7 +1059,7 @@ class _Reader:
         pending: str | None = None
         for item in draft.items:
             pending = self._place(f, item, roles.get(id(item)), previous, pending)
-        if margin < 0.8 and f["pieces"]:
+        if margin < AMBIGUOUS_MARGIN and f["pieces"]:
             self._ambiguity(draft, roles, margin)
         if f["line"] is None:
             f["line"] = next((i.line for i in draft.items if roles.get(id(i)) != "cont"), draft.line)
@@ -1079,6 +1091,9 @@ class _Reader:
             self._set_authors(f, item)
         elif role == "abs" or item.kind == "prose":
             f["pieces"].append((item.line, item.raw or [item.text]))
+            if item.note:
+                self.warn(item.line, "an abstract label in a list without other labels was read as a label, "
+                                     "not as abstract text")
         elif item.kind == "label":
             self._label_field(f, item)
         elif item.kind == "page":
