@@ -419,3 +419,38 @@ def test_labels_with_the_value_on_the_next_line():
         ("A Title About Parsing", ("Ann Lee", "Bo Wu")), ("Second Title on Parsing", ("Cy Do",))]
     assert result.entries[1].abstract == "Another abstract here. It has two sentences."
     assert not result.diagnostics
+
+
+MESSY = """# CoRL 2024 Papers\t
+
+[1]  Learning to Walk Fast
+\u00a0Ann Lee, Bo Wu, Cy Do …
+Oral
+We learn to walk. It is fast and robust across terrains, as experiments show in detail.
+PDF | Code | Bibtex
+
+[2] Grasping Anything
+Di Ma and Ed Yu
+Robotics › Manipulation
+Grasping is hard. We propose a method that grasps anything in clutter.
+
+
+[3]
+Eve Su
+Abstract: Third paper abstract. Two sentences here for prose.
+Spotlight
+"""
+
+
+def test_messy_list_any_field_order_and_lone_label():
+    result = read_text(MESSY, "m.txt")
+    first, second, third = result.entries
+    assert (first.title, first.authors, first.et_al, first.status) == (
+        "Learning to Walk Fast", ("Ann Lee", "Bo Wu", "Cy Do"), True, "Oral")
+    assert first.page_words == ("PDF", "Code", "Bibtex")
+    assert (second.title, second.authors, second.track) == (
+        "Grasping Anything", ("Di Ma", "Ed Yu"), ("Robotics", "Manipulation"))
+    assert second.abstract == "Grasping is hard. We propose a method that grasps anything in clutter."
+    assert third.abstract == "Third paper abstract. Two sentences here for prose." and third.status == "Spotlight"
+    assert [d.line for d in result.diagnostics] == [17]
+    assert_nothing_lost(result, MESSY)
