@@ -1031,6 +1031,10 @@ class _Reader:
             if heads and previous is not None and all(r == "cont" for r in roles):
                 self._continue(previous, draft, margin)
                 continue
+            if not heads and previous is not None and prior[()] < 0.1 * sum(prior.values()):
+                self._continue(previous, draft, 0.0, "has no title, track or authors, unlike the other entries; "
+                                                     "read as a further paragraph of the abstract above")
+                continue
             fields = self._fields(draft, dict(zip(map(id, heads), roles)), previous, margin)
             if fields is not None:
                 previous = fields
@@ -1040,15 +1044,23 @@ class _Reader:
             self._check_continuations()
 
 
-    def _continue(self, previous: dict, draft: _Draft, margin: float) -> None:
-        """Add a whole draft to the previous entry's abstract: its lines read as further paragraphs."""
+    def _continue(self, previous: dict, draft: _Draft, margin: float, why: str = "") -> None:
+        """Add a whole draft to the previous entry's abstract: its lines read as further paragraphs,
+        taken from the source as they are (a bullet or number that opened them included)."""
+        taken: set[int] = set()
         for item in draft.items:
             if item.kind == "page":
                 self._page(previous, item)
             else:
-                previous["pieces"].append((item.line, item.raw or [item.text]))
+                lines = range(item.line, max(item.end, item.line) + 1)
+                fresh = [n for n in lines if n not in taken]
+                if fresh:
+                    previous["pieces"].append((fresh[0], [self.lines[n - 1] for n in fresh]))
+                    taken.update(fresh)
             previous["end"] = max(previous["end"], item.end or item.line)
-        if margin < AMBIGUOUS_MARGIN:
+        if why:
+            self.warn(draft.line, f"line {_excerpt(draft.items[0].text)} {why}")
+        elif margin < AMBIGUOUS_MARGIN:
             self.warn(draft.line, f"line {_excerpt(draft.items[0].text)} read as a further paragraph of the "
                                   f"abstract above; the evidence is weak (margin {margin:.1f})")
 
