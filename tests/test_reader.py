@@ -201,6 +201,7 @@ def test_decode_encodings(encoding):
     (b" \r\n\t\n", "empty"),
     (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00", "binary"),
     (bytes(range(1, 32)) * 20, "binary"),
+    (b"ICLR 2025\n\n\xff\xfe\xfd\xff abstract", "neither UTF-8"),
 ])
 def test_decode_rejects(data, message):
     with pytest.raises(ReadError, match=message):
