@@ -696,23 +696,30 @@ class _Draft:
     items: list[_Item] = field(default_factory=list)
 
     def has_abstract(self) -> bool:
-        return any(i.kind == "prose" or (i.kind == "label" and i.field_name == "abstract") for i in self.items)
+        """True once a prose paragraph (an abstract, labelled or not) is in the draft."""
+        return any(i.kind == "prose" for i in self.items)
 
     @property
     def line(self) -> int:
+        """The draft's first line."""
         return self.items[0].line
 
 
 def _segment(items: list[_Item], abstract_only: bool, marked_file: bool, pages_lead: bool) -> list[_Draft]:
-    """Group items into entry drafts."""
+    """Group items into entry drafts.
+
+    A number or bullet always opens a draft; in a numbered or bulleted list
+    nothing else does.  Otherwise a title/authors/track line (labelled or
+    not) after an abstract opens one, and so does a prose paragraph in a list
+    of abstracts alone, or page words when the list puts them before a paper.
+    """
     drafts: list[_Draft] = []
     cur: _Draft | None = None
     for item in items:
         starts = False
         if cur is None:
             starts = True
-        elif item.kind == "number" or (item.mark and item.kind != "number" and
-                                       not (cur.items and cur.items[-1].kind == "number")):
+        elif item.kind == "number":
             starts = True
         elif marked_file:
             starts = False
