@@ -149,8 +149,9 @@ def decode_bytes(data: bytes) -> str:
 
     Order: byte-order mark (UTF-8, UTF-16 LE/BE, UTF-32), UTF-16 by NUL
     pattern, UTF-8, GB18030.  Returns the text without the BOM.
-    Raises :class:`ReadError` for an empty file, binary data (NUL bytes or
-    many control characters) or bytes no encoding accepts.
+    Raises :class:`ReadError` for an empty file, binary data (more than 1%
+    NUL bytes or control characters) or bytes no encoding accepts. A stray
+    control character stays in the text (see :func:`remove_controls`).
     """
     if not data.strip(b" \t\r\n\x00"):
         raise ReadError("the file is empty")
@@ -162,7 +163,7 @@ def decode_bytes(data: bytes) -> str:
             data, encoding = data[len(bom):], name
             break
     encoding = encoding or _utf16_by_nuls(data)
-    if encoding is None and b"\x00" in data:
+    if encoding is None and data.count(b"\x00") > max(2, len(data) // 100):
         raise ReadError("the file is binary (it holds NUL bytes), not a text list")
     text = None
     for name in [encoding] if encoding else ["utf-8", "gb18030"]:
@@ -174,7 +175,7 @@ def decode_bytes(data: bytes) -> str:
     if text is None:
         raise ReadError(f"the file is neither UTF-8, UTF-16 nor GB18030 text ({encoding or 'undecodable bytes'})")
     controls = len(_CONTROLS.findall(text))
-    if "\x00" in text or controls > max(2, len(text) // 100):
+    if controls > max(2, len(text) // 100):
         raise ReadError("the file is binary (it holds control characters), not a text list")
     if not clean(text):
         raise ReadError("the file is empty")
@@ -920,7 +921,25 @@ def read_list(path: Path, venue: str | None = None, year: int | None = None) -> 
         text = decode_bytes(data)
     except ReadError as exc:
         return ListResult(name, None, [], [Diagnostic(name, 0, "error", str(exc))])
-    return read_text(text, name, venue, year)
+    text, removed = remove_controls(text, name)
+    result = read_text(text, name, venue, year)
+    result.diagnostics[:0] = removed
+    return result
+
+
+_UNSAFE_CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def remove_controls(text: str, path: str) -> tuple[str, list[Diagnostic]]:
+    """Remove the control characters that no page, feed or XML file may hold (NUL, C0 but tab and
+    line ends, DEL) from ``text``; returns the text and one warning per line that held any."""
+    warnings = []
+    for number, line in enumerate(split_lines(text), 1):
+        found = _UNSAFE_CONTROLS.findall(line)
+        if found:
+            codes = ", ".join(sorted({f"U+{ord(c):04X}" for c in found}))
+            warnings.append(Diagnostic(path, number, "warning", f"removed {len(found)} control character(s) ({codes})"))
+    return (_UNSAFE_CONTROLS.sub("", text) if warnings else text), warnings
 
 
 def _excerpt(text: str, width: int = 60) -> str:
@@ -1216,6 +1235,14 @@ def _key(text: str) -> str:
     return re.sub(r"[\W_]+", " ", unicodedata.normalize("NFKC", text).casefold()).strip()
 
 
+def identity_key(abstract: str, title: str | None) -> str:
+    """What makes two entries the same paper: the abstract with case, punctuation and white
+    space ignored; for a short abstract (under 40 characters so normalised) with a title,
+    the title instead. Shared by :func:`merge_duplicates` and the model's paper id."""
+    key = _key(abstract)
+    return "title:" + _key(title) if len(key) < 40 and title else key
+
+
 def merge_duplicates(results: list[ListResult]) -> None:
     """Merge papers listed twice, in one list or across ``results`` (in place).
 
@@ -1228,9 +1255,7 @@ def merge_duplicates(results: list[ListResult]) -> None:
     for result in results:
         kept: list[Entry] = []
         for entry in result.entries:
-            key = _key(entry.abstract)
-            if len(key) < 40 and entry.title:
-                key = "title:" + _key(entry.title)
+            key = identity_key(entry.abstract, entry.title)
             if key not in seen:
                 seen[key] = (result, len(kept))
                 kept.append(entry)
