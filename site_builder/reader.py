@@ -1202,6 +1202,9 @@ class _Reader:
 
     def _emit(self, f: dict, venue, year) -> None:
         abstract = _join_pieces(f["pieces"], self.lines)
+        if not abstract.strip():
+            self.warn(f["line"], f"lines {f['line']}-{f['end']} have no abstract text, so they are not read as a paper")
+            return
         self.result.entries.append(Entry(
             path=self.path, line=f["line"], abstract=abstract, title=f["title"], authors=tuple(f["authors"]),
             et_al=f["et_al"], track=tuple(f["track"]), venue=venue, year=year, status=f["status"],
