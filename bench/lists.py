@@ -3,15 +3,15 @@
 Input: ``papers.jsonl`` (one JSON object a line: ``venue``, ``year``,
 ``authors``, ``abstract``, optional ``track``/``primary_area``, ``status``).
 Output: one ``*.txt`` list per venue-year in a seeds folder, plus a
-``site.toml`` that names the venue and year of every list.
+``site.toml`` that names the venue and year of the lists whose heading names none.
 
 Layouts, alternating by venue-year (sorted), copied from ``seeds/``:
 
 - ``seeds/000…``/``002…``: heading ``VENUE YEAR Papers``, then the
   abstracts, one paragraph each, separated by blank lines;
 - ``seeds/003…``: heading ``论文检索`` (names no venue; the venue comes from
-  ``site.toml``), then per paper an optional track line ``Area · Subarea``
-  (the corpus ``track`` or ``primary_area``, with the ``status`` as sub-area),
+  ``site.toml``), then per paper a track line ``Area · Subarea``
+  (the corpus ``track`` or ``primary_area``, else ``Papers``, with the ``status`` as sub-area),
   an author line (comma-separated, only for two or more authors, as in the
   seed) and the abstract.
 
@@ -51,11 +51,14 @@ def list_name(index: int, venue: str, year: int) -> str:
     return f"{index:03d}_{re.sub(r'[^a-z0-9]+', '-', venue.lower())}-{year}.txt"
 
 
-def track_line(record: dict) -> str | None:
-    """The ``Area · Subarea`` line of ``record``, or None when the corpus gives no area."""
-    area = record.get("track") or record.get("primary_area")
-    if not area:
-        return None
+def track_line(record: dict) -> str:
+    """The ``Area · Subarea`` line of ``record`` (area ``Papers`` when the corpus gives none).
+
+    Every paper of the track/author layout gets one: a paper with no header
+    line at all (no track, fewer than two authors) is read as the
+    continuation of the abstract above it in such a list.
+    """
+    area = record.get("track") or record.get("primary_area") or "Papers"
     return f"{one_line(area)} · {one_line(record.get('status') or 'Papers')}"
 
 
@@ -65,9 +68,7 @@ def render_list(venue: str, year: int, records: list[dict], tracked: bool) -> st
         return f"{venue} {year} Papers\n\n" + "".join(f"{one_line(r['abstract'])}\n\n" for r in records)
     blocks = []
     for record in records:
-        lines = []
-        if (track := track_line(record)) is not None:
-            lines.append(track)
+        lines = [track_line(record)]
         authors = [one_line(a) for a in record.get("authors") or [] if one_line(a)]
         if len(authors) >= 2:
             lines.append(", ".join(authors))
@@ -95,9 +96,8 @@ def write_lists(records: list[dict], seeds: Path, config: Path) -> list[Path]:
         path = seeds / list_name(i, venue, year)
         path.write_text(render_list(venue, year, group, tracked), encoding="utf-8")
         written.append(path)
-        # Every list is named in the config: the seed layout 003 needs it, and it
-        # keeps a heading the reader cannot parse (e.g. ``3DV 2025``) from failing.
-        toml += [f'[lists."{path.name}"]', f'venue = "{venue}"', f"year = {year}", ""]
+        if tracked:  # its heading (论文检索) names no venue: the config does, as for seeds/003
+            toml += [f'[lists."{path.name}"]', f'venue = "{venue}"', f"year = {year}", ""]
     config.write_text("\n".join(toml), encoding="utf-8")
     return written
 

@@ -4,7 +4,7 @@ Two kinds of reuse, both keyed by content, never by time stamps of inputs:
 
 - **memo** (``<cache>/memo.json``): per-paper work that is expensive and a
   pure function of a string: :func:`render.render_abstract`,
-  :func:`titles.derive_title`, :func:`render.render_inline`, :func:`model.paper_id`. Keyed by
+  :func:`titles.derive_title`, :func:`render.render_inline`. Keyed by
   SHA-256 of the function name and its input.
 - **outputs** (``<cache>/outputs/<digest of the output folder>.json``): a
   manifest of the previous build of one output folder: for each reusable file
@@ -48,7 +48,7 @@ from .diagnostics import Diagnostics
 from .render import RenderedAbstract, render_abstract, render_inline
 from .titles import derive_title
 
-FORMAT = 1
+FORMAT = 2
 PACKAGE = Path(__file__).resolve().parent
 PROJECT = PACKAGE.parent
 #: Python distributions whose version can change the output.
@@ -267,7 +267,7 @@ class BuildCache:
             if item in seen:
                 continue
             seen.add(item)
-            keys = [_digest("paper_id", entry.abstract), _digest("render_abstract", entry.abstract)]
+            keys = [_digest("render_abstract", entry.abstract)]
             title = entry.title
             if not title:
                 derived = _digest("derive_title", entry.abstract)
@@ -291,10 +291,6 @@ class BuildCache:
     def render_abstract(self, source: str) -> RenderedAbstract:
         """:func:`render.render_abstract` of ``source``, from the cache when it holds it."""
         return self._memo("render_abstract", source)
-
-    def paper_id(self, abstract: str) -> str:
-        """:func:`model.paper_id` of ``abstract``, from the cache when it holds it."""
-        return self._memo("paper_id", abstract)
 
     def derive_title(self, abstract: str) -> str:
         """:func:`titles.derive_title` of ``abstract``, from the cache when it holds it."""
@@ -403,32 +399,25 @@ def _decode_inline(v: Any) -> tuple[str, str]:
     return _string(html), _string(text)
 
 
-def _paper_id(abstract: str) -> str:
-    from .model import paper_id
-    return paper_id(abstract)
-
-
 #: The memoised functions: kind → (compute, encode to JSON, decode from JSON; raises on a bad value).
 MEMO_FUNCTIONS: dict[str, tuple[Callable, Callable, Callable]] = {
     "render_abstract": (render_abstract, lambda r: [r.html, r.text, list(r.code_urls), list(r.warnings)],
                         _decode_rendered),
     "render_inline": (render_inline, list, _decode_inline),
     "derive_title": (derive_title, str, _string),
-    "paper_id": (_paper_id, str, _string),
 }
 
 
 def paper_work(item: tuple[str, str | None]) -> list[tuple[str, str, Any]]:
     """The memo values one paper needs: ``item`` is ``(abstract, title or None)``.
 
-    Returns ``(kind, source, JSON-ready value)`` for its id, rendered
+    Returns ``(kind, source, JSON-ready value)`` for its rendered
     abstract, derived title (when ``title`` is None) and inline-rendered
     title. A module function, so forked worker processes can run it.
     """
     abstract, title = item
     encode = {kind: f[1] for kind, f in MEMO_FUNCTIONS.items()}
-    work = [("paper_id", abstract, _paper_id(abstract)),
-            ("render_abstract", abstract, encode["render_abstract"](render_abstract(abstract)))]
+    work = [("render_abstract", abstract, encode["render_abstract"](render_abstract(abstract)))]
     if not title:
         title = derive_title(abstract)
         work.append(("derive_title", abstract, title))

@@ -8,15 +8,13 @@ same everywhere. Output paths come from :mod:`site_builder.urls`.
 from __future__ import annotations
 
 import hashlib
-import re
-import unicodedata
 from dataclasses import dataclass, field
 from functools import cached_property
 
 from . import urls
 from .config import SiteConfig
 from .diagnostics import Diagnostics
-from .reader import Entry
+from .reader import Entry, identity_key
 from .render import RenderedAbstract, render_abstract, render_inline
 from .titles import derive_title
 
@@ -151,13 +149,15 @@ class Site:
         return sorted((t for t in self.tracks if t.venue == venue), key=lambda t: t.label.casefold())
 
 
-def paper_id(abstract: str) -> str:
-    """Stable id of a paper: the first 10 hex digits of SHA-1 over its normalised abstract.
+def paper_id(entry: Entry) -> str:
+    """Stable id of a paper: the first 10 hex digits of SHA-1 over its identity key.
 
-    Normalisation (NFKC, case-folded, letters and digits only) makes the id
-    survive re-wrapping, spacing and quoting changes of the same abstract.
+    The key (:func:`reader.identity_key`: the abstract NFKC-normalised,
+    case-folded, letters and digits only; the title for a very short abstract)
+    makes the id survive re-wrapping, spacing and quoting changes, and adding
+    lists or papers never changes it.
     """
-    norm = re.sub(r"[\W_]+", "", unicodedata.normalize("NFKC", abstract).casefold())
+    norm = identity_key(entry.abstract, entry.title).replace(" ", "")
     return hashlib.sha1(norm.encode("utf-8")).hexdigest()[:ID_LENGTH]
 
 
@@ -183,7 +183,7 @@ def _draft(entry: Entry, override: dict, diagnostics: Diagnostics) -> _Draft | N
     if not f["venue"] or not f["year"]:
         diagnostics.error(entry.path, entry.line, "paper has no venue and year (heading names none, config gives none)")
         return None
-    return _Draft(entry, paper_id(entry.abstract), f["title"], tuple(f["authors"]), tuple(f["track"]),
+    return _Draft(entry, paper_id(entry), f["title"], tuple(f["authors"]), tuple(f["track"]),
                   f["abstract"], f["slug"], Venue(str(f["venue"]), int(f["year"])))
 
 
@@ -241,7 +241,7 @@ def build_site(entries: list[Entry], overrides: dict[str, dict], config: SiteCon
     for entry in sorted(entries, key=lambda e: (e.path, e.line)):
         if progress is not None:
             progress.advance()
-        pid = paper_id(entry.abstract)
+        pid = paper_id(entry)
         if pid in drafts:
             first = drafts[pid].entry
             diagnostics.warning(entry.path, entry.line, f"duplicate of the paper at {first.path}:{first.line}; listed once")

@@ -5,11 +5,11 @@ from __future__ import annotations
 import gc
 import json
 import tomllib
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
-from . import urls, workers
+from . import reader, urls, workers
 from .cache import BuildCache, paper_work
 from .config import SiteConfig
 from .diagnostics import Diagnostics
@@ -19,7 +19,7 @@ from .library import Library, build_library
 from .model import Site, build_site
 from .pages import plan_pages
 from .progress import Progress
-from .reader import Entry, read_list
+from .reader import Entry
 from .search import build_search_data, dump_json, index_script
 from .writer import Output, make_environment, render_pages
 
@@ -60,11 +60,11 @@ def list_files(seeds: Path) -> list[Path]:
 
 
 def read_lists(files: list[Path], config: SiteConfig, diagnostics: Diagnostics) -> list[Entry]:
-    """Read every list file, with the config's venue for lists whose heading names none."""
+    """Read every list file, with the config's venue for lists whose heading names none;
+    a paper listed twice is merged into one (with a warning, see :func:`reader.merge_duplicates`)."""
+    configured = [(path, *astuple(config.list_defaults(path.name))) for path in files]
     entries: list[Entry] = []
-    for path in files:
-        defaults = config.list_defaults(path.name)
-        result = read_list(path, defaults.venue, defaults.year)
+    for result in reader.read_lists(configured):
         diagnostics.extend(result.diagnostics)
         entries.extend(result.entries)
     return entries

@@ -5,6 +5,7 @@ from __future__ import annotations
 import filecmp
 import hashlib
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import ROOT, SEEDS, build_into
-from site_builder import pipeline, urls, writer
+from site_builder import pipeline, reader, urls, writer
 from site_builder.model import unique_slugs
 
 
@@ -107,3 +108,32 @@ def test_failed_write_keeps_previous_site(previous_site, seed_site, tmp_path, mo
     assert build_into(previous_site) in (2, 130)
     assert _unchanged(previous_site, seed_site)
     assert not list(tmp_path.glob(".site.building-*"))
+
+
+LIST_TEXT = st.lists(
+    st.one_of(
+        st.text(max_size=80),
+        st.sampled_from(["", "ICLR 2025 Papers", "论文检索", "Theory · Learning Theory", "A, B, C 等", "Title: X",
+                         "Abstract:", "摘要：", "12.", "[3]", "PDF", "Oral", "\u3000", "\t", "Authors: Eve; Bob and Al"]),
+    ),
+    max_size=30,
+).map("\n".join)
+
+
+def _read_bytes(data: bytes):
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "list.txt"
+        path.write_bytes(data)
+        return reader.read_list(path, "ICML", 2025)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(LIST_TEXT.map(lambda t: t.encode("utf-8")), st.binary(max_size=400),
+                 LIST_TEXT.map(lambda t: t.encode("utf-16"))))
+def test_reader_fuzz_never_crashes_and_always_answers(data):
+    result = _read_bytes(data)
+    assert result.entries or result.diagnostics
+    for diagnostic in result.diagnostics:
+        assert str(diagnostic).startswith(f"{result.path}:{diagnostic.line}: {diagnostic.level}: ")
+    for entry in result.entries:
+        assert entry.abstract.strip()

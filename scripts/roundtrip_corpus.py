@@ -1,0 +1,304 @@
+"""Round trip the real corpus through every list layout and check the reader gives back every field.
+
+Each corpus record (``/work/shared/corpus/papers.jsonl``) is written as text
+in list layouts like those people paste (headings in English or Chinese or
+none, titles/tracks/authors present or absent, labels, numbering, bullets,
+page words, blank-line runs, edge spaces, CRLF/CR line ends, UTF-8 with BOM,
+UTF-16 and GB18030), read back with :func:`site_builder.reader.read_list`
+semantics (:func:`decode_bytes` + :func:`read_text`) and compared field by
+field.  A paper that does not come back exactly must be explained by a
+diagnostic on one of the lines it was written to.
+
+Comparison rules (the only normalisation applied to the expected values):
+line ends inside an abstract are compared as ``\\n`` (a text list cannot keep
+a CRLF apart from its own line ends); the strict figure without that rule is
+printed too.  Records are never edited.
+
+Usage::
+
+    PYTHONPATH=$PWD python scripts/roundtrip_corpus.py [--corpus PATH] [--per-list N] [--show N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import re
+import sys
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+from site_builder.reader import Entry, decode_bytes, read_text
+
+CORPUS = Path("/work/shared/corpus/papers.jsonl")
+
+
+@dataclass(frozen=True)
+class Layout:
+    """How one list is written: which fields, labels, numbering, spacing, encoding and line ends."""
+
+    name: str
+    heading: str | None = "{venue} {year} Papers"  # None: no heading; without {venue}: config gives it
+    title: bool = True
+    track: bool = False
+    authors: bool = True
+    labels: dict | None = None  # field -> label prefix
+    number: str | None = None  # "{n}. ", "[{n}] ", "({n}) ", "- ", "• "
+    number_alone: bool = False  # the number on its own line
+    compact: bool = False  # header lines and abstract in one block
+    blank_runs: bool = False  # 1-3 blank lines between fields and entries
+    author_sep: str = ", "
+    last_and: bool = False  # "A, B and C"
+    et_al: str | None = None  # marker written after the first 5 of more than 6 authors
+    pages: str | None = None  # a page-word line after the abstract, e.g. "PDF · Bibtex"
+    status: bool = False  # the status word (Oral/Poster/Spotlight) on its own line after the abstract
+    noise: bool = False  # edge spaces, tabs, NBSP, full-width spaces on structure lines
+    encoding: str = "utf-8"
+    newline: str = "\n"
+
+
+EN = {"title": "Title: ", "authors": "Authors: ", "abstract": "Abstract: ", "track": "Track: "}
+ZH = {"title": "标题：", "authors": "作者：", "abstract": "摘要：", "track": "领域："}
+
+LAYOUTS = [
+    Layout("abstract-only", heading="{venue} {year} Papers", title=False, authors=False),
+    Layout("abstract-only-zh-crlf", heading="{venue} {year} 论文列表", title=False, authors=False, newline="\r\n"),
+    Layout("track-authors-abstract", heading="论文检索", title=False, track=True),
+    Layout("title-authors-abstract", heading="{venue} {year} Accepted Papers"),
+    Layout("title-track-authors", heading="{venue} {year}", track=True, et_al=" 等", noise=True),
+    Layout("title-only", heading="{venue} {year} Papers", authors=False, encoding="utf-16"),
+    Layout("authors-only", heading="{venue} {year} 论文列表", title=False, et_al=" et al.", encoding="gb18030"),
+    Layout("numbered-dot", number="{n}. ", pages="PDF · Bibtex", newline="\r"),
+    Layout("numbered-bracket-alone", number="[{n}]", number_alone=True, title=False, blank_runs=True),
+    Layout("numbered-paren-compact", number="({n}) ", compact=True, author_sep="; ", status=True),
+    Layout("bullets", heading=None, number="- ", track=True, last_and=True, encoding="utf-8-sig"),
+    Layout("labels-en", labels=EN, track=True, et_al="…", blank_runs=True, noise=True),
+    Layout("labels-zh", heading="{venue} {year} 论文", labels=ZH, compact=True, encoding="gb18030",
+           newline="\r\n"),
+    Layout("pages-status", number="• ", status=True, pages="PDF\nCode", noise=True, author_sep="、"),
+    Layout("mixed-noisy", heading="{venue} {year} Accepted Papers", track=True, number="{n}. ", blank_runs=True,
+           noise=True, et_al=" 等", status=True, pages="Bibtex", encoding="utf-16", newline="\r"),
+    Layout("title-authors-no-heading-crlf", heading=None, et_al=" et al", encoding="gb18030", newline="\r\n"),
+]
+
+NOISE = ["  ", "\t", "\u00a0", "\u3000", " \u00a0"]
+
+
+def area(record: dict) -> str | None:
+    """The record's single-level track: ``primary_area`` or ``track``."""
+    return record.get("primary_area") or record.get("track") or None
+
+
+def expected_fields(record: dict, layout: Layout) -> dict:
+    """The fields a perfect reader returns for ``record`` written in ``layout``."""
+    authors, et_al = list(record["authors"]), False
+    if layout.authors and layout.et_al and len(authors) > 6:
+        authors, et_al = authors[:5], True
+    status = record.get("status") if layout.status and record.get("status") in ("Oral", "Poster", "Spotlight") else None
+    return {
+        "title": record["title"] if layout.title else None,
+        "authors": tuple(authors) if layout.authors else (),
+        "et_al": et_al if layout.authors else False,
+        "track": (area(record),) if layout.track and area(record) else (),
+        "abstract": record["abstract"],
+        "venue": record["venue"],
+        "year": record["year"],
+        "status": status,
+    }
+
+
+def _noisy(text: str, layout: Layout, rng: random.Random) -> str:
+    if not layout.noise:
+        return text
+    return rng.choice(NOISE + [""]) + text + rng.choice(NOISE + [""])
+
+
+def _author_line(record: dict, layout: Layout) -> str:
+    fields = expected_fields(record, layout)
+    names = list(fields["authors"])
+    if layout.last_and and len(names) > 1:
+        text = layout.author_sep.join(names[:-1]) + " and " + names[-1]
+    else:
+        text = layout.author_sep.join(names)
+    if fields["et_al"]:
+        text += layout.et_al
+    return text
+
+
+def entry_lines(record: dict, layout: Layout, n: int, rng: random.Random) -> list[str]:
+    """The lines of one record in ``layout`` ("" is a blank line); the record's abstract is written verbatim."""
+    labels = layout.labels or {}
+    header: list[str] = []
+    prefix = layout.number.format(n=n) if layout.number else ""
+    if layout.number_alone:
+        header.append(prefix.strip())
+        prefix = ""
+    if layout.title:
+        header.append(labels.get("title", "") + record["title"])
+    if layout.track and area(record):
+        header.append(labels.get("track", "") + area(record))
+    if layout.authors:
+        header.append(labels.get("authors", "") + _author_line(record, layout))
+    header = [_noisy(h, layout, rng) for h in header]
+    abstract = labels.get("abstract", "") + record["abstract"]
+    if prefix:
+        if header and not (layout.number_alone):
+            header[0] = prefix + header[0]
+        else:
+            abstract = prefix + abstract
+    gap = (lambda: [""] * rng.randint(1, 3)) if layout.blank_runs else (lambda: [""])
+    lines: list[str] = []
+    for h in header:
+        lines.append(h)
+        if not layout.compact:
+            lines += gap()
+    lines += re.split(r"\r\n|\r|\n", abstract)  # verbatim; a CR or CRLF inside is a line end like LF
+    tail = []
+    if layout.status and expected_fields(record, layout)["status"]:
+        tail.append(_noisy(record["status"], layout, rng))
+    if layout.pages:
+        tail += [_noisy(p, layout, rng) for p in layout.pages.split("\n")]
+    for t in tail:
+        lines += gap() + [t]
+    return lines
+
+
+def write_list(records: list[dict], layout: Layout, seed: int = 0) -> tuple[bytes, list[tuple[int, int]], str | None, int | None]:
+    """Write ``records`` (one venue-year) as a list file in ``layout``.
+
+    Returns ``(data, spans, venue, year)``: the encoded bytes, the 1-based
+    ``(first, last)`` line span of each record, and the venue/year the config
+    must pass (None when the heading names them).
+    """
+    rng = random.Random(seed)
+    venue, year = records[0]["venue"], records[0]["year"]
+    lines: list[str] = []
+    config = (venue, year)
+    if layout.heading is not None:
+        lines += [_noisy(layout.heading.format(venue=venue, year=year), layout, rng), ""]
+        if "{venue}" in layout.heading:
+            config = (None, None)
+    spans = []
+    for n, record in enumerate(records, 1):
+        body = _flatten(entry_lines(record, layout, n, rng))  # a CR or CRLF inside an abstract is a line end
+        spans.append((len(lines) + 1, len(lines) + len(body)))
+        lines += body
+        lines += [""] * (rng.randint(1, 3) if layout.blank_runs else 1)
+    text = layout.newline.join(lines)
+    return text.encode(layout.encoding), spans, config[0], config[1]
+
+
+def _flatten(lines: list[str]) -> list[str]:
+    out: list[str] = []
+    for line in lines:
+        if "\r" in line or "\n" in line:
+            out += re.split(r"\r\n|\r|\n", line)
+        else:
+            out.append(line)
+    return out
+
+
+def actual_fields(entry: Entry) -> dict:
+    """The compared fields of a read entry."""
+    return {k: getattr(entry, k) for k in ("title", "authors", "et_al", "track", "abstract", "venue", "year", "status")}
+
+
+def compare(record: dict, entry: Entry | None, layout: Layout, strict: bool = False) -> list[str]:
+    """Names of the fields that differ (``["missing"]`` when no entry was read for the record)."""
+    if entry is None:
+        return ["missing"]
+    want = expected_fields(record, layout)
+    if not strict:
+        want["abstract"] = want["abstract"].replace("\r\n", "\n").replace("\r", "\n")
+    got = actual_fields(entry)
+    return [k for k in want if want[k] != got[k]]
+
+
+def roundtrip(records: list[dict], layout: Layout, seed: int = 0, path: str = "list.txt"):
+    """Write and read back one list; yields ``(record, entry_or_None, diffs, strict_diffs, explained, diags)``."""
+    data, spans, venue, year = write_list(records, layout, seed)
+    result = read_text(decode_bytes(data), path, venue, year)
+    by_line = sorted(result.entries, key=lambda e: e.line)
+    starts = [e.line for e in by_line]
+    import bisect
+    for record, (first, last) in zip(records, spans):
+        k = bisect.bisect_left(starts, first)
+        entry = by_line[k] if k < len(starts) and starts[k] <= last else None
+        diags = [d for d in result.diagnostics if first <= d.line <= last]
+        yield (record, entry, compare(record, entry, layout), compare(record, entry, layout, True),
+               bool(diags), diags)
+
+
+def load(path: Path = CORPUS) -> list[dict]:
+    """The corpus records, in file order."""
+    with open(path, encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle]
+
+
+def chunks(records: list[dict], size: int) -> list[list[dict]]:
+    """Records grouped by venue-year, cut into lists of at most ``size``."""
+    groups: dict[tuple, list[dict]] = defaultdict(list)
+    for r in records:
+        groups[(r["venue"], r["year"])].append(r)
+    out = []
+    for key in sorted(groups, key=str):
+        g = groups[key]
+        out += [g[i:i + size] for i in range(0, len(g), size)]
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--corpus", type=Path, default=CORPUS)
+    parser.add_argument("--per-list", type=int, default=60, help="papers per written list")
+    parser.add_argument("--show", type=int, default=0, help="print this many failures")
+    parser.add_argument("--layout", action="append", help="only these layouts (by name)")
+    args = parser.parse_args(argv)
+    records = load(args.corpus)
+    layouts = [l for l in LAYOUTS if not args.layout or l.name in args.layout]
+    total = exact = strict_exact = explained = 0
+    per_layout: dict[str, Counter] = defaultdict(Counter)
+    fields = Counter()
+    shown = 0
+    for layout in layouts:
+        for i, chunk in enumerate(chunks(records, args.per_list)):
+            for record, entry, diffs, sdiffs, expl, diags in roundtrip(chunk, layout, seed=i, path=f"{layout.name}-{i}.txt"):
+                total += 1
+                c = per_layout[layout.name]
+                c["papers"] += 1
+                if not diffs:
+                    exact += 1
+                    c["exact"] += 1
+                else:
+                    fields.update(diffs)
+                    if expl:
+                        explained += 1
+                        c["explained"] += 1
+                    else:
+                        c["unexplained"] += 1
+                        if shown < args.show:
+                            shown += 1
+                            print(f"--- {layout.name}-{i}: {record['title'][:70]!r} differs in {diffs}")
+                            if entry is not None:
+                                for k in diffs:
+                                    print(f"    {k}: want {repr(expected_fields(record, layout)[k])[:150]}")
+                                    print(f"    {k}:  got {repr(getattr(entry, k))[:150]}")
+                if not sdiffs:
+                    strict_exact += 1
+    print(f"{'layout':28} {'papers':>7} {'exact':>7} {'explained':>9} {'unexpl.':>7}")
+    for name, c in per_layout.items():
+        print(f"{name:28} {c['papers']:7} {c['exact']:7} {c['explained']:9} {c['unexplained']:7}")
+    others = total - exact
+    print(f"papers written and read: {total} ({len(records)} records x {len(layouts)} layouts)")
+    print(f"papers read with every field exact: {exact} ({100 * exact / total:.2f}%)")
+    print(f"  strict (CRLF inside abstracts must survive too): {strict_exact} ({100 * strict_exact / total:.2f}%)")
+    print(f"other papers: {others}; explained by a diagnostic on their lines: {explained}; "
+          f"unexplained: {others - explained}")
+    print(f"differing fields: {dict(fields)}")
+    return 0 if exact / total >= 0.995 and explained == others else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
