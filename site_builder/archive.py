@@ -15,7 +15,7 @@ import zipfile
 from datetime import datetime, timezone
 from pathlib import Path
 
-from .writer import MARKER
+from .writer import MARKER, default_mode
 
 ZIP_EPOCH = datetime(1980, 1, 1, tzinfo=timezone.utc)
 
@@ -38,6 +38,7 @@ def write_zip(site: Path, zip_path: Path, date: datetime) -> int:
     zip_path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{zip_path.name}.", dir=zip_path.parent)
     os.close(fd)
+    os.chmod(tmp, default_mode(0o666))  # mkstemp makes it 0600; the zip is meant to be handed around
     try:
         with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
             folders = {"/".join(e.split("/")[:i]) + "/" for e in entries for i in range(1, e.count("/") + 1)}

@@ -56,6 +56,11 @@ def resolve_config(path: Path | None, base_url: str | None):
     return load_config(path).with_base_url(base_url)
 
 
+def kept(out: Path) -> str:
+    """The end of a failure message: what became of the output folder ``out``."""
+    return f"{out} left as it was" if out.exists() else f"nothing written to {out}"
+
+
 def run_build(args: argparse.Namespace, out: Path) -> int:
     """Build with ``args`` into ``out``, print diagnostics to stderr, return the exit status."""
     try:
@@ -69,20 +74,20 @@ def run_build(args: argparse.Namespace, out: Path) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except TemplateFailure as exc:
-        print(f"{exc}; {out} left as it was", file=sys.stderr)
+        print(f"{exc}; {kept(out)}", file=sys.stderr)
         return 2
     except OSError as exc:
-        print(f"error: cannot write the site: {exc}; {out} left as it was", file=sys.stderr)
+        print(f"error: cannot write the site: {exc}; {kept(out)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print(f"interrupted; {out} left as it was", file=sys.stderr)
+        print(f"interrupted; {kept(out)}", file=sys.stderr)
         return 130
     for diagnostic in report.diagnostics:
         print(diagnostic, file=sys.stderr)
     errors, warnings = len(report.diagnostics.errors), len(report.diagnostics.warnings)
     if report.files == 0:
         why = f"{errors} error(s)" if errors else f"{warnings} warning(s) with --strict"
-        print(f"build failed: {why}; {out} left as it was", file=sys.stderr)
+        print(f"build failed: {why}; {kept(out)}", file=sys.stderr)
         return 1
     if not getattr(args, "quiet", False):
         reused = f", {report.reused} reused" if report.reused else ""

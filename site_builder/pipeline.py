@@ -16,7 +16,7 @@ from .diagnostics import Diagnostics
 from .feeds import DateError, build_time
 from .hosting import write_hosting_files
 from .library import Library, build_library
-from .model import Site, build_site
+from .model import OVERRIDABLE, Site, build_site
 from .pages import plan_pages
 from .progress import Progress
 from .reader import Entry
@@ -73,18 +73,25 @@ def read_lists(files: list[Path], config: SiteConfig, diagnostics: Diagnostics) 
 def load_overrides(seeds: Path, diagnostics: Diagnostics) -> dict[str, dict]:
     """The curator's overrides in ``seeds/overrides.toml``: ``[papers.<id>]`` tables of fields.
 
-    A file that is not valid TOML is an error diagnostic naming it.
+    A file that is not valid TOML is an error diagnostic naming it; a field the model does not
+    know (a typo such as ``titel``) is a warning at the line of its paper's table.
     """
     path = seeds / OVERRIDES_NAME
     if not path.exists():
         return {}
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8-sig"))
+        text = path.read_text(encoding="utf-8-sig")
+        data = tomllib.loads(text)
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         diagnostics.error(str(path), 0, f"not valid TOML: {exc}")
         return {}
-    papers = data.get("papers", {})
-    return {pid: {**fields, "__source__": str(path)} for pid, fields in papers.items() if isinstance(fields, dict)}
+    papers = {pid: fields for pid, fields in data.get("papers", {}).items() if isinstance(fields, dict)}
+    lines = text.splitlines()
+    for pid, fields in sorted(papers.items()):
+        line = next((n for n, raw in enumerate(lines, 1) if pid in raw and raw.lstrip().startswith("[")), 0)
+        for key in sorted(set(fields) - set(OVERRIDABLE)):
+            diagnostics.warning(str(path), line, f"unknown field {key!r} for paper {pid} (known: {', '.join(OVERRIDABLE)})")
+    return {pid: {**fields, "__source__": str(path)} for pid, fields in papers.items()}
 
 
 def copy_assets(output: Output) -> None:

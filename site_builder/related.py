@@ -15,7 +15,6 @@ from __future__ import annotations
 from typing import Sequence
 
 import numpy as np
-from sklearn.feature_extraction.text import TfidfVectorizer
 
 DEFAULT_K = 5
 DEFAULT_BLOCK = 512
@@ -26,6 +25,8 @@ def tfidf_matrix(texts: Sequence[str]):
 
     Raises nothing for texts without any word: their rows are all zero.
     """
+    from sklearn.feature_extraction.text import TfidfVectorizer  # heavy: imported when first needed
+
     vectorizer = TfidfVectorizer(stop_words="english", sublinear_tf=True, dtype=np.float32)
     try:
         return vectorizer.fit_transform(texts)

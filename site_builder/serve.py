@@ -514,7 +514,12 @@ def serve(args: argparse.Namespace) -> int:
         if state is None:
             print("build failed; nothing to serve", file=sys.stderr)
             return preview.status
-        server = make_server(state, args.host, args.port, args.base_path, live_reload=True)
+        try:
+            server = make_server(state, args.host, args.port, args.base_path, live_reload=True)
+        except OSError as exc:
+            print(f"error: cannot serve on {args.host}:{args.port}: {exc.strerror or exc} "
+                  f"(pick another --port, or --port 0 for a free one)", file=sys.stderr)
+            return 2
         host, port = server.server_address[:2]
         print(f"serving at http://{host}:{port}{normalise_base_path(args.base_path)} (Ctrl-C stops)", flush=True)
         stop = threading.Event()

@@ -53,6 +53,7 @@ def make_environment(templates: Path) -> jinja2.Environment:
     env.globals["link"] = jinja2.pass_context(
         lambda ctx, target: _relative_url(posixpath.dirname(ctx["page"].path), target))
     env.globals["urls"] = urls
+    env.filters["count"] = count_noun
     return env
 
 
@@ -60,6 +61,21 @@ def make_environment(templates: Path) -> jinja2.Environment:
 def _relative_url(from_dir: str, target: str) -> str:
     """:func:`urls.relative_url` memoised by the page's folder (it depends on nothing else of the page)."""
     return urls.relative_url(f"{from_dir}/x" if from_dir else "x", target)
+
+
+def count_noun(items, noun: str) -> str:
+    """``"1 paper"``, ``"2 papers"``: the number of ``items`` (a sized collection or an int) and the
+    noun, with an ``s`` unless it is one."""
+    n = items if isinstance(items, int) else len(items)
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def default_mode(mode: int) -> int:
+    """``mode`` (e.g. ``0o777`` for folders, ``0o666`` for files) less the process umask, as
+    :func:`open` and :func:`os.mkdir` would give it."""
+    umask = os.umask(0)
+    os.umask(umask)
+    return mode & ~umask
 
 
 class Output:
@@ -72,6 +88,7 @@ class Output:
         self.target = Path(target).resolve()
         self.target.parent.mkdir(parents=True, exist_ok=True)
         self.staging = Path(tempfile.mkdtemp(prefix=f".{self.target.name}.building-", dir=self.target.parent))
+        self.staging.chmod(default_mode(0o777))  # mkdtemp makes it 0700; the site is for everyone to read
         self.written: set[str] = set()
         self.write_text(MARKER, "Built by site_builder; this folder is replaced whole by each build.\n")
 

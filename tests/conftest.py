@@ -54,3 +54,13 @@ def page(browser_context):
     yield tab
     tab.close()
     assert errors == [], f"JavaScript errors: {errors}"
+
+
+@pytest.fixture(scope="session")
+def notes_site(tmp_path_factory) -> Path:
+    """The seeds built with the curator's notes of ``tests/notes/`` (see ``features_support``)."""
+    from features_support import build_notes_site
+
+    out = tmp_path_factory.mktemp("notes-site") / "_site"
+    assert build_notes_site(out) == 0
+    return out

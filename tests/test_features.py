@@ -28,13 +28,6 @@ CORPUS = DEFAULT_CORPUS
 
 
 @pytest.fixture(scope="module")
-def notes_site(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("notes-site") / "_site"
-    assert build_notes_site(out) == 0
-    return out
-
-
-@pytest.fixture(scope="module")
 def records(notes_site) -> list[dict]:
     return json.loads((notes_site / "papers.json").read_text(encoding="utf-8"))
 

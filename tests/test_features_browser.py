@@ -11,16 +11,8 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from features_support import build_notes_site
 from site_builder import urls
 from site_builder.serve import make_server
-
-
-@pytest.fixture(scope="module")
-def notes_site(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("notes-site-browser") / "_site"
-    assert build_notes_site(out) == 0
-    return out
 
 
 @pytest.fixture(scope="module")

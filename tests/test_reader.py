@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import importlib.util
-import json
 import re
 import sys
 from pathlib import Path
@@ -13,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from site_builder.reader import (
-    Entry, ReadError, decode_bytes, merge_duplicates, page_words, parse_heading, parse_track, read_list,
+    ReadError, decode_bytes, merge_duplicates, page_words, parse_heading, parse_track, read_list,
     read_lists, read_text, split_authors, split_lines, strip_label, strip_number,
 )
 

@@ -137,3 +137,20 @@ def test_reader_fuzz_never_crashes_and_always_answers(data):
         assert str(diagnostic).startswith(f"{result.path}:{diagnostic.line}: {diagnostic.level}: ")
     for entry in result.entries:
         assert entry.abstract.strip()
+
+
+def test_output_folder_is_readable_by_everyone(seed_site):
+    """The staged folder is made with mkdtemp (0700); the build opens it up to the umask's default."""
+    assert seed_site.stat().st_mode & 0o055 == 0o055
+    assert (seed_site / "index.html").stat().st_mode & 0o044 == 0o044
+
+
+def test_override_with_an_unknown_field_is_a_warning_at_its_line(tmp_path, seed_records, capsys):
+    seeds = tmp_path / "seeds"
+    shutil.copytree(SEEDS, seeds)
+    pid = seed_records[0]["id"]
+    (seeds / "overrides.toml").write_text(f'# fixes\n[papers.{pid}]\ntitel = "Typo"\ntitle = "Fixed"\n',
+                                          encoding="utf-8")
+    assert build_into(tmp_path / "out", seeds=seeds) == 0
+    assert f"overrides.toml:2: warning: unknown field 'titel' for paper {pid}" in capsys.readouterr().err
+    assert build_into(tmp_path / "strict", "--strict", seeds=seeds) == 1

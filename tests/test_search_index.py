@@ -12,7 +12,7 @@ from conftest import ROOT
 from search_helpers import seed_model
 from site_builder.corpus import corpus_site, read_corpus
 from site_builder.indexer import build_index, js_sort_key
-from site_builder.search import FIELDS, build_search_data, document_terms, search_texts
+from site_builder.search import FIELDS, document_terms, search_texts
 from site_builder.tokenize import index_tokens
 
 NODE = shutil.which("node")

@@ -282,3 +282,18 @@ def test_serve_command_live_reload_round_trip(tmp_path, page):
         page.screenshot(path=str(tmp_path / "live-reload.png"))
     assert not (tmp_path / "_site").exists()
     assert (project_site.stat().st_mtime_ns if project_site.exists() else None) == before
+
+
+def test_serve_on_a_busy_port_is_a_clear_error(capsys):
+    import socket
+
+    from conftest import CONFIG, SEEDS
+    from site_builder.cli import main
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        status = main(["serve", "--seeds", str(SEEDS), "--config", str(CONFIG), "--port", str(port)])
+    assert status == 2
+    assert f"error: cannot serve on 127.0.0.1:{port}" in capsys.readouterr().err
