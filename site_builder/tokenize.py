@@ -123,13 +123,18 @@ def compound_parts(compound: str) -> tuple[list[str], list[str]]:
     return runs, parts
 
 
-def _split(text: str) -> tuple[list[str], list[str]]:
-    """Steps 1–3 apart: ``(cjk_runs, compounds)`` of ``text``."""
+def _cjk_apart(text: str, pattern: re.Pattern) -> tuple[list[str], list[str]]:
+    """``(cjk_runs, matches of pattern)`` in ``text`` once normalised, the CJK runs taken out first."""
     norm = normalise(text)
     runs = CJK_RUN.findall(norm)
     if runs:
         norm = CJK_RUN.sub(" ", norm)
-    return runs, COMPOUND.findall(norm)
+    return runs, pattern.findall(norm)
+
+
+def _split(text: str) -> tuple[list[str], list[str]]:
+    """Steps 1–3 apart: ``(cjk_runs, compounds)`` of ``text``."""
+    return _cjk_apart(text, COMPOUND)
 
 
 _COMPOUND_TERMS: dict[str, tuple[str, ...]] = {}
@@ -192,11 +197,7 @@ def _region_terms(region: str) -> tuple[str, ...]:
 
 def _regions(text: str) -> tuple[list[str], list[str]]:
     """``(cjk_runs, regions)`` of ``text`` (see :data:`_REGION`)."""
-    norm = normalise(text)
-    runs = CJK_RUN.findall(norm)
-    if runs:
-        norm = CJK_RUN.sub(" ", norm)
-    return runs, _REGION.findall(norm)
+    return _cjk_apart(text, _REGION)
 
 
 def term_counts(text: str, skip: set[str] | frozenset = frozenset()) -> dict[str, int]:
