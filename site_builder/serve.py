@@ -393,7 +393,7 @@ def format_error(exc: BaseException) -> str:
 class Preview:
     """The preview's build side: builds into numbered folders under ``workdir`` and updates ``state``.
 
-    ``args`` are the parsed ``serve`` arguments (seeds, config, base_url, strict).
+    ``args`` are the parsed ``serve`` arguments (seeds, config, base_url, strict, notes, cache).
     """
 
     def __init__(self, args: argparse.Namespace, sources: Sources, workdir: Path):
@@ -413,7 +413,7 @@ class Preview:
         try:
             config = resolve_config(self.sources.config, getattr(self.args, "base_url", None))
             report = build(self.sources.seeds, out, config, strict=getattr(self.args, "strict", False),
-                           cache=getattr(self.args, "cache", None))
+                           notes=getattr(self.args, "notes", None), cache=getattr(self.args, "cache", None))
         except Exception as exc:  # any failure of a rebuild is shown, never fatal to the server
             self.status = 2 if type(exc).__name__ in BUILD_ERRORS else 1
             return None, format_error(exc)
