@@ -568,7 +568,8 @@ class _Item:
 
 
 def _blocks(lines: list[str], start: int) -> list[list[tuple[int, str]]]:
-    """Group non-blank lines (from index ``start``) into runs separated by blank lines."""
+    """Group non-blank lines (from index ``start``) into runs separated by blank lines; a run
+    holding several numbered papers with no blank line between them is split (:func:`_split_numbered`)."""
     blocks: list[list[tuple[int, str]]] = []
     current: list[tuple[int, str]] = []
     for index in range(start, len(lines)):
@@ -580,7 +581,23 @@ def _blocks(lines: list[str], start: int) -> list[list[tuple[int, str]]]:
             current = []
     if current:
         blocks.append(current)
-    return blocks
+    return [part for block in blocks for part in _split_numbered(block)]
+
+
+def _split_numbered(block: list[tuple[int, str]]) -> list[list[tuple[int, str]]]:
+    """Split a run that opens with a list number (``1.``, ``[1]``, ``(1)``) before each later line
+    that carries the next number in the same style and is not prose (a title line), so
+    ``1. A⏎authors⏎abstract⏎2. B⏎…`` with no blank lines gives one run per paper."""
+    style, number, _ = strip_number(clean(block[0][1]))
+    if style in (None, "bullet"):
+        return [block]
+    parts, cut = [], 0
+    for k in range(1, len(block)):
+        s, n, rest = strip_number(clean(block[k][1]))
+        if s == style and n == number + 1 and rest.strip() and not is_prose(rest):
+            parts.append(block[cut:k])
+            cut, number = k, n
+    return parts + [block[cut:]]
 
 
 def _numbering(blocks: list[list[tuple[int, str]]]) -> tuple[str | None, set[int]]:

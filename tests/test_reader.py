@@ -454,3 +454,19 @@ def test_messy_list_any_field_order_and_lone_label():
     assert third.abstract == "Third paper abstract. Two sentences here for prose." and third.status == "Spotlight"
     assert [d.line for d in result.diagnostics] == [17]
     assert_nothing_lost(result, MESSY)
+
+
+def test_numbered_papers_without_blank_lines_between_them(tmp_path):
+    text = ("NeurIPS 2024 Accepted Papers\n"
+            "1. Paper One: Graphs at Scale\nAna Perez, Jian Li\n"
+            "We scale graph transformers to billions of edges with a sparse attention scheme and show strong "
+            "results on five benchmarks.\n"
+            "2. Paper Two: Attention Everywhere\nBo Li, Chen Wang\n"
+            "We revisit attention for tabular data and find that simple changes give large gains on twenty "
+            "datasets of varied sizes.\n")
+    result = read_text(text, "n.txt")
+    assert [(e.number, e.title, e.authors) for e in result.entries] == [
+        (1, "Paper One: Graphs at Scale", ("Ana Perez", "Jian Li")),
+        (2, "Paper Two: Attention Everywhere", ("Bo Li", "Chen Wang")),
+    ]
+    assert result.entries[1].abstract.startswith("We revisit attention")
