@@ -77,5 +77,6 @@ def plan_library_pages(library: "Library") -> list[Page]:
     for kind, terms, index in (("tag", library.tags, urls.TAGS), ("keyword", library.keywords, urls.KEYWORDS)):
         title = "Tags" if kind == "tag" else "Keywords"
         pages.append(Page(index, "terms.html", title, {"kind": kind, "terms": terms}))
-        pages += [Page(t.path, f"{kind}.html", f"{title[:-1]}: {t.label}", {"term": t}) for t in terms]
+        pages += [Page(t.path, "term.html", f"{title[:-1]}: {t.label}",
+                       {"term": t, "kind": kind, "index_path": index, "index_title": title}) for t in terms]
     return pages
