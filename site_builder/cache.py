@@ -175,7 +175,6 @@ class BuildCache:
         self._memo_old: dict[str, Any] = {}
         self._memo_new: dict[str, Any] = {}
         self._memo_dirty = False  # memo values are kept in memory even without a cache folder
-        self.memo_hits = self.memo_misses = 0
         self.reused = self.rendered = 0
         self._previous: dict[str, list] = {}
         self._manifest: dict[str, list] = {}
@@ -246,12 +245,10 @@ class BuildCache:
                 value = None
             if value is not None:
                 self._memo_new[key] = self._memo_old[key]
-                self.memo_hits += 1
                 return value
         value = compute(source)
         self._memo_new[key] = encode(value)
         self._memo_dirty = True
-        self.memo_misses += 1
         return value
 
     def missing_work(self, entries) -> list[tuple[str, str | None]]:
@@ -285,8 +282,7 @@ class BuildCache:
         for work in results:
             for kind, source, value in work:
                 self._memo_new[_digest(kind, source)] = value
-                self.memo_misses += 1
-        self._memo_dirty = self._memo_dirty or bool(results)
+                self._memo_dirty = self._memo_dirty or bool(results)
 
     def render_abstract(self, source: str) -> RenderedAbstract:
         """:func:`render.render_abstract` of ``source``, from the cache when it holds it."""
@@ -423,9 +419,3 @@ def paper_work(item: tuple[str, str | None]) -> list[tuple[str, str, Any]]:
         work.append(("derive_title", abstract, title))
     work.append(("render_inline", title, encode["render_inline"](render_inline(title))))
     return work
-
-
-def file_stat(file: Path) -> list[int]:
-    """``[size, mtime_ns, inode]`` of ``file``, as :class:`BuildCache` manifests record it."""
-    st = file.stat()
-    return [st.st_size, st.st_mtime_ns, st.st_ino]

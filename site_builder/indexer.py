@@ -40,13 +40,6 @@ def js_sort_key(term: str) -> bytes:
     return term.encode("utf-16-be", "surrogatepass")
 
 
-def js_round3(score: float) -> float:
-    """``Math.round(score * 1000) / 1000`` (ties toward +infinity) as lunr.js does it."""
-    x = score * 1000
-    r = math.floor(x)
-    return (r + 1 if x - r >= 0.5 else r) / 1000
-
-
 def _field_counts(value) -> tuple[dict[str, int], int]:
     """``(term → frequency, token count)`` of a field given as a term list or as such a pair."""
     if value is None:
