@@ -1,5 +1,5 @@
-/* The search page: window.SEARCH_DATA (search-index.js) queried with lunr.js through SearchCore
-   (search-core.js). Works from file:// and under any sub-path: result URLs are relative to the
+/* The search page: window.SEARCH_DATA (search-index.js), unpacked into a lunr.js index by
+   SearchTransport (search-transport.js) and queried through SearchCore (search-core.js). Works from file:// and under any sub-path: result URLs are relative to the
    site root, where search.html lives. Data is inserted as text (textContent), never as HTML.
    The query and filters live in the URL (search.html?q=…&venue=…&track=…). */
 (function () {
@@ -14,7 +14,7 @@
   var results = document.getElementById("search-results");
   var status = document.getElementById("search-status");
   var header = document.getElementById("site-search");
-  var index = lunr.Index.load(data.index);
+  var index = window.SearchTransport.load(lunr, data);
 
   function el(tag, cls, text) {
     var node = document.createElement(tag);
@@ -159,6 +159,7 @@
 
   /* For tests and the recall script: the page's own search, without the DOM. */
   window.SiteSearch = {
+    index: index,
     run: function (query, venue, track) { return run(query, venue || "", track || "").refs; },
     show: function (query) { input.value = query; return show().refs.length; }
   };

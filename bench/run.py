@@ -22,7 +22,7 @@ and measures wall time (``time.perf_counter``), CPU time (user + system of
 the build and its worker processes, from ``os.wait4``), the peak RSS of the
 largest single process (``ru_maxrss``) and the peak sum of RSS over the
 build's process tree (sampled from ``/proc`` every 20 ms), output size, and
-index bytes per paper (``search-index.json``, raw and gzip level 6).
+index bytes per paper (``search-index.js``, raw and gzip level 6).
 
 At every N it opens ``search.html`` from ``file://`` in headless
 Chromium (``tests/browser.py``) and measures, in the page with
@@ -30,7 +30,7 @@ Chromium (``tests/browser.py``) and measures, in the page with
 a query (median of 3 loads), and the median time of 50 further queries. A
 query is typed into the search field with an ``input`` event when the page
 searches as you type; otherwise (search on submit only) the engine alone is
-timed: ``lunr.Index.load`` once, then ``index.search(q)`` per query.
+timed: ``index.search(q)`` per query on the page's index.
 
 Prints a Markdown table and writes ``bench/out/results.json``.
 No assertion: this is a measurement, not a test.
@@ -163,14 +163,14 @@ def build_argv(folder: Path, index: bool = True) -> list[str]:
 
 
 def build_without_index(argv: list[str]) -> int:
-    """``python build.py argv`` with :func:`search.build_search_data` replaced by an empty index.
+    """``python build.py argv`` with :func:`search.index_files` replaced by an empty index.
 
     Measures everything but the search index (the part being replaced by a
     faster builder), so the budget left for the index is visible.
     """
     from site_builder import cli, pipeline, workers
 
-    workers.build_search_data = pipeline.build_search_data = lambda site: {"index": {}, "docs": {}}
+    workers.index_files = pipeline.index_files = lambda site: {path: "" for path in pipeline.INDEX_FILES}
     return cli.main(argv)
 
 
@@ -218,7 +218,7 @@ LIVE_QUERY = """async (q) => {
 }"""
 
 ENGINE_QUERIES = """(qs) => {
-  const index = lunr.Index.load(window.SEARCH_DATA.index);
+  const index = window.SiteSearch.index;  // the page's own lunr index
   return qs.map((q) => { const t0 = performance.now(); const hits = index.search(q);
                          return [performance.now() - t0, hits.length]; });
 }"""
@@ -296,7 +296,7 @@ def run_size(n: int, records: list[dict], with_browser: bool, save=lambda result
     result["rebuild_one_abstract_without_index"] = {k: v for k, v in changed.items() if k not in ("stdout", "stderr")}
     site = folder / "_site"
     papers = json.loads((site / "papers.json").read_text(encoding="utf-8"))
-    index = (site / "search-index.json").read_bytes()
+    index = (site / "search-index.js").read_bytes()
     result.update({
         "papers": len(papers),
         "files": sum(1 for p in site.rglob("*") if p.is_file()),
@@ -332,7 +332,7 @@ def table(results: list[dict]) -> str:
              row("same without the search index (wall / CPU)", lambda r: f"{r['rebuild_one_abstract_without_index']['wall_s']:.1f} s / {r['rebuild_one_abstract_without_index']['cpu_s']:.1f} s"),
              row("rebuild / cold, both without the index (wall / CPU)", lambda r: f"{100 * r['rebuild_one_abstract_without_index']['wall_s'] / r['cold_without_index']['wall_s']:.0f} % / {100 * r['rebuild_one_abstract_without_index']['cpu_s'] / r['cold_without_index']['cpu_s']:.0f} %"),
              row("output files / size", lambda r: f"{r['files']:,} / {r['output_bytes'] / 1e6:.1f} MB"),
-             row("search-index.json raw / gzip", lambda r: f"{r['index_bytes'] / 1e6:.1f} MB / {r['index_gzip_bytes'] / 1e6:.1f} MB"),
+             row("search-index.js raw / gzip", lambda r: f"{r['index_bytes'] / 1e6:.1f} MB / {r['index_gzip_bytes'] / 1e6:.1f} MB"),
              row("index bytes per paper, raw / gzip", lambda r: f"{r['index_bytes'] / r['papers']:,.0f} / {r['index_gzip_bytes'] / r['papers']:,.0f}")]
     if any("browser" in r for r in results):
         def first(r):

@@ -25,8 +25,12 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from dataclasses import dataclass
 from itertools import chain
-from typing import Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Sequence
+
+if TYPE_CHECKING:
+    import numpy as np
 
 LUNR_VERSION = "2.3.9"
 #: The (shared, never mutated) metadata object of every posting: no metadata is stored.
@@ -49,16 +53,49 @@ def _field_counts(value) -> tuple[dict[str, int], int]:
     return Counter(value), len(value)
 
 
+@dataclass(frozen=True)
+class IndexTables:
+    """A lunr 2.3.9 index as flat tables: what :func:`lunr_json` serialises and
+    :mod:`site_builder.transport` packs for the browser.
+
+    ``fields``: field names in index order; ``refs``: document refs in order
+    (document number = position); ``terms``: every term, in JavaScript string
+    order (term number = position = lunr's ``_index``). One entry per
+    (term, field, document) triple, sorted by term, then field, then document:
+    ``term``, ``field``, ``doc`` (int64 numbers into the lists above) and
+    ``score`` (int64: the BM25 field-vector score times 1000, rounded as
+    ``Math.round``; lunr's score is ``score / 1000``).
+    """
+
+    fields: tuple[str, ...]
+    refs: tuple[str, ...]
+    terms: tuple[str, ...]
+    term: "np.ndarray"
+    field: "np.ndarray"
+    doc: "np.ndarray"
+    score: "np.ndarray"
+
+
 def build_index(documents: Iterable[tuple[str, dict[str, object]]],
                 fields: Sequence[tuple[str, float]]) -> dict:
-    """Serialise a lunr 2.3.9 index over ``documents``.
+    """Serialise a lunr 2.3.9 index over ``documents``: ``lunr_json(index_tables(documents, fields))``.
+
+    Returns the dict of ``Index.toJSON()``: ``version``, ``fields``,
+    ``fieldVectors``, ``invertedIndex``, ``pipeline``. Raises ValueError on a
+    repeated ref.
+    """
+    return lunr_json(index_tables(documents, fields))
+
+
+def index_tables(documents: Iterable[tuple[str, dict[str, object]]],
+                 fields: Sequence[tuple[str, float]]) -> IndexTables:
+    """The index over ``documents`` as :class:`IndexTables`.
 
     ``documents``: ``(ref, {field: terms})`` pairs in order, refs unique;
     ``terms`` is a list of already normalised terms (repeats are term
     frequencies) or a pair ``({term: frequency}, token count)``; a missing
-    field is empty. ``fields``: ``(name, boost)`` pairs. Returns the dict of
-    ``Index.toJSON()``: ``version``, ``fields``, ``fieldVectors``,
-    ``invertedIndex``, ``pipeline``. Raises ValueError on a repeated ref.
+    field is empty. ``fields``: ``(name, boost)`` pairs. Raises ValueError on
+    a repeated ref.
     """
     import numpy as np
 
@@ -67,72 +104,78 @@ def build_index(documents: Iterable[tuple[str, dict[str, object]]],
     refs: list[str] = []
     seen: set[str] = set()
     totals = dict.fromkeys(names, 0)
-    # One row per non-empty (document, field): key, field number, ref, token count, term → frequency.
-    rows: list[tuple[str, int, str, int, dict[str, int]]] = []
+    # One row per non-empty (document, field): document number, field number, token count, term → frequency.
+    rows: list[tuple[int, int, int, dict[str, int]]] = []
     for ref, doc in documents:
         if ref in seen:
             raise ValueError(f"document ref {ref!r} appears twice")
         seen.add(ref)
-        refs.append(ref)
         for f, name in enumerate(names):
             tf, length = _field_counts(doc.get(name))
             totals[name] += length
             if tf:
-                rows.append((f"{name}/{ref}", f, ref, length, tf))
+                rows.append((len(refs), f, length, tf))
+        refs.append(ref)
     n_docs = len(refs)
     average = {name: (totals[name] / n_docs if n_docs else 0) for name in names}
     # df counts (field, document) pairs, as lunr.idf does.
-    df = Counter(chain.from_iterable(row[4] for row in rows))
+    df = Counter(chain.from_iterable(row[3] for row in rows))
     ordered = sorted(df, key=js_sort_key)
     index_of = {t: i for i, t in enumerate(ordered)}
     idf = np.array([math.log(1 + abs((n_docs - df[t] + 0.5) / (df[t] + 0.5))) for t in ordered], dtype=np.float64)
 
     # Every (row, term) entry as flat arrays.
-    sizes = np.fromiter((len(row[4]) for row in rows), dtype=np.int64, count=len(rows))
-    ids = np.fromiter(chain.from_iterable(map(index_of.__getitem__, row[4]) for row in rows),
+    sizes = np.fromiter((len(row[3]) for row in rows), dtype=np.int64, count=len(rows))
+    ids = np.fromiter(chain.from_iterable(map(index_of.__getitem__, row[3]) for row in rows),
                       dtype=np.int64, count=int(sizes.sum()))
-    tfs = np.fromiter(chain.from_iterable(row[4].values() for row in rows), dtype=np.float64, count=len(ids))
+    tfs = np.fromiter(chain.from_iterable(row[3].values() for row in rows), dtype=np.float64, count=len(ids))
     row_of = np.repeat(np.arange(len(rows)), sizes)
 
     # BM25 for every entry at once, in lunr.js's order of operations (same IEEE doubles).
-    norm = np.array([K1 * (1 - B + B * (row[3] / average[names[row[1]]])) for row in rows], dtype=np.float64)
+    norm = np.array([K1 * (1 - B + B * (row[2] / average[names[row[1]]])) for row in rows], dtype=np.float64)
     boost = np.array([boosts[names[row[1]]] for row in rows], dtype=np.float64)
     score = idf[ids] * ((K1 + 1) * tfs) / (norm[row_of] + tfs)
     score *= boost[row_of]
-    x = score * 1000  # Math.round(x) / 1000: ties toward +infinity
+    x = score * 1000  # Math.round(x): ties toward +infinity
     r = np.floor(x)
-    rounded = (r + (x - r >= 0.5)) / 1000
-    order = np.lexsort((ids, row_of))
-    id_list = ids[order].tolist()
-    score_list = rounded[order].tolist()
-    vectors = []
-    start = 0
-    for row, size in zip(rows, sizes.tolist()):
-        elements = [0] * (2 * size)
-        elements[0::2] = id_list[start:start + size]
-        elements[1::2] = score_list[start:start + size]
-        vectors.append([row[0], elements])
-        start += size
-
-    # Postings: per field, the refs of each term in document order.
+    rounded = (r + (x - r >= 0.5)).astype(np.int64)
+    doc_of = np.array([row[0] for row in rows], dtype=np.int64)[row_of]
     field_of = np.array([row[1] for row in rows], dtype=np.int64)[row_of]
-    ref_of_row = [row[2] for row in rows]
-    inverted = [[t, {"_index": i}] for i, t in enumerate(ordered)]
-    for f, name in enumerate(names):
-        mask = field_of == f
-        f_ids = ids[mask]
-        f_rows = row_of[mask]
-        by_term = np.argsort(f_ids, kind="stable")  # rows ascend within a term: document order
-        term_list = f_ids[by_term]
-        row_list = f_rows[by_term].tolist()
-        starts = np.flatnonzero(np.r_[True, term_list[1:] != term_list[:-1]]) if len(term_list) else np.array([], int)
-        ends = np.r_[starts[1:], len(term_list)]
-        present = set()
-        for t, a, b in zip(term_list[starts].tolist(), starts.tolist(), ends.tolist()):
-            inverted[t][1][name] = dict.fromkeys([ref_of_row[k] for k in row_list[a:b]], EMPTY)
-            present.add(t)
-        for t in range(len(ordered)):
-            if t not in present:
-                inverted[t][1][name] = {}
-    return {"version": LUNR_VERSION, "fields": names, "fieldVectors": vectors,
+    order = np.lexsort((doc_of, field_of, ids))
+    return IndexTables(tuple(names), tuple(refs), tuple(ordered), ids[order], field_of[order], doc_of[order],
+                       rounded[order])
+
+
+def lunr_json(tables: IndexTables) -> dict:
+    """The dict of lunr.js 2.3.9's ``Index.toJSON()`` for ``tables``.
+
+    ``fieldVectors`` in document then field order, each ``[termIndex, score,
+    ...]`` by term number; ``invertedIndex`` ``[term, {"_index": n, field:
+    {ref: {}}}]`` in term order, every field present, refs in document order.
+    """
+    import numpy as np
+
+    names, refs = tables.fields, tables.refs
+    scores = (tables.score / 1000).tolist()
+    # Field vectors: entries by document, field, term.
+    order = np.lexsort((tables.term, tables.field, tables.doc))
+    row_key = tables.doc[order] * len(names) + tables.field[order]
+    starts = np.flatnonzero(np.r_[True, row_key[1:] != row_key[:-1]]) if len(order) else np.array([], int)
+    ends = np.r_[starts[1:], len(order)].astype(int)
+    term_list, order_list = tables.term[order].tolist(), order.tolist()
+    vectors = []
+    for key, a, b in zip(row_key[starts].tolist(), starts.tolist(), ends.tolist()):
+        elements = [0] * (2 * (b - a))
+        elements[0::2] = term_list[a:b]
+        elements[1::2] = [scores[k] for k in order_list[a:b]]
+        vectors.append([f"{names[key % len(names)]}/{refs[key // len(names)]}", elements])
+    # Postings: entries are already by term, field, document.
+    inverted = [[t, {"_index": i, **{name: {} for name in names}}] for i, t in enumerate(tables.terms)]
+    group = tables.term * len(names) + tables.field
+    starts = np.flatnonzero(np.r_[True, group[1:] != group[:-1]]) if len(group) else np.array([], int)
+    ends = np.r_[starts[1:], len(group)].astype(int)
+    doc_list = tables.doc.tolist()
+    for key, a, b in zip(group[starts].tolist(), starts.tolist(), ends.tolist()):
+        inverted[key // len(names)][1][names[key % len(names)]] = dict.fromkeys([refs[d] for d in doc_list[a:b]], EMPTY)
+    return {"version": LUNR_VERSION, "fields": list(names), "fieldVectors": vectors,
             "invertedIndex": inverted, "pipeline": []}

@@ -20,7 +20,7 @@ from .model import OVERRIDABLE, Site, build_site
 from .pages import plan_pages
 from .progress import Progress
 from .reader import Entry
-from .search import build_search_data, dump_json, index_script
+from .search import INDEX_FILES, index_files
 from .writer import Output, make_environment, render_pages
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -119,7 +119,7 @@ def write_bib_files(site: Site, library: Library, output: Output) -> None:
 
 def write_pages_and_index(env, pages, common: dict, site: Site, output: Output, cache: BuildCache,
                           progress: Progress) -> None:
-    """Write ``pages`` and the search index (``search-index.json`` and ``.js``) into ``output``.
+    """Write ``pages`` and the search index (:data:`search.INDEX_FILES`) into ``output``.
 
     Every page is rendered on every build (its content depends on the whole
     site and library). The search index depends on ``site`` alone: with a
@@ -127,21 +127,17 @@ def write_pages_and_index(env, pages, common: dict, site: Site, output: Output, 
     site is unchanged. Pages and index are written on every core when
     :func:`workers.parallel_workers` allows, else in this process.
     """
-    index_paths = (urls.SEARCH_INDEX_JSON, urls.SEARCH_INDEX_JS)
+    index_paths = INDEX_FILES
     key = cache.key("search-index", site)
-    index_reused = cache.reuse(urls.SEARCH_INDEX_JSON, key, output)
-    if index_reused and not cache.reuse(urls.SEARCH_INDEX_JS, key, output):
-        output.write_text(urls.SEARCH_INDEX_JS, index_script(output.read_text(urls.SEARCH_INDEX_JSON)))
-        cache.record(urls.SEARCH_INDEX_JS, key, output)
+    index_reused = (all(cache.reusable(path, key) is not None for path in index_paths)
+                    and all([cache.reuse(path, key, output) for path in index_paths]))
     progress.stage("pages" if index_reused else "pages and search index", len(pages), "pages")
     if not workers.parallel_workers(len(pages)):
         render_pages(env, pages, output, common, progress)
         if not index_reused:
             progress.stage("search index")
-            index_json = dump_json(build_search_data(site))
-            output.write_text(urls.SEARCH_INDEX_JSON, index_json)
-            output.write_text(urls.SEARCH_INDEX_JS, index_script(index_json))
-            for path in index_paths:
+            for path, text in index_files(site).items():
+                output.write_text(path, text)
                 cache.record(path, key, output)
         return
     todo = [(page, None) for page in pages]
@@ -153,7 +149,7 @@ def write_pages_and_index(env, pages, common: dict, site: Site, output: Output, 
     def done(results, weight):
         for written in results:
             cache.record_stat(written.path, written.key, written.stat)
-            if written.path == urls.SEARCH_INDEX_JSON:
+            if written.path == index_paths[0]:
                 index_pending[0] = False
         progress.advance(weight)
         if index_pending[0] and progress.done >= len(pages) and progress.total is not None:
@@ -248,7 +244,7 @@ def _build(out: Path, config: SiteConfig, strict: bool, build_cache: BuildCache,
     except BaseException:
         output.discard()
         raise
-    index_file = output.staging / urls.SEARCH_INDEX_JSON
+    index_file = output.staging / INDEX_FILES[0]
     index_bytes = index_file.stat().st_size if index_file.exists() else 0
     output.commit()
     progress.stage("saving the build cache")

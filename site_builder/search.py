@@ -2,19 +2,21 @@
 
 The index is written directly (:mod:`site_builder.indexer`, BM25 field vectors
 as lunr.js computes them) over terms from :mod:`site_builder.tokenize`, whose
-rules ``assets/search-core.js`` repeats on the query side.
-
-Output shape (``search-index.json``)::
+rules ``assets/search-core.js`` repeats on the query side. The build writes it
+as ``search-index.js`` (:func:`index_files`), packed by
+:mod:`site_builder.transport`; ``assets/search-transport.js`` unpacks it in the
+page into the same lunr index. The index and the records results show are::
 
     {"index": <lunr.Index serialisation, what lunr.Index.load takes>,
      "docs": {ref: {"id", "title", "url", "authors", "venue", "track", "snippet"}}}
 
+(:func:`build_search_data`; ``node scripts/search_index_json.js SITE`` prints
+it from a built site).
+
 ``ref`` is short (the paper's position in base 36), ``id`` the paper's stable id; ``url`` is relative to the site root; ``authors`` a
 list (``"et al."`` last when the list said so); ``track`` a label or null;
 ``snippet`` the start of the abstract's plain text, at most
-:data:`SNIPPET_CHARS` characters, cut at a word. ``search-index.js`` holds the
-same object assigned to ``window.SEARCH_DATA`` so a classic ``<script>``
-loads it from ``file://`` too.
+:data:`SNIPPET_CHARS` characters, cut at a word.
 """
 
 from __future__ import annotations
@@ -22,9 +24,11 @@ from __future__ import annotations
 import json
 from typing import Iterable
 
-from .indexer import build_index
+from . import urls
+from .indexer import IndexTables, index_tables, lunr_json
 from .model import Paper, Site
 from .tokenize import compounds_of, query_alternatives, term_counts
+from .transport import index_script
 
 #: Indexed fields and their lunr boosts, in index order.
 FIELDS = (("title", 10), ("authors", 3), ("track", 2), ("abstract", 1))
@@ -130,27 +134,47 @@ def short_ref(n: int) -> str:
             return out
 
 
-def build_search_data(site: Site) -> dict:
-    """Build the index over every paper of ``site``, in the model's fixed order.
+def paper_terms(paper: Paper) -> dict[str, tuple[dict[str, int], int]]:
+    """What the index holds of ``paper``: ``{field: ({term: frequency}, token count)}``.
 
-    Refs are short (:func:`short_ref` of the paper's position); each doc
+    A pure function of the paper's texts (title, authors, track, abstract), so it can be memoised per paper.
+    """
+    return document_terms(search_texts(paper))
+
+
+def search_tables(site: Site) -> tuple[IndexTables, dict[str, dict]]:
+    """The index over every paper of ``site``, in the model's fixed order, as
+    :class:`~site_builder.indexer.IndexTables`, and the result records ``{ref: record}``.
+
+    Refs are short (:func:`short_ref` of the paper's position); each record
     carries the paper's stable ``id``.
     """
     refs = [short_ref(i) for i in range(len(site.papers))]
-    index = build_index(((r, document_terms(search_texts(p))) for r, p in zip(refs, site.papers)), FIELDS)
-    return {"index": index, "docs": {r: {**result_record(p), "id": p.id} for r, p in zip(refs, site.papers)}}
+    tables = index_tables(((r, paper_terms(p)) for r, p in zip(refs, site.papers)), FIELDS)
+    return tables, {r: {**result_record(p), "id": p.id} for r, p in zip(refs, site.papers)}
+
+
+def build_search_data(site: Site) -> dict:
+    """``{"index": <lunr 2.3.9 serialised index>, "docs": {ref: record}}`` of ``site`` (see the module doc).
+
+    The build does not write this form (it writes :func:`index_files`); the
+    tests compare what the page unpacks with it.
+    """
+    tables, docs = search_tables(site)
+    return {"index": lunr_json(tables), "docs": docs}
+
+
+#: The files the search index is written to, relative to the site root.
+INDEX_FILES = (urls.SEARCH_INDEX_JS,)
+
+
+def index_files(site: Site) -> dict[str, str]:
+    """``{path: text}`` of the search index files of ``site`` (:data:`INDEX_FILES`):
+    ``search-index.js``, the classic script that the search page loads (also from ``file://``)."""
+    tables, docs = search_tables(site)
+    return {urls.SEARCH_INDEX_JS: index_script(tables, docs)}
 
 
 def dump_json(data: object) -> str:
     """Serialise ``data`` deterministically (sorted keys, compact, UTF-8 kept)."""
     return json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-
-
-def index_script(json_text: str) -> str:
-    """The classic-script form of the index: assigns the data to ``window.SEARCH_DATA``.
-
-    ``<``, U+2028 and U+2029 are escaped so the text can never close a script
-    element or break a JavaScript string literal.
-    """
-    safe = json_text.replace("<", "\\u003c").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
-    return f"window.SEARCH_DATA = {safe};\n"

@@ -1,6 +1,6 @@
 """Write the pages and the search index, on every core when that helps.
 
-The jobs are the search index (one job: :func:`search.build_search_data`, a
+The jobs are the search index (one job: :func:`search.index_files`, a
 black box over the whole site) and the pages to render, in chunks. With two
 or more cores and ``fork`` available they run in a pool of forked worker
 processes that inherit the site model, so nothing is pickled but the
@@ -21,7 +21,7 @@ from typing import Callable
 import jinja2
 
 from .pages import Page
-from .search import build_search_data, dump_json, index_script
+from .search import index_files
 from .writer import Output, render_page
 
 #: Pages per job: small enough to balance the cores, large enough to keep overhead low.
@@ -91,11 +91,11 @@ def page_job(env: jinja2.Environment, pages: list[tuple[Page, str | None]], comm
     return lambda: [_write(staging, page.path, render_page(env, page, common), key) for page, key in pages]
 
 
-def index_job(site, paths: tuple[str, str], key: str | None, staging: Path) -> Callable[[], list[Written]]:
-    """A job building the search index of ``site`` into the claimed files ``paths`` (JSON, script)."""
+def index_job(site, paths: tuple[str, ...], key: str | None, staging: Path) -> Callable[[], list[Written]]:
+    """A job building the search index of ``site`` into the claimed files ``paths`` (:data:`search.INDEX_FILES`)."""
     def run() -> list[Written]:
-        text = dump_json(build_search_data(site))
-        return [_write(staging, paths[0], text, key), _write(staging, paths[1], index_script(text), key)]
+        files = index_files(site)
+        return [_write(staging, path, files[path], key) for path in paths]
     return run
 
 

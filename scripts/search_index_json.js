@@ -1,0 +1,27 @@
+// Print a built site's search index as JSON: {"index": <lunr 2.3.9 serialised index>, "docs": {ref: record}}.
+// The index is unpacked from SITE/search-index.js by assets/search-transport.js (the page's own code),
+// so this is what lunr.Index.load would take to make the page's index.
+// Usage: node scripts/search_index_json.js SITE_DIR > search-index.json
+"use strict";
+const fs = require("fs");
+const path = require("path");
+const vm = require("vm");
+const transport = require(path.join(__dirname, "..", "assets", "search-transport.js"));
+
+/* window.SEARCH_DATA of the site in folder `site` (the script run in a sandbox holding only `window`). */
+function siteData(site) {
+  const sandbox = { window: {} };
+  vm.runInNewContext(fs.readFileSync(path.join(site, "search-index.js"), "utf8"), sandbox);
+  return sandbox.window.SEARCH_DATA;
+}
+
+if (require.main === module) {
+  if (process.argv.length !== 3) {
+    process.stderr.write("usage: node scripts/search_index_json.js SITE_DIR\n");
+    process.exit(2);
+  }
+  const data = siteData(process.argv[2]);
+  process.stdout.write(JSON.stringify({ index: transport.toJSON(data), docs: data.docs }));
+}
+
+module.exports = { siteData };
