@@ -1,12 +1,14 @@
-/* SearchTransport: unpacks search-index.js (window.SEARCH_DATA, written by site_builder/transport.py,
-   whose docstring gives the format) into a lunr.js 2.3.9 index. Shared by the browser
+/* SearchTransport: reads search-index.js (window.SEARCH_DATA, written by site_builder/transport.py,
+   whose docstring gives the format) as a lunr.js 2.3.9 index. Shared by the browser
    (window.SearchTransport) and Node (require("./assets/search-transport.js")).
 
-   load(lunr, data) builds the lunr.Index directly: the same terms, postings, field vectors and
-   scores as lunr.Index.load(<the index serialised by site_builder/indexer.py>), and a token set
-   (a trie) holding the same terms with the same edges in the same order, so every query gives the
-   same results in the same order. toJSON(lunr, data) gives that serialised index (Index.toJSON);
-   tests/test_search_transport.py compares it, deep and exact, with the Python one. */
+   load(lunr, data) makes the lunr.Index directly. Its invertedIndex and fieldVectors are read-only
+   views that unpack a term's posting or a field vector when lunr first reads it, and its token set
+   is a trie over the sorted terms whose nodes make their edges when first read, with the same
+   edges in the same order as lunr.TokenSet.Builder's; so every query gives the results, scores and
+   order of lunr.Index.load(<the index serialised by site_builder/indexer.py>), while loading costs
+   only the term list. toJSON(data) gives that serialised index (Index.toJSON());
+   tests/test_search_transport.py compares both, deep and exact, with the Python one. */
 (function (root, factory) {
   "use strict";
   if (typeof module === "object" && module.exports) module.exports = factory();
@@ -14,99 +16,85 @@
 })(typeof self !== "undefined" ? self : this, function () {
   "use strict";
 
-  var FORMAT = "site-lunr-pack-1";
+  var FORMAT = "site-lunr-pack-2";
   var CONT = 42;
   var DIGITS = "";
   for (var c = 0x20; c < 0x7f; c++) if ("'\\<".indexOf(String.fromCharCode(c)) < 0) DIGITS += String.fromCharCode(c);
   var FINAL = DIGITS.length - CONT;
-  /* Character code → digit value (continuation digits 0..CONT-1, final digits CONT..), 255 = not a digit. */
-  var VALUE = new Uint8Array(128).fill(255);
-  for (var i = 0; i < DIGITS.length; i++) VALUE[DIGITS.charCodeAt(i)] = i;
+  /* Character code → digit (continuation digits 0..CONT-1, final digits CONT..), 255: not a digit. */
+  var DIGIT = new Uint8Array(128).fill(255);
+  for (var i = 0; i < DIGITS.length; i++) DIGIT[DIGITS.charCodeAt(i)] = i;
 
-  /* The integers packed in text (see transport.py), into a Float64Array of length count. */
-  function numbers(text, count) {
-    var out = new Float64Array(count), n = 0, v = 0, len = text.length;
-    for (var p = 0; p < len; p++) {
-      var d = VALUE[text.charCodeAt(p)];
+  function bad(what) { return new Error("search index: " + what); }
+
+  /* The numbers packed in text[from..to) (see transport.py), appended to out (an array). */
+  function numbers(text, from, to, out) {
+    var v = 0;
+    for (var p = from; p < to; p++) {
+      var d = DIGIT[text.charCodeAt(p)];
       if (d < CONT) v = v * CONT + d;
-      else if (d !== 255) { out[n++] = v * FINAL + d - CONT; v = 0; }
-      else throw new Error("search index: bad character at " + p);
+      else if (d !== 255) { out.push(v * FINAL + d - CONT); v = 0; }
+      else throw bad("bad character at " + p);
     }
-    if (n !== count) throw new Error("search index: " + n + " numbers where " + count + " expected");
+    if (v !== 0 || (to > from && DIGIT[text.charCodeAt(to - 1)] < CONT)) throw bad("number cut at " + to);
     return out;
   }
 
-  /* The packed index as flat tables: {fields, refs, terms, groupStart, groupEnd, doc, score}; the
-     entries of term t in field f are groupStart[t*F+f] .. groupEnd[t*F+f]-1, documents ascending;
-     score[e] is lunr's score (the packed integer / 1000, the same double as in the serialised index). */
-  function unpack(data) {
-    if (!data || data.format !== FORMAT) throw new Error("search index: unknown format " + (data && data.format));
-    var fields = data.fields, F = fields.length, nTerms = data.counts[0], nEntries = data.counts[1];
-    var lengths = numbers(data.lengths, 2 * nTerms), suffixes = data.suffixes;
-    var terms = new Array(nTerms), prev = "", at = 0;
-    for (var t = 0; t < nTerms; t++) {
+  /* Part boundaries from packed sizes: an Int32Array of count + 1 offsets into the packed text. */
+  function offsets(sizes, count, total) {
+    var list = numbers(sizes, 0, sizes.length, []), out = new Int32Array(count + 1);
+    if (list.length !== count) throw bad(list.length + " sizes where " + count + " expected");
+    for (var k = 0; k < count; k++) out[k + 1] = out[k] + list[k];
+    if (out[count] !== total) throw bad("sizes do not add up");
+    return out;
+  }
+
+  /* The term list of data (front-coded, see transport.py). */
+  function terms(data) {
+    var lengths = numbers(data.terms, 0, data.terms.length, []), suffixes = data.suffixes;
+    var out = new Array(lengths.length / 2), prev = "", at = 0;
+    for (var t = 0; t < out.length; t++) {
       var rest = lengths[2 * t + 1];
       prev = prev.slice(0, lengths[2 * t]) + suffixes.slice(at, at + rest);
       at += rest;
-      terms[t] = prev;
+      out[t] = prev;
     }
-    var values = numbers(data.postings, data.counts[2]);
-    var groupStart = new Int32Array(nTerms * F), groupEnd = new Int32Array(nTerms * F);
-    var doc = new Int32Array(nEntries), score = new Float64Array(nEntries);
-    var p = 0, e = 0;
-    for (t = 0; t < nTerms; t++) {
-      var mask = values[p++];
+    if (at !== suffixes.length) throw bad("terms do not add up");
+    return out;
+  }
+
+  /* The packed index of data, read on demand: {version, fields, refs, terms, posting(t, meta),
+     vector(slot)}. posting(t, meta) is term t's posting {_index: t, field: {ref: meta()}...}, every
+     field present; vector(slot) the elements [term, score, ...] of field slot % F of document
+     floor(slot / F), or null when that field is empty. */
+  function reader(data) {
+    if (!data || data.format !== FORMAT) throw bad("unknown format " + (data && data.format));
+    var fields = data.fields, F = fields.length, refs = data.refs, list = terms(data);
+    var postingAt = offsets(data.postingSizes, list.length, data.postings.length);
+    var vectorAt = offsets(data.vectorSizes, refs.length * F, data.vectors.length);
+    function posting(t, meta) {
+      var v = numbers(data.postings, postingAt[t], postingAt[t + 1], []), p = 1, out = { _index: t };
       for (var f = 0; f < F; f++) {
-        var g = t * F + f;
-        groupStart[g] = groupEnd[g] = e;
-        if (!(mask & (1 << f))) continue;
-        var n = values[p++], d = -1;
-        for (var k = 0; k < n; k++) doc[e + k] = d = d + 1 + values[p + k];
-        p += n;
-        for (k = 0; k < n; k++) score[e + k] = values[p + k] / 1000;
-        p += n;
-        e += n;
-        groupEnd[g] = e;
+        var docs = {};
+        if (v[0] & (1 << f)) {
+          var n = v[p++], d = -1;
+          for (var k = 0; k < n; k++) docs[refs[d += v[p++] + 1]] = meta();
+        }
+        out[fields[f]] = docs;
       }
+      if (p !== v.length) throw bad("posting of " + list[t] + " does not add up");
+      return out;
     }
-    if (e !== nEntries || p !== values.length) throw new Error("search index: postings do not add up");
-    return { version: data.version, fields: fields, refs: data.refs, terms: terms, groupStart: groupStart,
-             groupEnd: groupEnd, doc: doc, score: score };
-  }
-
-  /* Field vectors as [[fieldRef, elements]...] in document then field order, elements [termIndex, score, ...]
-     by term: the entries (term-major) regrouped by (document, field). */
-  function vectors(u) {
-    var F = u.fields.length, nRows = u.refs.length * F, size = new Int32Array(nRows + 1), e, t, f, g;
-    for (g = 0; g < u.groupStart.length; g++) {
-      f = g % F;
-      for (e = u.groupStart[g]; e < u.groupEnd[g]; e++) size[u.doc[e] * F + f] += 2;
-    }
-    var rows = new Array(nRows), fill = new Int32Array(nRows);
-    for (var r = 0; r < nRows; r++) rows[r] = size[r] ? new Array(size[r]) : null;
-    for (g = 0; g < u.groupStart.length; g++) {
-      t = (g - (f = g % F)) / F;
-      for (e = u.groupStart[g]; e < u.groupEnd[g]; e++) {
-        var row = u.doc[e] * F + f, els = rows[row], at = fill[row];
-        els[at] = t;
-        els[at + 1] = u.score[e];
-        fill[row] = at + 2;
+    function vector(slot) {
+      if (vectorAt[slot] === vectorAt[slot + 1]) return null;
+      var v = numbers(data.vectors, vectorAt[slot], vectorAt[slot + 1], []), t = -1;
+      for (var k = 0; k < v.length; k += 2) {
+        v[k] = t += v[k] + 1;
+        v[k + 1] = v[k + 1] / 1000;
       }
+      return v;
     }
-    var out = [];
-    for (r = 0; r < nRows; r++) if (rows[r]) out.push([u.fields[r % F] + "/" + u.refs[(r - r % F) / F], rows[r]]);
-    return out;
-  }
-
-  /* The posting of term t: {_index: t, field: {ref: {}}...}, every field present. */
-  function posting(u, t, meta) {
-    var F = u.fields.length, out = { _index: t };
-    for (var f = 0; f < F; f++) {
-      var refs = {}, g = t * F + f;
-      for (var e = u.groupStart[g]; e < u.groupEnd[g]; e++) refs[u.refs[u.doc[e]]] = meta ? meta() : {};
-      out[u.fields[f]] = refs;
-    }
-    return out;
+    return { version: data.version, fields: fields, refs: refs, terms: list, posting: posting, vector: vector };
   }
 
   /* The first n in [lo, hi) with terms[n] >= key (JavaScript's < compares UTF-16 code units, the terms' order). */
@@ -118,10 +106,11 @@
     return lo;
   }
 
-  /* A node of the token set over the sorted terms[lo..hi-1], which all start with the same prefix of
-     `depth` code units: final when that prefix is itself a term (then terms[lo]), edges made on first
-     use, one per next code unit in ascending order (the order lunr.TokenSet.Builder inserts them). */
-  function lazyNodeType(lunr, terms) {
+  /* The token-set node type over the sorted terms: Node(lo, hi, depth) stands for terms[lo..hi-1],
+     which share their first `depth` code units; it is final when that prefix is itself a term (then
+     terms[lo]); its edges, made when first read, go one per next code unit in ascending order (the
+     order in which lunr.TokenSet.Builder inserts them), each to the node of the terms that follow it. */
+  function nodeType(lunr, terms) {
     function Node(lo, hi, depth) {
       this.id = lunr.TokenSet._nextId++;
       this.final = terms[lo].length === depth;
@@ -136,11 +125,9 @@
       get: function () {
         var edges = {}, i = this.final ? this.lo + 1 : this.lo, hi = this.hi, depth = this.depth;
         while (i < hi) {
-          var c = terms[i].charAt(depth), j = i + 1;
-          /* terms starting with prefix + c form a run; it ends at the first term >= prefix + (c + 1) */
-          var stop = terms[i].slice(0, depth) + String.fromCharCode(c.charCodeAt(0) + 1);
-          j = c.charCodeAt(0) === 0xffff ? hi : lowerBound(terms, stop, j, hi);
-          edges[c] = new Node(i, j, depth + 1);
+          var unit = terms[i].charCodeAt(depth), j = hi;
+          if (unit < 0xffff) j = lowerBound(terms, terms[i].slice(0, depth) + String.fromCharCode(unit + 1), i + 1, hi);
+          edges[String.fromCharCode(unit)] = new Node(i, j, depth + 1);
           i = j;
         }
         Object.defineProperty(this, "edges", { value: edges, writable: true, enumerable: true, configurable: true });
@@ -150,90 +137,97 @@
     return Node;
   }
 
-  /* A read-only object view: key → make(key) (cached; undefined when make gives undefined), listing keys(). */
-  function lazyObject(make, keys, proto) {
-    var cache = new Map();
+  /* A read-only object whose property `key` is make(key) (made once; none when make gives undefined)
+     and whose keys are keys(); on a null-prototype target (lunr's invertedIndex is one) or a plain one. */
+  function lazyObject(make, keys, plain) {
+    var made = new Map();
     function get(key) {
       if (typeof key !== "string") return undefined;
-      if (cache.has(key)) return cache.get(key);
+      if (made.has(key)) return made.get(key);
       var value = make(key);
-      cache.set(key, value);
+      made.set(key, value);
       return value;
     }
-    return new Proxy(proto === null ? Object.create(null) : {}, {
-      get: function (target, key) { var v = get(key); return v === undefined && proto !== null ? target[key] : v; },
-      has: function (target, key) { return get(key) !== undefined; },
+    function refuse() { return false; }
+    return new Proxy(plain ? {} : Object.create(null), {
+      get: function (target, key) { var v = get(key); return v === undefined ? target[key] : v; },
+      has: function (target, key) { return get(key) !== undefined || key in target; },
       ownKeys: function () { return keys(); },
       getOwnPropertyDescriptor: function (target, key) {
         var v = get(key);
         return v === undefined ? undefined : { value: v, writable: true, enumerable: true, configurable: true };
       },
-      set: function () { return false; },
-      deleteProperty: function () { return false; },
-      defineProperty: function () { return false; }
+      set: refuse, deleteProperty: refuse, defineProperty: refuse, setPrototypeOf: refuse
     });
   }
 
   var EMPTY = {};
   function shared() { return EMPTY; }
+  function fresh() { return {}; }
 
-  /* The lunr.Index of data (window.SEARCH_DATA). Throws Error on data of another format or
-     inconsistent counts. Postings, field vectors and token-set nodes are made when a query first
-     reads them (the objects lunr.Index.load would hold, made on demand), so loading costs only
-     the unpacking. */
+  /* The lunr.Index of data (window.SEARCH_DATA), made as the module comment says. Throws Error on
+     data of another format or whose parts do not add up. */
   function load(lunr, data) {
-    var u = unpack(data), F = u.fields.length, terms = u.terms, nTerms = terms.length;
-    /* Entries regrouped by (document, field), terms ascending within: a counting sort. */
-    var nRows = u.refs.length * F, rowStart = new Int32Array(nRows + 1), g, e, t;
-    for (g = 0; g < u.groupStart.length; g++) {
-      var f = g % F;
-      for (e = u.groupStart[g]; e < u.groupEnd[g]; e++) rowStart[u.doc[e] * F + f + 1]++;
-    }
-    for (var r = 0; r < nRows; r++) rowStart[r + 1] += rowStart[r];
-    var fill = rowStart.slice(0, nRows), rowTerm = new Int32Array(u.doc.length), rowEntry = new Int32Array(u.doc.length);
-    for (g = 0; g < u.groupStart.length; g++) {
-      f = g % F;
-      t = (g - f) / F;
-      for (e = u.groupStart[g]; e < u.groupEnd[g]; e++) {
-        var at = fill[u.doc[e] * F + f]++;
-        rowTerm[at] = t;
-        rowEntry[at] = e;
-      }
-    }
-    var fieldNumber = Object.create(null), docNumber = new Map();
-    u.fields.forEach(function (name, i) { fieldNumber[name] = i; });
-    u.refs.forEach(function (ref, i) { docNumber.set(ref, i); });
+    var r = reader(data), F = r.fields.length, terms = r.terms;
+    var fieldNumber = new Map(), docNumber = new Map();
+    r.fields.forEach(function (name, i) { fieldNumber.set(name, i); });
+    r.refs.forEach(function (ref, i) { docNumber.set(ref, i); });
     var invertedIndex = lazyObject(function (term) {
-      var t = lowerBound(terms, term, 0, nTerms);
-      return t < nTerms && terms[t] === term ? posting(u, t, shared) : undefined;
-    }, function () { return terms.slice(); }, null);
+      var t = lowerBound(terms, term, 0, terms.length);
+      return t < terms.length && terms[t] === term ? r.posting(t, shared) : undefined;
+    }, function () { return terms.slice(); }, false);
     var fieldVectors = lazyObject(function (key) {
-      var slash = key.indexOf("/"), f = fieldNumber[key.slice(0, slash)], d = docNumber.get(key.slice(slash + 1));
+      var slash = key.indexOf("/"), f = fieldNumber.get(key.slice(0, slash)), d = docNumber.get(key.slice(slash + 1));
       if (slash < 0 || f === undefined || d === undefined) return undefined;
-      var row = d * F + f, a = rowStart[row], b = rowStart[row + 1];
-      if (a === b) return undefined;
-      var elements = new Array(2 * (b - a));
-      for (var i = a; i < b; i++) { elements[2 * (i - a)] = rowTerm[i]; elements[2 * (i - a) + 1] = u.score[rowEntry[i]]; }
-      return new lunr.Vector(elements);
+      var elements = r.vector(d * F + f);
+      return elements === null ? undefined : new lunr.Vector(elements);
     }, function () {
       var keys = [];
-      for (var row = 0; row < nRows; row++) {
-        if (rowStart[row] < rowStart[row + 1]) keys.push(u.fields[row % F] + "/" + u.refs[(row - row % F) / F]);
+      for (var slot = 0; slot < r.refs.length * F; slot++) {
+        if (r.vector(slot) !== null) keys.push(r.fields[slot % F] + "/" + r.refs[(slot - slot % F) / F]);
       }
       return keys;
-    }, {});
-    var Node = lazyNodeType(lunr, terms);
-    var tokenSet = nTerms ? new Node(0, nTerms, 0) : new lunr.TokenSet();
-    return new lunr.Index({ invertedIndex: invertedIndex, fieldVectors: fieldVectors, tokenSet: tokenSet,
-                            fields: u.fields, pipeline: new lunr.Pipeline() });
+    }, true);
+    var Node = nodeType(lunr, terms);
+    return new lunr.Index({ invertedIndex: invertedIndex, fieldVectors: fieldVectors,
+                            tokenSet: terms.length ? new Node(0, terms.length, 0) : new lunr.TokenSet(),
+                            fields: r.fields, pipeline: new lunr.Pipeline() });
   }
 
   /* The serialised index (what lunr's Index.toJSON() gives and lunr.Index.load takes) of data. */
   function toJSON(data) {
-    var u = unpack(data);
-    return { version: u.version, fields: u.fields.slice(), fieldVectors: vectors(u),
-             invertedIndex: u.terms.map(function (term, t) { return [term, posting(u, t, null)]; }), pipeline: [] };
+    var r = reader(data), F = r.fields.length, vectors = [];
+    for (var slot = 0; slot < r.refs.length * F; slot++) {
+      var v = r.vector(slot);
+      if (v !== null) vectors.push([r.fields[slot % F] + "/" + r.refs[(slot - slot % F) / F], v]);
+    }
+    return { version: r.version, fields: r.fields.slice(), fieldVectors: vectors,
+             invertedIndex: r.terms.map(function (term, t) { return [term, r.posting(t, fresh)]; }), pipeline: [] };
   }
 
-  return { FORMAT: FORMAT, DIGITS: DIGITS, CONT: CONT, unpack: unpack, load: load, toJSON: toJSON };
+  /* The result records of data: a function ref → {id, title, url, authors, venue, track, snippet}
+     (undefined for an unknown ref), parsing each record when first asked for. */
+  function records(data) {
+    var lines = null, number = null, made = new Map();
+    return function (ref) {
+      if (made.has(ref)) return made.get(ref);
+      if (lines === null) {
+        lines = data.records.split("\n");
+        number = new Map();
+        data.refs.forEach(function (r, i) { number.set(r, i); });
+      }
+      var i = number.get(ref), record = i === undefined ? undefined : JSON.parse(lines[i]);
+      made.set(ref, record);
+      return record;
+    };
+  }
+
+  /* Every result record of data as {ref: record}. */
+  function docs(data) {
+    var get = records(data), out = {};
+    data.refs.forEach(function (ref) { out[ref] = get(ref); });
+    return out;
+  }
+
+  return { FORMAT: FORMAT, DIGITS: DIGITS, CONT: CONT, load: load, toJSON: toJSON, records: records, docs: docs };
 });

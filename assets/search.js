@@ -15,6 +15,7 @@
   var status = document.getElementById("search-status");
   var header = document.getElementById("site-search");
   var index = window.SearchTransport.load(lunr, data);
+  var record = window.SearchTransport.records(data);
 
   function el(tag, cls, text) {
     var node = document.createElement(tag);
@@ -43,7 +44,7 @@
     }
     var refs = [];
     found.results.forEach(function (r) {
-      var doc = data.docs[r.ref];
+      var doc = record(r.ref);
       if (!doc) return;
       if (venue && doc.venue !== venue) return;
       if (track && doc.track !== track) return;
@@ -73,7 +74,7 @@
     status.textContent = n ? n + " result" + (n === 1 ? "" : "s") + (n > MAX_SHOWN ? ", showing the first " + MAX_SHOWN : "")
       : (found.groups.length ? "No results" : "No results: the query holds only common words or punctuation");
     found.refs.slice(0, MAX_SHOWN).forEach(function (ref) {
-      var doc = data.docs[ref];
+      var doc = record(ref);
       var item = el("li", "search-result");
       item.setAttribute("data-ref", ref);
       var a = appendMarked(el("a", "result-title"), doc.title, found.groups);
@@ -160,6 +161,7 @@
   /* For tests and the recall script: the page's own search, without the DOM. */
   window.SiteSearch = {
     index: index,
+    record: record,
     run: function (query, venue, track) { return run(query, venue || "", track || "").refs; },
     show: function (query) { input.value = query; return show().refs.length; }
   };

@@ -21,7 +21,7 @@ if (require.main === module) {
     process.exit(2);
   }
   const data = siteData(process.argv[2]);
-  process.stdout.write(JSON.stringify({ index: transport.toJSON(data), docs: data.docs }));
+  process.stdout.write(JSON.stringify({ index: transport.toJSON(data), docs: transport.docs(data) }));
 }
 
 module.exports = { siteData };

@@ -38,7 +38,7 @@ from site_builder.writer import Output  # noqa: E402
 CHECK = """byWord => {
     const misses = [];
     for (const [word, urls] of Object.entries(byWord)) {
-        const found = new Set(window.SiteSearch.run(word).map(r => window.SEARCH_DATA.docs[r].url));
+        const found = new Set(window.SiteSearch.run(word).map(r => window.SiteSearch.record(r).url));
         urls.forEach(u => { if (!found.has(u)) misses.push([word, u]); });
     }
     return misses;
@@ -84,7 +84,7 @@ def check_site(context, name: str, site: Site, out: Path, typed: int, seed: int)
         page.press("#search-input", "Enter")
         page.wait_for_function("document.getElementById('search-status').textContent !== ''")
         hrefs = page.eval_on_selector_all("#search-results a.result-title", "as => as.map(a => a.getAttribute('href'))")
-        full = page.evaluate("q => window.SiteSearch.run(q).map(r => window.SEARCH_DATA.docs[r].url)", word)
+        full = page.evaluate("q => window.SiteSearch.run(q).map(r => window.SiteSearch.record(r).url)", word)
         if url not in hrefs and url not in full:
             typed_misses.append((word, url))
     page.close()

@@ -9,27 +9,40 @@ scores are the Python ones, sent as integers (score × 1000, which lunr rounds t
 
 The file is one classic script, so it loads from ``file://`` too::
 
-    window.SEARCH_DATA = {"format": "site-lunr-pack-1", "version": "2.3.9",
-      "fields": [name, ...], "refs": [ref, ...], "counts": [terms, entries, numbers in postings],
-      "lengths": '<numbers>', "suffixes": '<text>', "postings": '<numbers>',
-      "docs": JSON.parse('<{ref: record} as JSON>')};
+    window.SEARCH_DATA = {"format": "site-lunr-pack-2", "version": "2.3.9",
+      "fields": [name, ...], "refs": [ref, ...],
+      "terms": '<numbers>', "suffixes": '<text>',
+      "postings": '<numbers>', "postingSizes": '<numbers>',
+      "vectors": '<numbers>', "vectorSizes": '<numbers>',
+      "records": '<record of refs[0] as JSON>\\n<record of refs[1]>...'};
 
 ``<numbers>`` is a string of non-negative integers, each written in
 :data:`DIGITS`: zero or more *continuation* digits (the first :data:`CONT`
 characters, base :data:`CONT`, most significant first) then one *final* digit
 (the other :data:`FINAL` characters): ``value = cont * FINAL + final``. All
 of :data:`DIGITS` are printable ASCII other than ``'``, ``\\`` and ``<``, so
-the strings need no escape.
+the strings need no escape. A list of ascending numbers is written as the
+first, then each next minus the previous minus one ("gaps").
 
-- Terms, in JavaScript string order, front-coded: ``lengths`` holds per term
+- Terms, in JavaScript string order, front-coded: ``terms`` holds per term
   the length shared with the previous term and the length of the rest, both
   in UTF-16 code units (never inside a surrogate pair); ``suffixes`` the rests,
-  concatenated.
+  concatenated. Term number = position = lunr's ``_index``.
 - ``postings``, per term in order: a mask of the fields holding it (bit ``f``
-  for ``fields[f]``), then per such field, in field order: the number ``n`` of
-  documents, their document numbers (positions in ``refs``) ascending, the
-  first as is and each next as the gap minus one, then their ``n`` scores
-  (``round(score * 1000)``).
+  for ``fields[f]``), then per such field, in field order: the number of
+  documents, then their document numbers (positions in ``refs``) as gaps.
+  ``postingSizes``: the characters of each term's part.
+- ``vectors``, per document and field (slot ``document * len(fields) +
+  field``), the field vector: per term of the field, ascending, the term
+  number (as gaps) and the score times 1000 (lunr rounds scores to 3
+  places; ``score = n / 1000``). ``vectorSizes``: the characters of each
+  slot's part (0 for an empty field).
+- ``records``: what a result shows of each document (``{"id", "title", "url",
+  "authors", "venue", "track", "snippet"}``), one compact JSON text per line in
+  ``refs`` order; the page parses only those it shows or filters.
+
+The sizes let the page read one term's postings or one field vector without
+reading the rest: it unpacks only what a query touches.
 """
 
 from __future__ import annotations
@@ -41,7 +54,7 @@ import numpy as np
 
 from .indexer import LUNR_VERSION, IndexTables
 
-FORMAT = "site-lunr-pack-1"
+FORMAT = "site-lunr-pack-2"
 #: The digit characters: printable ASCII but ``'``, ``\\`` and ``<`` (safe in a quoted script string).
 DIGITS = "".join(c for c in map(chr, range(0x20, 0x7F)) if c not in "'\\<")
 #: Continuation digits (the first ``CONT`` of :data:`DIGITS`) and final digits (the rest).
@@ -56,6 +69,11 @@ def pack_numbers(values: np.ndarray) -> str:
 
     Raises ValueError on a negative value.
     """
+    return _pack(values)[0]
+
+
+def _pack(values) -> tuple[str, np.ndarray]:
+    """:func:`pack_numbers` of ``values`` and the characters each value takes."""
     values = np.asarray(values, dtype=np.int64)
     if len(values) and values.min() < 0:
         raise ValueError("negative value cannot be packed")
@@ -76,7 +94,7 @@ def pack_numbers(values: np.ndarray) -> str:
         out[at[live]] = _DIGIT_BYTES[rest[live] % CONT]
         rest = rest // CONT
         at = at - 1
-    return out.tobytes().decode("ascii")
+    return out.tobytes().decode("ascii"), width
 
 
 def unpack_numbers(text: str) -> list[int]:
@@ -113,31 +131,46 @@ def front_code(terms: tuple[str, ...]) -> tuple[str, str]:
     return pack_numbers(np.array(lengths, dtype=np.int64)), "".join(suffixes)
 
 
-def pack_postings(tables: IndexTables) -> tuple[str, int]:
-    """The ``postings`` string of ``tables`` (see the module doc) and how many numbers it holds,
-    built with array arithmetic."""
+def _gaps(numbers: np.ndarray, new_list: np.ndarray) -> np.ndarray:
+    """Ascending ``numbers`` as gaps, each list (starting where ``new_list`` is True) starting afresh."""
+    previous = np.r_[-1, numbers[:-1]] if len(numbers) else numbers
+    return np.where(new_list, numbers, numbers - previous - 1)
+
+
+def pack_postings(tables: IndexTables) -> tuple[str, str]:
+    """``(postings, postingSizes)`` of ``tables`` (see the module doc), built with array arithmetic."""
     n_fields = len(tables.fields)
     n_terms, n_entries = len(tables.terms), len(tables.term)
     group = tables.term * n_fields + tables.field
     new_group = np.r_[True, group[1:] != group[:-1]] if n_entries else np.zeros(0, bool)
     group_start = np.flatnonzero(new_group)            # first entry of each (term, field) group
-    group_count = np.diff(np.r_[group_start, n_entries])
     group_term = tables.term[group_start]
-    group_field = tables.field[group_start]
+    # Positions among the values: term t's mask, then per group its count and documents.
+    first_group = np.r_[0, np.cumsum(np.bincount(group_term, minlength=n_terms))[:-1]]
+    count_at = group_term + 1 + np.arange(len(group_start)) + group_start
+    mask_at = np.arange(n_terms) + first_group + np.r_[group_start, n_entries][first_group]
+    values = np.empty(n_terms + len(group_start) + n_entries, dtype=np.int64)
+    values[mask_at] = np.bincount(group_term, weights=1 << tables.field[group_start], minlength=n_terms).astype(np.int64)
+    values[count_at] = np.diff(np.r_[group_start, n_entries])
     entry_group = np.cumsum(new_group) - 1
-    # Term t's block: its mask, then its groups; position of a group's count among all values.
-    term_groups = np.bincount(group_term, minlength=n_terms)
-    first_group = np.r_[0, np.cumsum(term_groups)[:-1]]
-    count_at = group_term + 1 + np.arange(len(group_start)) + 2 * group_start
-    mask_at = np.arange(n_terms) + first_group + 2 * np.r_[group_start, n_entries][first_group]
-    values = np.empty(n_terms + len(group_start) + 2 * n_entries, dtype=np.int64)
-    values[mask_at] = np.bincount(group_term, weights=1 << group_field, minlength=n_terms).astype(np.int64)
-    values[count_at] = group_count
-    within = np.arange(n_entries) - group_start[entry_group]
-    previous = np.r_[-1, tables.doc[:-1]] if n_entries else np.zeros(0, np.int64)
-    values[count_at[entry_group] + 1 + within] = np.where(new_group, tables.doc, tables.doc - previous - 1)
-    values[count_at[entry_group] + 1 + group_count[entry_group] + within] = tables.score
-    return pack_numbers(values), len(values)
+    values[count_at[entry_group] + 1 + np.arange(n_entries) - group_start[entry_group]] = _gaps(tables.doc, new_group)
+    text, width = _pack(values)
+    term_of_value = np.repeat(np.arange(n_terms), np.diff(np.r_[mask_at, len(values)]))
+    return text, pack_numbers(np.bincount(term_of_value, weights=width, minlength=n_terms).astype(np.int64))
+
+
+def pack_vectors(tables: IndexTables) -> tuple[str, str]:
+    """``(vectors, vectorSizes)`` of ``tables`` (see the module doc), built with array arithmetic."""
+    n_slots = len(tables.refs) * len(tables.fields)
+    order = np.lexsort((tables.term, tables.field, tables.doc))
+    slot = tables.doc[order] * len(tables.fields) + tables.field[order]
+    new_slot = np.r_[True, slot[1:] != slot[:-1]] if len(slot) else np.zeros(0, bool)
+    values = np.empty(2 * len(order), dtype=np.int64)
+    values[0::2] = _gaps(tables.term[order], new_slot)
+    values[1::2] = tables.score[order]
+    text, width = _pack(values)
+    sizes = np.bincount(slot, weights=width[0::2] + width[1::2], minlength=n_slots).astype(np.int64)
+    return text, pack_numbers(sizes)
 
 
 def js_text(text: str) -> str:
@@ -153,8 +186,13 @@ def json_text(data: object) -> str:
     return text.replace("<", "\\u003c").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
 
 
+def _compact_json(data: object) -> str:
+    return json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
 def index_script(tables: IndexTables, docs: dict) -> str:
-    """The text of ``search-index.js`` for the index ``tables`` and the result records ``docs`` ({ref: record}).
+    """The text of ``search-index.js`` for the index ``tables`` and the result records ``docs`` ({ref: record},
+    a record for every ref of ``tables``).
 
     Raises ValueError when a ref is not made of ``[0-9a-z]`` (refs become
     object keys in the browser: ``__proto__`` must never be one) or when
@@ -164,11 +202,12 @@ def index_script(tables: IndexTables, docs: dict) -> str:
     if bad:
         raise ValueError(f"index refs must be [0-9a-z]+, not {bad[0]!r}")
     lengths, suffixes = front_code(tables.terms)
-    postings, numbers = pack_postings(tables)
-    head = {"format": FORMAT, "version": LUNR_VERSION, "fields": list(tables.fields), "refs": list(tables.refs),
-            "counts": [len(tables.terms), len(tables.term), numbers]}
+    postings, posting_sizes = pack_postings(tables)
+    vectors, vector_sizes = pack_vectors(tables)
+    head = {"format": FORMAT, "version": LUNR_VERSION, "fields": list(tables.fields), "refs": list(tables.refs)}
     parts = [f"{json_text(k)}:{json_text(v)}" for k, v in head.items()]
-    parts += [f'"lengths":{js_text(lengths)}', f'"suffixes":{js_text(suffixes)}',
-              f'"postings":{js_text(postings)}',
-              f'"docs":JSON.parse({js_text(json.dumps(docs, ensure_ascii=False, sort_keys=True, separators=(",", ":")))})']
+    packed = {"terms": lengths, "suffixes": suffixes, "postings": postings, "postingSizes": posting_sizes,
+              "vectors": vectors, "vectorSizes": vector_sizes,
+              "records": "\n".join(_compact_json(docs[ref]) for ref in tables.refs)}
+    parts += [f'"{k}":{js_text(v)}' for k, v in packed.items()]
     return "window.SEARCH_DATA = {" + ",\n".join(parts) + "};\n"

@@ -163,7 +163,7 @@ def test_typed_words_find_their_paper(seed_site, seed_records, page, seed_words)
     pairs = rng.sample(sorted(seed_words), 25)
     page.goto((seed_site / "search.html").as_uri())
     misses = [(word, url) for word, url in pairs if url not in search(page, word) and
-              url not in page.evaluate("q => window.SiteSearch.run(q).map(r => window.SEARCH_DATA.docs[r].url)", word)]
+              url not in page.evaluate("q => window.SiteSearch.run(q).map(r => window.SiteSearch.record(r).url)", word)]
     assert misses == []
 
 
@@ -175,7 +175,7 @@ def test_every_seed_word_finds_its_paper(seed_site, page, seed_words):
     misses = page.evaluate("""byWord => {
         const misses = [];
         for (const [word, urls] of Object.entries(byWord)) {
-            const found = new Set(window.SiteSearch.run(word).map(r => window.SEARCH_DATA.docs[r].url));
+            const found = new Set(window.SiteSearch.run(word).map(r => window.SiteSearch.record(r).url));
             urls.forEach(u => { if (!found.has(u)) misses.push([word, u]); });
         }
         return misses;
