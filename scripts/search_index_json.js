@@ -8,11 +8,12 @@ const path = require("path");
 const vm = require("vm");
 const transport = require(path.join(__dirname, "..", "assets", "search-transport.js"));
 
-/* window.SEARCH_DATA of the site in folder `site` (the script run in a sandbox holding only `window`). */
+/* window.SEARCH_DATA of the site in folder `site` (its script run with its own `window` object). */
 function siteData(site) {
-  const sandbox = { window: {} };
-  vm.runInNewContext(fs.readFileSync(path.join(site, "search-index.js"), "utf8"), sandbox);
-  return sandbox.window.SEARCH_DATA;
+  const window = {};
+  const source = fs.readFileSync(path.join(site, "search-index.js"), "utf8");
+  vm.runInThisContext("(function (window) {\n" + source + "\n})", { filename: "search-index.js" })(window);
+  return window.SEARCH_DATA;
 }
 
 if (require.main === module) {

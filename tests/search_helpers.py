@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import json
+import shutil
+import subprocess
 from functools import lru_cache
+from pathlib import Path
 
-from conftest import CONFIG, SEEDS
+from conftest import CONFIG, ROOT, SEEDS
 from site_builder.config import load_config
 from site_builder.diagnostics import Diagnostics
 from site_builder.model import Site, build_site
@@ -18,3 +22,14 @@ def seed_model() -> Site:
     diagnostics = Diagnostics()
     entries = read_lists(list_files(SEEDS), config, diagnostics)
     return build_site(entries, load_overrides(SEEDS, diagnostics), config, diagnostics)
+
+
+@lru_cache(maxsize=8)
+def site_search_data(site: Path) -> dict:
+    """``{"index": <lunr serialised index>, "docs": {ref: record}}`` of the built site in ``site``, as the
+    page's own unpacking code reads its ``search-index.js`` (``scripts/search_index_json.js``, in Node)."""
+    node = shutil.which("node")
+    assert node, "node is required"
+    out = subprocess.run([node, str(ROOT / "scripts" / "search_index_json.js"), str(site)], check=True,
+                         capture_output=True, text=True, encoding="utf-8").stdout
+    return json.loads(out)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from conftest import ROOT, SEEDS, build_into
 from linkcheck import broken_links
+from search_helpers import site_search_data
 
 
 def test_page_set(seed_site: Path, seed_records):
@@ -70,7 +71,7 @@ def test_math_is_mathml_not_dollars(seed_site: Path, seed_records):
 
 
 def test_search_index_shape(seed_site: Path, seed_records):
-    data = json.loads((seed_site / "search-index.json").read_text(encoding="utf-8"))
+    data = site_search_data(seed_site)
     assert data["index"]["version"] == "2.3.9"
     assert {r["id"]: r["url"] for r in seed_records} == {d["id"]: d["url"] for d in data["docs"].values()}
     assert all(d["title"].strip() for d in data["docs"].values())

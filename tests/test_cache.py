@@ -80,16 +80,16 @@ def test_no_cache_cold_and_warm_builds_agree_byte_for_byte(tmp_path, seeds_copy,
     assert build_into(site, "--cache", str(cache), *extra, seeds=seeds_copy) == 0  # cold
     check("cold")
     assert (cache / MEMO_NAME).is_file()
-    index = inode(site / "search-index.json")
+    index = inode(site / "search-index.js")
     assert build_into(site, "--cache", str(cache), *extra, seeds=seeds_copy) == 0  # warm
     check("warm")
-    assert inode(site / "search-index.json") == index  # reused: hard-linked from the previous output
+    assert inode(site / "search-index.js") == index  # reused: hard-linked from the previous output
 
     sentence = change_one_abstract(seeds_copy)
     assert build_into(site, "--cache", str(cache), *extra, seeds=seeds_copy) == 0  # warm, one abstract changed
     check("changed")
-    assert inode(site / "search-index.json") != index
-    assert sentence in (site / "search-index.json").read_text(encoding="utf-8")
+    assert inode(site / "search-index.js") != index
+    assert sentence in (site / "search-index.js").read_text(encoding="utf-8")
     assert any(sentence in p.read_text(encoding="utf-8") for p in (site / "papers").glob("*.html"))
 
 
@@ -128,13 +128,13 @@ def test_corrupt_cache_files_are_ignored_with_a_warning(tmp_path, seeds_copy):
 def test_a_hand_edited_output_file_is_rendered_again(tmp_path, seeds_copy):
     cache = tmp_path / "cache"
     run(seeds_copy, tmp_path / "site", cache)
-    for name in ("search-index.json", "papers.json"):
+    for name in ("search-index.js", "papers.json"):
         file = tmp_path / "site" / name
         original = file.read_bytes()
         file.write_bytes(b"edited by hand")
         report = run(seeds_copy, tmp_path / "site", cache)
         assert file.read_bytes() == original
-        assert report.reused == (1 if name == "search-index.json" else 2)  # the other file(s) still reused
+        assert report.reused == 1  # the other file still reused
 
 
 def test_strict_build_is_not_failed_by_a_corrupt_cache(tmp_path, seeds_copy):
@@ -200,7 +200,7 @@ def test_summary_line_and_quiet(tmp_path, seeds_copy, capsys):
     assert capsys.readouterr().err == ""
 
 
-def test_index_script_is_rewritten_when_only_the_json_can_be_reused(tmp_path, seeds_copy):
+def test_a_deleted_index_script_is_written_again(tmp_path, seeds_copy):
     cache = tmp_path / "cache"
     run(seeds_copy, tmp_path / "site", cache)
     script = tmp_path / "site" / "search-index.js"
@@ -208,7 +208,7 @@ def test_index_script_is_rewritten_when_only_the_json_can_be_reused(tmp_path, se
     script.unlink()
     report = run(seeds_copy, tmp_path / "site", cache)
     assert script.read_bytes() == original
-    assert report.reused == 2  # papers.json and search-index.json
+    assert report.reused == 1  # papers.json
 
 
 def test_a_failed_write_in_a_worker_keeps_the_previous_site(tmp_path, seeds_copy, monkeypatch):

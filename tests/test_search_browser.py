@@ -11,7 +11,7 @@ from urllib.parse import quote
 
 import pytest
 
-from search_helpers import seed_model
+from search_helpers import seed_model, site_search_data
 from site_builder.corpus import corpus_site
 from site_builder.pipeline import write_site
 from site_builder.reader import Entry
@@ -199,7 +199,7 @@ def test_query_fuzz_in_the_page(seed_site, page):
 
 
 def test_variants_cjk_unicode_and_text_only(variety, page):
-    docs = json.loads((variety / "search-index.json").read_text(encoding="utf-8"))["docs"]
+    docs = site_search_data(variety)["docs"]
     url = {d["title"][:6]: d["url"] for d in docs.values()}
     page.goto((variety / "search.html").as_uri())
     gpt = url["GPT-4o"]

@@ -9,7 +9,7 @@ import shutil
 import subprocess
 
 from conftest import ROOT
-from search_helpers import seed_model
+from search_helpers import seed_model, site_search_data
 from site_builder.corpus import corpus_site, read_corpus
 from site_builder.indexer import build_index, js_sort_key
 from site_builder.search import FIELDS, document_terms, search_texts
@@ -51,7 +51,7 @@ def postings(index: dict) -> dict[str, dict[str, list[str]]]:
 
 
 def test_same_index_as_lunr_js_builder(seed_site):
-    data = json.loads((seed_site / "search-index.json").read_text(encoding="utf-8"))
+    data = site_search_data(seed_site)
     # Rebuild the seeds' documents as term lists, plus the Unicode texts as extra documents.
     papers = seed_model().papers
     docs = []
@@ -117,7 +117,7 @@ def test_index_terms_are_in_js_order_and_load_with_any_unicode(tmp_path):
 
 
 def test_title_match_ranks_above_abstract_only_match(seed_site):
-    data = json.loads((seed_site / "search-index.json").read_text(encoding="utf-8"))
+    data = site_search_data(seed_site)
     docs = data["docs"]
     words = sorted({w for d in docs.values() for w in d["title"].split() if len(w) > 4})
     (result,) = node_json("search_queries.js", {"indexes": [data["index"]], "queries": words})
@@ -132,7 +132,7 @@ def test_title_match_ranks_above_abstract_only_match(seed_site):
 
 def test_query_fuzz_never_throws(seed_site):
     """600 seeded random strings (query syntax, Unicode, long inputs) through the site's query code."""
-    data = json.loads((seed_site / "search-index.json").read_text(encoding="utf-8"))
+    data = site_search_data(seed_site)
     rng = random.Random(20261201)
     alphabet = list("abcdefghijklmnopqrstuvwxyz0123456789 :~^+-*\"'()[]{}\\/$.,;!?<>&|@#%=_`") + \
         ["ü", "ß", "大", "模型", "😀", "\u0301", "\u200d", "\ufeff", "\u202e", "ＧＰＴ", "title:", "author:", "*", "~2", "^10"]
@@ -154,7 +154,7 @@ def test_query_fuzz_never_throws(seed_site):
 
 
 def test_site_data_has_the_documented_shape(seed_site, seed_records):
-    data = json.loads((seed_site / "search-index.json").read_text(encoding="utf-8"))
+    data = site_search_data(seed_site)
     assert set(data) == {"index", "docs"}
     by_id = {r["id"]: r for r in seed_records}
     for ref, doc in data["docs"].items():

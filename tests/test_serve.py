@@ -44,7 +44,7 @@ def test_content_types(served):
         "index.html": "text/html; charset=utf-8",
         "assets/style.css": "text/css; charset=utf-8",
         "assets/search.js": "text/javascript; charset=utf-8",
-        "search-index.json": "application/json",
+        "papers.json": "application/json",
         "feed.xml": "application/xml",
         "assets/logo.svg": "image/svg+xml",
         "assets/font.woff2": "font/woff2",
