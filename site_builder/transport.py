@@ -112,17 +112,15 @@ def unpack_numbers(text: str) -> list[int]:
 
 
 def _utf16_len(text: str) -> int:
-    return len(text) + sum(1 for c in text if ord(c) > 0xFFFF)
+    return len(text) if text.isascii() else len(text.encode("utf-16-le")) // 2
 
 
 def front_code(terms: tuple[str, ...]) -> tuple[str, str]:
     """``(lengths, suffixes)`` of ``terms`` as the module doc describes."""
     lengths, suffixes, previous = [], [], ""
     for term in terms:
-        shared = 0
-        for a, b in zip(previous, term):
-            if a != b:
-                break
+        shared, limit = 0, min(len(previous), len(term))
+        while shared < limit and previous[shared] == term[shared]:
             shared += 1
         rest = term[shared:]
         lengths += [_utf16_len(term[:shared]), _utf16_len(rest)]
