@@ -1,7 +1,8 @@
-/* The search page: window.SEARCH_DATA (search-index.js), unpacked into a lunr.js index by
-   SearchTransport (search-transport.js) and queried through SearchCore (search-core.js). Works from file:// and under any sub-path: result URLs are relative to the
-   site root, where search.html lives. Data is inserted as text (textContent), never as HTML.
-   The query and filters live in the URL (search.html?q=…&venue=…&track=…). */
+/* The search page: window.SEARCH_DATA (search-index.js), made into a lunr.js index by
+   SearchTransport (search-transport.js) and queried through SearchCore (search-core.js). Works from
+   file:// and under any sub-path: result URLs are relative to the site root, where search.html lives.
+   Data is inserted as text (textContent), never as HTML. The query and filters live in the URL
+   (search.html?q=…&venue=…&track=…). */
 (function () {
   "use strict";
   var MAX_SHOWN = 50;
@@ -44,10 +45,12 @@
     }
     var refs = [];
     found.results.forEach(function (r) {
-      var doc = record(r.ref);
-      if (!doc) return;
-      if (venue && doc.venue !== venue) return;
-      if (track && doc.track !== track) return;
+      if (venue || track) {  /* records are read only when needed: for the filters and the results shown */
+        var doc = record(r.ref);
+        if (!doc) return;
+        if (venue && doc.venue !== venue) return;
+        if (track && doc.track !== track) return;
+      }
       refs.push(r.ref);
     });
     return { groups: found.groups, refs: refs };

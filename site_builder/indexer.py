@@ -17,8 +17,11 @@ lunr.js 2.3.9 ``Builder.add``, ``calculateAverageFieldLengths``,
 
 Field vectors of empty fields are left out (lunr.js writes ``[]`` for them;
 only a query made of prohibited terms alone would read them, and the site's
-query code never makes one). The result is what ``lunr.Index.load`` takes (``pipeline`` is empty: the
-query side normalises terms itself, see ``assets/search-core.js``).
+query code never makes one). :func:`index_tables` computes the index as flat
+arrays (what :mod:`site_builder.transport` packs for the browser);
+:func:`lunr_json` serialises them as ``Index.toJSON()`` does, which is what
+``lunr.Index.load`` takes (``pipeline`` is empty: the query side normalises
+terms itself, see ``assets/search-core.js``); :func:`build_index` does both.
 """
 
 from __future__ import annotations
