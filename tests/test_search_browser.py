@@ -3,7 +3,6 @@ keyboard, filters, highlights, recall of every seed word, Unicode papers, query 
 
 from __future__ import annotations
 
-import json
 import random
 import threading
 from pathlib import Path
