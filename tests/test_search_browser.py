@@ -14,7 +14,7 @@ from search_helpers import seed_model, site_search_data
 from site_builder.corpus import corpus_site
 from site_builder.pipeline import write_site
 from site_builder.reader import Entry
-from site_builder.search import recall_words
+from site_builder.search import build_search_data, recall_words
 from site_builder.serve import make_server
 from site_builder.writer import Output
 
@@ -181,6 +181,24 @@ def test_every_seed_word_finds_its_paper(seed_site, page, seed_words):
     }""", by_word)
     assert len(seed_words) > 6000
     assert misses == []
+
+
+def test_page_index_gives_what_lunr_load_of_the_python_index_gives(seed_site, page):
+    """In Chromium: the page's index (unpacked from search-index.js) and lunr.Index.load of the index
+    the Python indexer serialises give the same results, scores, order and matched terms."""
+    reference = build_search_data(seed_model())["index"]
+    rng = random.Random(12)
+    words = sorted({w for p in seed_model().papers for w in p.rendered.text.split()})
+    queries = rng.sample(words, 150) + [w[:3] for w in rng.sample(words, 50)] + \
+        ["learning", "title:learning", "author:zhang", "model*", "graph neural network", "大语言", ":", ""]
+    page.goto((seed_site / "search.html").as_uri())
+    out = page.evaluate("""([serialised, queries]) => {
+      const theirs = lunr.Index.load(serialised), mine = window.SiteSearch.index;
+      const key = (idx, q) => JSON.stringify(SearchCore.search(lunr, idx, q).results.map((r) => [r.ref, r.score, r.terms]));
+      return {results: queries.reduce((n, q) => n + SearchCore.search(lunr, theirs, q).results.length, 0),
+              differ: queries.filter((q) => key(mine, q) !== key(theirs, q))};
+    }""", [reference, queries])
+    assert out["differ"] == [] and out["results"] > 500
 
 
 def test_query_fuzz_in_the_page(seed_site, page):
