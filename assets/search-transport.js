@@ -143,8 +143,9 @@
     var made = new Map();
     function get(key) {
       if (typeof key !== "string") return undefined;
-      if (made.has(key)) return made.get(key);
-      var value = make(key);
+      var value = made.get(key);
+      if (value !== undefined || made.has(key)) return value;
+      value = make(key);
       made.set(key, value);
       return value;
     }
