@@ -261,7 +261,7 @@ def browser(site: Path, words: list[str]) -> dict:
         probe = page.evaluate(LIVE_QUERY, words[1])
         engine = [t for t, _ in page.evaluate(ENGINE_QUERIES, words[1:])]
         if probe is not None:
-            mode = "as-you-type (input event → first result in the list, including the page's 120 ms debounce)"
+            mode = "as-you-type (input event → first result in the list, the page searches on the next task, no debounce)"
             times = [page.evaluate(LIVE_QUERY, w) for w in words[1:]]
             times = [t for t in times if t is not None]
         else:
@@ -348,7 +348,7 @@ def table(results: list[dict]) -> str:
             return "–" if b is None or "engine_median_ms" not in b else f"{b['engine_median_ms']:.1f} ms"
 
         lines.append(row("Chromium: first result after opening search.html", first))
-        lines.append(row("Chromium: median of 50 queries typed (input → results, with the 120 ms debounce)", median))
+        lines.append(row("Chromium: median of 50 queries typed (input → results shown)", median))
         lines.append(row("Chromium: median of the same 50 queries, `index.search` alone", engine))
     return "\n".join(lines)
 
