@@ -51,6 +51,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Iterable
 
+from .continuation import MERGE, MERGE_WARN, WARN, continuation_scores
 from .diagnostics import Diagnostic
 
 __all__ = [
@@ -395,9 +396,19 @@ def _tokens(text: str) -> list[str]:
     return [t for t in re.split(r"\s+", text) if t]
 
 
+_INITIALS_COLON = re.compile(r"(?<![\w.])((?:[A-Z]\.)+[A-Z]):(?=\s)")
+
+
+def _typo_initials(text: str) -> str:
+    """``K.H: Tung`` as ``K.H. Tung``: a colon typed for the last dot of initials (seen in real author lists)."""
+    return _INITIALS_COLON.sub(r"\1.", text)
+
+
 def name_shape(name: str) -> float:
     """How much ``name`` looks like a person's name: 1.0 (capitalised tokens, initials,
-    particles, CJK), 0.5 (all-lowercase tokens such as ``xiaofei wu`` or a user name), 0.0 (not a name)."""
+    particles, CJK), 0.5 (all-lowercase tokens such as ``xiaofei wu`` or a user name), 0.0 (not a name).
+    A colon typed for the last dot of initials (``Anthony K.H: Tung``) counts as the dot."""
+    name = _typo_initials(name)
     tokens = _tokens(name)
     if not 1 <= len(tokens) <= 7 or len(name) > 60:
         return 0.0
@@ -434,6 +445,7 @@ def author_score(text: str) -> float:
     if not names:
         return -9.0
     shapes = [name_shape(n) for n in names]
+    text = _typo_initials(text)
     score = 4.0 if et_al else 0.0
     bad = shapes.count(0.0)
     score -= (6.0 if bad > 0.2 * len(names) else 2.0) * bad + 0.5 * shapes.count(0.5)
@@ -647,6 +659,27 @@ def _line_item(number: int, raw: str, block: int, marked: bool, labelled: bool) 
     if is_prose(text):
         return _Item("prose", number, text, [raw], mark=marked, block=block)
     return _Item("short", number, text, [raw], mark=marked, block=block)
+
+
+def _sentence_like(text: str) -> bool:
+    """True when a short line reads as a sentence, not a title or author line: six or more words
+    ending in a full stop or exclamation mark, not in Title Case, not shaped like names."""
+    ratio = capital_ratio(text)
+    return bool(re.search(r"[.!。！]['\"”’)]*$", text)) and len(_tokens(text)) >= 6 and \
+        (ratio is None or ratio < 0.6) and author_score(text) < 2.5
+
+
+def _sentences_as_prose(items: list[_Item]) -> list[_Item]:
+    """In a list whose short lines are mostly sentences (one-sentence abstracts, TL;DRs), read those
+    lines as abstract paragraphs rather than as title, track or author candidates: at least two of
+    them, and at least 60% of the short lines."""
+    shorts = [i for i in items if i.kind == "short"]
+    sentences = [i for i in shorts if _sentence_like(i.text)]
+    if len(sentences) < 2 or len(sentences) < 0.6 * len(shorts):
+        return items
+    for item in sentences:
+        item.kind = "prose"
+    return items
 
 
 def _is_compact(blocks: list[list[tuple[int, str]]]) -> bool:
@@ -1017,7 +1050,7 @@ class _Reader:
         blocks = _blocks(self.lines, start)
         style, numbered = _numbering(blocks)
         labelled = self._labelled(blocks)
-        items = _items(blocks, numbered, labelled, _is_compact(blocks))
+        items = _sentences_as_prose(_items(blocks, numbered, labelled, _is_compact(blocks)))
         abstract_only = _abstract_only(items) and not numbered and not labelled
         first_prose = next((k for k, i in enumerate(items) if i.kind == "prose"), len(items))
         pages_lead = any(i.kind == "page" for i in items[:first_prose])
@@ -1081,10 +1114,10 @@ class _Reader:
             fields = self._fields(draft, dict(zip(map(id, heads), roles)), previous, margin)
             if fields is not None:
                 previous = fields
+        if abstract_only:
+            self._join_continuations()
         for fields in self._pending:
             self._emit(fields, venue, year)
-        if abstract_only:
-            self._check_continuations()
 
 
     def _continue(self, previous: dict, draft: _Draft, margin: float, why: str = "") -> None:
@@ -1227,14 +1260,55 @@ class _Reader:
             et_al=f["et_al"], track=tuple(f["track"]), venue=venue, year=year, status=f["status"],
             keywords=f["keywords"], number=f["number"], page_words=tuple(f["pages"]), end_line=f["end"]))
 
-    def _check_continuations(self) -> None:
-        entries = self.result.entries
-        for before, entry in zip(entries, entries[1:]):
-            text = entry.abstract
-            if (re.match(r"^[a-z(\[-]", text) or _CONNECTIVES.match(text) or len(text) < 300
-                    or re.search(r"[,:;]$", before.abstract.rstrip())):
-                self.warn(entry.line, f"paragraph {_excerpt(text, 40)} read as a separate paper; it may continue "
-                                      f"the abstract at line {before.line}")
+    def _join_continuations(self) -> None:
+        """In a list of abstracts alone, decide at every paragraph boundary whether the paragraph
+        continues the abstract above (see :mod:`site_builder.continuation`): merged silently when
+        the evidence is strong, merged with a warning when it is fair, kept as a paper with a
+        warning when it is weak.  A paragraph under a title, track, author line or number always
+        opens its paper.  Page and status words stay with the last paragraph before them."""
+        units = [(f, k, piece) for f in self._pending
+                 for k, piece in enumerate(sorted(f["pieces"], key=lambda p: p[0]))]
+        if len(units) < 2:
+            return
+        texts = ["\n".join(piece[1]).strip() for _, _, piece in units]
+        bounds = [None, *continuation_scores(texts)]
+        out: list[dict] = []
+        for (f, k, piece), text, bound in zip(units, texts, bounds):
+            last = k == len(f["pieces"]) - 1
+            fixed = k == 0 and (f["title"] or f["authors"] or f["track"] or f["number"] is not None)
+            if out and not fixed and bound.score >= MERGE_WARN:
+                current = out[-1]
+                current["pieces"].append(piece)
+                if bound.score < MERGE:
+                    why = ", ".join(_REASONS[r] for r in bound.reasons)
+                    self.warn(piece[0], f"paragraph {_excerpt(text, 40)} read as a further paragraph of the "
+                                        f"abstract at line {current['line']}, not as a paper ({why})")
+            else:
+                if out and not fixed and bound.score >= WARN:
+                    why = ", ".join(_REASONS[r] for r in bound.reasons)
+                    self.warn(piece[0], f"paragraph {_excerpt(text, 40)} read as a separate paper; it may "
+                                        f"continue the abstract at line {out[-1]['line']} ({why})")
+                head = dict(f) if k == 0 else {"title": None, "authors": (), "et_al": False, "track": (),
+                                               "status": None, "keywords": (), "number": None}
+                current = {**head, "line": f["line"] if k == 0 else piece[0], "pieces": [piece], "pages": [],
+                           "status": None}
+                if k == 0:
+                    current["keywords"] = f["keywords"]
+                out.append(current)
+            current["end"] = f["end"] if last else piece[0] + len(piece[1]) - 1
+            if last:
+                current["pages"] += f["pages"]
+                current["status"] = current["status"] or f["status"]
+        self._pending = out
+
+
+_REASONS = {"connective": "it opens with a connective", "opener": "it opens like a continuation", "short_after": "it is short",
+            "short_before": "the paragraph above is short", "no_contribution": "the paragraph above states no "
+            "contribution", "gap_end": "the paragraph above ends on an open problem",
+            "contribution_start": "it states a contribution", "anaphor": "it refers back",
+            "similar": "very similar wording", "related": "similar wording", "near": "some shared wording",
+            "shared_name": "a name no other paragraph uses",
+            "open_end": "the paragraph above ends mid-sentence"}
 
 
 def read_text(text: str, path: str, venue: str | None = None, year: int | None = None) -> ListResult:
