@@ -51,7 +51,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Iterable
 
-from .continuation import MERGE, MERGE_WARN, WARN, continuation_scores
+from .continuation import CHAIN_PRIOR, MERGE, MERGE_WARN, WARN, continuation_scores
 from .diagnostics import Diagnostic
 
 __all__ = [
@@ -1262,44 +1262,72 @@ class _Reader:
 
     def _join_continuations(self) -> None:
         """In a list of abstracts alone, decide at every paragraph boundary whether the paragraph
-        continues the abstract above (see :mod:`site_builder.continuation`): merged silently when
-        the evidence is strong, merged with a warning when it is fair, kept as a paper with a
-        warning when it is weak.  A paragraph under a title, track, author line or number always
-        opens its paper.  Page and status words stay with the last paragraph before them."""
+        continues the abstract above (see :mod:`site_builder.continuation`).
+
+        Round one scores paragraph against paragraph and merges from :data:`MERGE_WARN`
+        (silently from :data:`MERGE`).  Round two scores the merged abstracts against each
+        other, so a paragraph chain such as "We focus on …" + "Furthermore, …" is weighed as a
+        whole (with :data:`CHAIN_PRIOR` added when the paper below already has several
+        paragraphs); it merges from :data:`MERGE_WARN` with a warning, and a boundary still below
+        that but from :data:`WARN` (in either round) keeps the paper with a warning.  A
+        paragraph under a title, track, author line or number always opens its paper.  Page
+        and status words stay with the last paragraph before them."""
         units = [(f, k, piece) for f in self._pending
                  for k, piece in enumerate(sorted(f["pieces"], key=lambda p: p[0]))]
         if len(units) < 2:
             return
         texts = ["\n".join(piece[1]).strip() for _, _, piece in units]
-        bounds = [None, *continuation_scores(texts)]
-        out: list[dict] = []
-        for (f, k, piece), text, bound in zip(units, texts, bounds):
-            last = k == len(f["pieces"]) - 1
-            fixed = k == 0 and (f["title"] or f["authors"] or f["track"] or f["number"] is not None)
-            if out and not fixed and bound.score >= MERGE_WARN:
-                current = out[-1]
-                current["pieces"].append(piece)
+        fixed = [k == 0 and bool(f["title"] or f["authors"] or f["track"] or f["number"] is not None)
+                 for f, k, _ in units]
+        groups: list[list[int]] = []  # unit indexes of each paper
+        opening = []  # the round-one boundary that opened each group (None for the first)
+        for u, bound in enumerate([None, *continuation_scores(texts)]):
+            if groups and not fixed[u] and bound.score >= MERGE_WARN:
+                groups[-1].append(u)
                 if bound.score < MERGE:
-                    why = ", ".join(_REASONS[r] for r in bound.reasons)
-                    self.warn(piece[0], f"paragraph {_excerpt(text, 40)} read as a further paragraph of the "
-                                        f"abstract at line {current['line']}, not as a paper ({why})")
+                    self._merged_warning(units[u][2][0], texts[u], units[groups[-1][0]][2][0], bound)
             else:
-                if out and not fixed and bound.score >= WARN:
-                    why = ", ".join(_REASONS[r] for r in bound.reasons)
-                    self.warn(piece[0], f"paragraph {_excerpt(text, 40)} read as a separate paper; it may "
-                                        f"continue the abstract at line {out[-1]['line']} ({why})")
-                head = dict(f) if k == 0 else {"title": None, "authors": (), "et_al": False, "track": (),
-                                               "status": None, "keywords": (), "number": None}
-                current = {**head, "line": f["line"] if k == 0 else piece[0], "pieces": [piece], "pages": [],
-                           "status": None}
-                if k == 0:
-                    current["keywords"] = f["keywords"]
-                out.append(current)
-            current["end"] = f["end"] if last else piece[0] + len(piece[1]) - 1
-            if last:
-                current["pages"] += f["pages"]
-                current["status"] = current["status"] or f["status"]
+                groups.append([u])
+                opening.append(bound)
+        merged_texts = ["\n\n".join(texts[u] for u in g) for g in groups]
+        final: list[list[int]] = [groups[0]]
+        for before, group, first, second in zip(groups, groups[1:], opening[1:], continuation_scores(merged_texts)):
+            if len(group) > 1:  # the paper below already has several paragraphs: see CHAIN_PRIOR
+                second = replace(second, score=second.score + CHAIN_PRIOR)
+            # round two supersedes round one where a paper above has several paragraphs
+            bound = second if len(before) > 1 else max(first, second, key=lambda b: b.score)
+            line, above = units[group[0]][2][0], units[final[-1][0]][2][0]
+            if not fixed[group[0]] and second.score >= MERGE_WARN:
+                final[-1] += group
+                self._merged_warning(line, texts[group[0]], above, second)
+                continue
+            if not fixed[group[0]] and bound.score >= WARN:
+                why = ", ".join(_REASONS[r] for r in bound.reasons)
+                self.warn(line, f"paragraph {_excerpt(texts[group[0]], 40)} read as a separate paper; it may "
+                                f"continue the abstract at line {above} ({why})")
+            final.append(group)
+        out: list[dict] = []
+        for group in final:
+            f0, k0, _ = units[group[0]]
+            head = dict(f0) if k0 == 0 else {"title": None, "authors": (), "et_al": False, "track": (),
+                                             "keywords": (), "number": None}
+            current = {**head, "line": f0["line"] if k0 == 0 else units[group[0]][2][0],
+                       "pieces": [units[u][2] for u in group], "pages": [], "status": None}
+            for u in group:
+                f, k, piece = units[u]
+                if k == len(f["pieces"]) - 1:  # the source entry's last paragraph: its trailing words
+                    current["pages"] += f["pages"]
+                    current["status"] = current["status"] or f["status"]
+                    current["end"] = f["end"]
+                else:
+                    current["end"] = piece[0] + len(piece[1]) - 1
+            out.append(current)
         self._pending = out
+
+    def _merged_warning(self, line: int, text: str, above: int, bound) -> None:
+        why = ", ".join(_REASONS[r] for r in bound.reasons)
+        self.warn(line, f"paragraph {_excerpt(text, 40)} read as a further paragraph of the abstract at line "
+                        f"{above}, not as a paper ({why})")
 
 
 _REASONS = {"connective": "it opens with a connective", "opener": "it opens like a continuation", "short_after": "it is short",

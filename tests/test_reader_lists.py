@@ -68,13 +68,12 @@ def test_a_paragraph_opening_with_a_connective_continues_the_abstract():
              "algorithm whose error matches the information-theoretic lower bound up to constants.")
     text = f"ICLR 2025 Papers\n\n{first}\n\n{second}\n\n{third}\n\n{other}\n"
     result = read_text(text, "a.txt")
-    # "Furthermore, ..." is merged; "We propose ..." after a paragraph of background alone may be a
-    # continuation too, but the evidence is weaker: kept as a paper, with a warning naming the line above
-    assert [e.abstract for e in result.entries] == [first, f"{second}\n\n{third}", other]
-    assert [e.line for e in result.entries] == [3, 5, 9]
-    warnings = [(d.line, d.message) for d in result.diagnostics]
-    assert warnings[0][0] == 5 and "may continue the abstract at line 3" in warnings[0][1]
-    assert all("may continue" in m for _, m in warnings)
+    # "Furthermore, ..." is merged (a connective); then "We propose ..." after a paragraph of background
+    # alone, with a paragraph already following it, is merged too, with a warning naming both lines
+    assert [e.abstract for e in result.entries] == [f"{first}\n\n{second}\n\n{third}", other]
+    assert [e.line for e in result.entries] == [3, 9]
+    ((line, message),) = [(d.line, d.message) for d in result.diagnostics]
+    assert line == 5 and "further paragraph of the abstract at line 3" in message
     assert_nothing_lost(result, text)
 
 
