@@ -132,3 +132,155 @@ def test_author_with_a_colon_for_the_last_initial_dot():
             assert not diffs, (name, record["title"], diffs)
             if record is records[k]:
                 assert entry.authors == ("Yixuan Tang", "Anthony K.H: Tung")
+
+
+# --------------------------------------------------------------------------- layouts a new user tried
+
+
+def _pick(count: int = 3, authors: tuple[int, int] = (2, 4), offset: int = 0) -> list[dict]:
+    """Real corpus records with a one-line abstract under 900 characters and 2-4 authors."""
+    fits = [r for r in _records() if "\n" not in r["abstract"] and "\r" not in r["abstract"]
+            and authors[0] <= len(r["authors"]) <= authors[1] and len(r["abstract"]) < 900]
+    return fits[offset:offset + count]
+
+
+def _assert_papers(result, records: list[dict], title=True, authors=True, track=False) -> None:
+    assert len(result.entries) == len(records), [e.abstract[:40] for e in result.entries]
+    for entry, record in zip(result.entries, records):
+        assert entry.abstract == record["abstract"]
+        assert entry.title == (record["title"] if title else None)
+        assert entry.authors == (tuple(record["authors"]) if authors else ())
+        assert entry.track == ((record.get("primary_area") or record.get("track"),) if track else ())
+
+
+def _header(record: dict, sep: str = ", ") -> str:
+    return f"{record['title']}\n{sep.join(record['authors'])}"
+
+
+@pytest.mark.parametrize("gap", ["\n", ""], ids=["blank-line", "no-blank-line"])
+def test_title_and_authors_without_abstract_are_reported_and_the_others_kept(gap):
+    a, lonely, b = _pick()
+    text = (f"NeurIPS 2024 Accepted Papers\n\n{_header(a)}\n{gap}{a['abstract']}\n\n{_header(lonely)}\n\n"
+            f"{_header(b)}\n{gap}{b['abstract']}\n")
+    result = read_text(text, "lonely.txt")
+    _assert_papers(result, [a, b])
+    (warning,) = result.diagnostics
+    start = 8 if gap else 7
+    assert (warning.line, warning.level) == (start, "warning")
+    assert f"lines {start}-{start + 1} have no abstract" in warning.message
+    assert lonely["title"][:30] in warning.message
+    assert_nothing_lost(result, text)
+
+
+def test_title_and_authors_then_a_blank_line_then_the_abstract_is_one_paper():
+    records = _pick(offset=3)
+    text = "NeurIPS 2024 Accepted Papers\n\n" + "".join(f"{_header(r)}\n\n{r['abstract']}\n\n" for r in records)
+    result = read_text(text, "blank.txt")
+    _assert_papers(result, records)
+    assert not result.diagnostics
+    assert [e.line for e in result.entries] == [3, 8, 13]
+
+
+def test_a_single_author_line_is_the_author():
+    singles = _pick(2, authors=(1, 1))
+    pair = _pick(1, offset=6)
+    records = [singles[0], pair[0], singles[1]]
+    with_titles = "ICLR 2025 Papers\n\n" + "".join(f"{_header(r)}\n\n{r['abstract']}\n\n" for r in records)
+    result = read_text(with_titles, "single.txt")
+    _assert_papers(result, records)
+    assert not result.diagnostics
+    authors_only = "ICLR 2025 Papers\n\n" + "".join(f"{', '.join(r['authors'])}\n\n{r['abstract']}\n\n"
+                                                    for r in records)
+    result = read_text(authors_only, "single.txt")
+    _assert_papers(result, records, title=False)
+    assert all(d.level == "warning" for d in result.diagnostics)
+
+
+def test_authors_separated_by_middle_dots_are_authors_not_a_track():
+    records = _pick(offset=9)
+    text = "ICLR 2025 Papers\n\n" + "".join(f"{_header(r, ' · ')}\n\n{r['abstract']}\n\n" for r in records)
+    result = read_text(text, "dots.txt")
+    _assert_papers(result, records)
+    assert not result.diagnostics
+    # a real track with the same separator stays a track
+    track = read_text("ICML 2025\n\nTheory · Learning Theory\n\n" + records[0]["abstract"] + "\n", "t.txt")
+    assert track.entries[0].track == ("Theory", "Learning Theory")
+
+
+def test_a_title_line_directly_above_the_abstract_is_the_title():
+    records = _pick(offset=12)
+    text = "ICLR 2025 Papers\n\n" + "".join(f"{r['title']}\n{r['abstract']}\n\n" for r in records)
+    result = read_text(text, "glued.txt")
+    _assert_papers(result, records, authors=False)
+    assert not result.diagnostics
+
+
+@pytest.mark.parametrize("heading, venue, year", [
+    ("Accepted Papers — ICML 2024", "ICML", 2024),
+    ("2024 NeurIPS", "NeurIPS", 2024),
+    ("AAAI-25 Technical Track", "AAAI", 2025),
+    ("KDD '24", "KDD", 2024),
+    ("ACL 2024 Findings", "ACL Findings", 2024),
+    ("Findings of EMNLP 2023", "EMNLP Findings", 2023),
+    ("ICLR 2025 Papers", "ICLR", 2025),
+    ("3DV 2025", "3DV", 2025),
+])
+def test_headings_give_venue_and_year(heading, venue, year):
+    records = _pick(2, offset=15)
+    text = f"{heading}\n\n" + "".join(f"{_header(r)}\n\n{r['abstract']}\n\n" for r in records)
+    result = read_text(text, "h.txt")
+    assert (result.heading.venue, result.heading.year, result.heading.line) == (venue, year, 1)
+    assert [(e.venue, e.year) for e in result.entries] == [(venue, year)] * 2
+    _assert_papers(result, records)
+    assert not result.diagnostics
+
+
+def test_a_track_label_after_the_abstract_belongs_to_that_paper():
+    records = [r for r in _records() if r.get("primary_area") and "\n" not in r["abstract"]][:3]
+    text = "ICLR 2025 Papers\n\n" + "".join(
+        f"Title: {r['title']}\nAuthors: {', '.join(r['authors'])}\nAbstract: {r['abstract']}\n"
+        f"Track: {r['primary_area']}\n\n" for r in records)
+    result = read_text(text, "track.txt")
+    _assert_papers(result, records, track=True)
+    assert not result.diagnostics
+    assert_nothing_lost(result, text)
+
+
+# --------------------------------------------------------------------------- malformed endings
+
+
+def test_a_track_line_at_the_end_of_the_file_is_reported():
+    text = ICML25.read_text(encoding="utf-8").rstrip("\n") + "\n\nTheory · Learning Theory\n"
+    result = read_text(text, "end.txt", "ICML", 2025)
+    full = read_list(ICML25, "ICML", 2025)
+    assert [(e.track, e.authors, e.abstract) for e in result.entries] == \
+        [(e.track, e.authors, e.abstract) for e in full.entries]
+    (warning,) = result.diagnostics
+    last = len(split_lines(text.rstrip("\n")))
+    assert warning.line == last and f"lines {last}-{last} have no abstract" in warning.message
+    assert "Theory · Learning Theory" in warning.message
+    assert_nothing_lost(result, text)
+
+
+@pytest.mark.parametrize("cut", ["mid-abstract", "after-authors"])
+def test_a_list_cut_off_mid_entry_keeps_everything_and_says_so(cut):
+    full = read_list(ICML25, "ICML", 2025)
+    lines = split_lines(ICML25.read_text(encoding="utf-8"))
+    last = full.entries[-1]
+    if cut == "mid-abstract":
+        kept = lines[:last.end_line - 1] + [lines[last.end_line - 1][:200].rstrip()]
+    else:
+        kept = lines[:last.end_line - 2]  # the track and author lines of the last paper, not its abstract
+    text = "\n".join(kept) + "\n"
+    result = read_text(text, "cut.txt", "ICML", 2025)
+    assert [(e.track, e.authors) for e in result.entries[:-1]] == [(e.track, e.authors) for e in full.entries[:-2]] \
+        + ([] if cut == "after-authors" else [(full.entries[-2].track, full.entries[-2].authors)])
+    (warning,) = result.diagnostics
+    if cut == "mid-abstract":
+        assert result.entries[-1].abstract == lines[last.end_line - 1][:200].rstrip()
+        assert len(result.entries) == 20 and warning.line == last.end_line
+        assert "ends mid-sentence" in warning.message and f"at line {last.line}" in warning.message
+    else:
+        assert len(result.entries) == 19 and "have no abstract" in warning.message
+        assert full.entries[-1].authors[0] in warning.message
+    assert_nothing_lost(result, text)
