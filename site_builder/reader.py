@@ -1203,9 +1203,11 @@ class _Reader:
         for n, draft in enumerate(drafts):
             heads = _headers(draft)
             allow_cont = previous is not None and bool(heads) and not heads[0].mark and heads[0].kind == "short" \
-                and not any(i.kind == "number" for i in draft.items[:1]) \
-                and not any(h.kind == "short" and author_score(h.text) >= 2.5 for h in heads)
+                and not any(i.kind == "number" for i in draft.items[:1])
             roles, margin = _best_roles(heads, repeats, prior, allow_cont) if heads else ((), 99.0)
+            if allow_cont and any(r == "cont" and author_score(h.text) >= 2.5 for r, h in zip(roles, heads)):
+                # an author line never continues the abstract above (title and authors with no abstract)
+                roles, margin = _best_roles(heads, repeats, prior, False)
             if heads and previous is not None and all(r == "cont" for r in roles):
                 self._continue(previous, draft, margin)
                 continue
