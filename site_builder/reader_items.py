@@ -346,10 +346,13 @@ def _split_overfull(draft: _Draft) -> list[_Draft]:
     if len(strong) < 2 or any(i.kind == "prose" for i in draft.items[:strong[-1]]):
         return [draft]
     lead = strong[0]
+    # the first part may end right after its author line only when a title line stands above that line
+    # (title and authors with no abstract); after a number alone, the "author line" is a title
+    titled = any(i.kind != "number" for i in draft.items[:lead])
     cuts = []
     for k in strong[1:]:
         cut = k - lead
-        if cut > (cuts[-1] if cuts else strong[0]):
+        if cut > (cuts[-1] if cuts else strong[0] + (0 if titled else 1)):
             cuts.append(cut)
     parts, start = [], 0
     for cut in cuts:
