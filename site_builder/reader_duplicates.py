@@ -1,0 +1,54 @@
+"""List reader, stage 5: one paper listed twice, in one list or in two, is read once."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import replace
+
+from .diagnostics import Diagnostic
+from .reader_types import Entry, ListResult
+from .reader_text import _excerpt
+
+
+def _key(text: str) -> str:
+    return re.sub(r"[\W_]+", " ", unicodedata.normalize("NFKC", text).casefold()).strip()
+
+
+def identity_key(abstract: str, title: str | None) -> str:
+    """What makes two entries the same paper: the abstract with case, punctuation and white
+    space ignored; for a short abstract (under 40 characters so normalised) with a title,
+    the title instead. Shared by :func:`merge_duplicates` and the model's paper id."""
+    key = _key(abstract)
+    return "title:" + _key(title) if len(key) < 40 and title else key
+
+
+def merge_duplicates(results: list[ListResult]) -> None:
+    """Merge papers listed twice, in one list or across ``results`` (in place).
+
+    Two entries are the same paper when their abstracts agree after case,
+    punctuation and white space are ignored (or, with short abstracts, their
+    titles do).  The first keeps its place and gains fields only the second
+    has; the second is dropped with a warning naming both places.
+    """
+    seen: dict[str, tuple[ListResult, int]] = {}
+    for result in results:
+        kept: list[Entry] = []
+        for entry in result.entries:
+            key = identity_key(entry.abstract, entry.title)
+            if key not in seen:
+                seen[key] = (result, len(kept))
+                kept.append(entry)
+                continue
+            owner, index = seen[key]
+            target = kept if owner is result else owner.entries
+            first = target[index]
+            target[index] = replace(
+                first, title=first.title or entry.title, authors=first.authors or entry.authors,
+                et_al=first.et_al if first.authors else entry.et_al, track=first.track or entry.track,
+                status=first.status or entry.status, keywords=first.keywords or entry.keywords)
+            result.diagnostics.append(Diagnostic(
+                entry.path, entry.line, "warning",
+                f"the same paper as {first.path}:{first.line} ({_excerpt(first.title or first.abstract, 40)}); "
+                f"read once"))
+        result.entries = kept

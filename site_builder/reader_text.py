@@ -1,0 +1,100 @@
+"""List reader, stage 1: bytes to text and lines (encodings, line ends, spaces, control characters)."""
+
+from __future__ import annotations
+
+import re
+
+from .diagnostics import Diagnostic
+from .reader_types import ReadError
+
+
+_SPACES = re.compile(r"[\t\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]")
+_CONTROLS = re.compile(r"[\x00-\x08\x0e-\x1f\x7f-\x9f]")
+_ZERO_WIDTH = re.compile(r"[\u200b\u200c\u200d\u2060\ufeff]")
+
+
+def clean(text: str) -> str:
+    """Return ``text`` with tabs and Unicode spaces as plain spaces, zero-width marks dropped, ends stripped."""
+    return _SPACES.sub(" ", _ZERO_WIDTH.sub("", text)).strip()
+
+
+def _utf16_by_nuls(data: bytes) -> str | None:
+    """Return 'utf-16-le'/'utf-16-be' when NUL bytes sit in the odd/even places of ASCII-heavy UTF-16."""
+    sample = data[:4096]
+    if len(sample) < 2:
+        return None
+    even = sample[0::2].count(0)
+    odd = sample[1::2].count(0)
+    half = len(sample) // 2
+    if odd >= 4 and odd > 0.05 * half and even * 4 < odd:
+        return "utf-16-le"
+    if even >= 4 and even > 0.05 * half and odd * 4 < even:
+        return "utf-16-be"
+    return None
+
+
+def decode_bytes(data: bytes) -> str:
+    """Decode a list file's bytes to text.
+
+    Order: byte-order mark (UTF-8, UTF-16 LE/BE, UTF-32), UTF-16 by NUL
+    pattern, UTF-8, GB18030.  Returns the text without the BOM.
+    Raises :class:`ReadError` for an empty file, binary data (more than 1%
+    NUL bytes or control characters) or bytes no encoding accepts. A stray
+    control character stays in the text (see :func:`remove_controls`).
+    """
+    if not data.strip(b" \t\r\n\x00"):
+        raise ReadError("the file is empty")
+    boms = [(b"\xef\xbb\xbf", "utf-8"), (b"\xff\xfe\x00\x00", "utf-32-le"), (b"\x00\x00\xfe\xff", "utf-32-be"),
+            (b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be")]
+    encoding = None
+    for bom, name in boms:
+        if data.startswith(bom):
+            data, encoding = data[len(bom):], name
+            break
+    encoding = encoding or _utf16_by_nuls(data)
+    if encoding is None and data.count(b"\x00") > max(2, len(data) // 100):
+        raise ReadError("the file is binary (it holds NUL bytes), not a text list")
+    text = None
+    for name in [encoding] if encoding else ["utf-8", "gb18030"]:
+        try:
+            text = data.decode(name)
+            break
+        except UnicodeDecodeError:
+            continue
+    if text is None:
+        raise ReadError(f"the file is neither UTF-8, UTF-16 nor GB18030 text ({encoding or 'undecodable bytes'})")
+    controls = len(_CONTROLS.findall(text))
+    if controls > max(2, len(text) // 100):
+        raise ReadError("the file is binary (it holds control characters), not a text list")
+    if not clean(text):
+        raise ReadError("the file is empty")
+    return text
+
+
+def split_lines(text: str) -> list[str]:
+    """Split ``text`` at LF, CRLF and CR line ends; a leading BOM is dropped.
+
+    ``split_lines("a\\r\\nb\\rc") == ["a", "b", "c"]``.
+    """
+    return re.split(r"\r\n|\r|\n", text.removeprefix("\ufeff"))
+
+
+
+_UNSAFE_CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def remove_controls(text: str, path: str) -> tuple[str, list[Diagnostic]]:
+    """Remove the control characters that no page, feed or XML file may hold (NUL, C0 but tab and
+    line ends, DEL) from ``text``; returns the text and one warning per line that held any."""
+    warnings = []
+    for number, line in enumerate(split_lines(text), 1):
+        found = _UNSAFE_CONTROLS.findall(line)
+        if found:
+            codes = ", ".join(sorted({f"U+{ord(c):04X}" for c in found}))
+            warnings.append(Diagnostic(path, number, "warning", f"removed {len(found)} control character(s) ({codes})"))
+    return (_UNSAFE_CONTROLS.sub("", text) if warnings else text), warnings
+
+
+def _excerpt(text: str, width: int = 60) -> str:
+    text = " ".join(text.split())
+    return repr(text if len(text) <= width else text[: width - 1] + "…")
