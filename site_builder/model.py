@@ -175,7 +175,7 @@ class _Draft:
     venue: Venue
 
 
-def _draft(entry: Entry, override: dict, diagnostics: Diagnostics) -> _Draft | None:
+def _draft(entry: Entry, override: dict, diagnostics: Diagnostics, pid: str | None = None) -> _Draft | None:
     """Apply ``override`` to ``entry``; None (with an error diagnostic) when no venue and year are known."""
     f = {"title": entry.title, "authors": entry.authors, "track": entry.track, "abstract": entry.abstract,
          "slug": None, "venue": entry.venue, "year": entry.year}
@@ -183,7 +183,7 @@ def _draft(entry: Entry, override: dict, diagnostics: Diagnostics) -> _Draft | N
     if not f["venue"] or not f["year"]:
         diagnostics.error(entry.path, entry.line, "paper has no venue and year (heading names none, config gives none)")
         return None
-    return _Draft(entry, paper_id(entry), f["title"], tuple(f["authors"]), tuple(f["track"]),
+    return _Draft(entry, pid or paper_id(entry), f["title"], tuple(f["authors"]), tuple(f["track"]),
                   f["abstract"], f["slug"], Venue(str(f["venue"]), int(f["year"])))
 
 
@@ -241,12 +241,12 @@ def build_site(entries: list[Entry], overrides: dict[str, dict], config: SiteCon
     for entry in sorted(entries, key=lambda e: (e.path, e.line)):
         if progress is not None:
             progress.advance()
-        pid = paper_id(entry)
+        pid = memo.paper_id(entry) if memo is not None else paper_id(entry)
         if pid in drafts:
             first = drafts[pid].entry
             diagnostics.warning(entry.path, entry.line, f"duplicate of the paper at {first.path}:{first.line}; listed once")
             continue
-        draft = _draft(entry, overrides.get(pid, {}), diagnostics)
+        draft = _draft(entry, overrides.get(pid, {}), diagnostics, pid)
         if draft is not None:
             drafts[pid] = draft
     for pid in sorted(set(overrides) - set(drafts)):
