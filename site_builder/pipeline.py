@@ -237,7 +237,7 @@ def _build(out: Path, config: SiteConfig, strict: bool, build_cache: BuildCache,
     progress.stage("papers", len(entries), "papers")
     site = build_site(entries, overrides, config, diagnostics, memo=build_cache, progress=progress)
     progress.stage("reading-list features")
-    library = build_library(site, notes, diagnostics)
+    library = build_library(site, notes, diagnostics, build_cache)
     if diagnostics.errors or (strict and diagnostics.warnings):
         build_cache.save()
         diagnostics.extend(build_cache.diagnostics)
