@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import math
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -67,7 +68,11 @@ DEFAULT_BLOCK = 512
 TOKEN = re.compile(r"(?u)\b\w\w+\b")
 #: Below this many texts the full computation stays in one process.
 MIN_PARALLEL_TEXTS = 2000
-STATE_FORMAT = 1
+STATE_FORMAT = 2
+#: Fixed-point scale of the weights (see :func:`quantized`).
+SCALE = float(1 << 24)
+#: Each text keeps this many more candidates than shown, so most rows survive an update unrecomputed.
+SLACK = 15
 
 
 @lru_cache(maxsize=1)
@@ -114,7 +119,8 @@ def count_matrix(counts: Sequence[Counter], vocabulary: dict[str, int]) -> tuple
 def weights(indptr: np.ndarray, indices: np.ndarray, counts: np.ndarray, vocabulary_size: int):
     """The L2-normalised TF-IDF matrix (scipy CSR float32, texts × vocabulary) of a count matrix.
 
-    Row-local: a row's weights depend on its own counts and the idf of its terms only.
+    Row-local: a row's weights depend on its own counts and the idf of its terms only (the
+    norm is an exactly rounded sum, :func:`math.fsum`, so not even the summation order matters).
     """
     n = len(indptr) - 1
     df = np.bincount(indices, minlength=vocabulary_size).astype(np.float32)
@@ -125,16 +131,20 @@ def weights(indptr: np.ndarray, indices: np.ndarray, counts: np.ndarray, vocabul
     data = np.log(counts)
     data += np.float32(1.0)
     data *= idf[indices]
-    squares = (data * data).astype(np.float64)
-    lengths = np.diff(indptr)
-    nonempty = lengths > 0
-    sums = np.zeros(n, dtype=np.float64)
-    if len(squares):
-        sums[nonempty] = np.add.reduceat(squares, indptr[:-1][nonempty])
-    norms = np.sqrt(sums)
+    squares = (data * data).astype(np.float64).tolist()
+    bounds = indptr.tolist()
+    norms = np.array([math.sqrt(math.fsum(squares[bounds[i]:bounds[i + 1]])) for i in range(n)], dtype=np.float64)
     norms[norms == 0.0] = 1.0
-    data = (data / np.repeat(norms, lengths)).astype(np.float32)
+    data = (data / np.repeat(norms, np.diff(indptr))).astype(np.float32)
     return _csr(indptr, indices, data, (n, max(vocabulary_size, 1)))
+
+
+def quantized(matrix):
+    """``matrix`` (weights in [0, 1]) with each stored weight ``w`` as the integer ``max(1, round(w · 2**24))``
+    (int64 CSR): dot products of its rows are exact integers (below 2**50), whatever the summation
+    order, and positive exactly when two texts share a term."""
+    data = np.maximum(1, np.rint(matrix.data.astype(np.float64) * SCALE)).astype(np.int64)
+    return _csr(matrix.indptr, matrix.indices, data, matrix.shape)
 
 
 # -- best k -------------------------------------------------------------------------------------
@@ -161,14 +171,17 @@ def _block_best(scores: np.ndarray, take: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 class _Best:
-    """A running best ``take`` per row (columns and scores), merged under the total order."""
+    """A running best ``take`` per row (columns and exact integer scores held in float64), merged under
+    the total order (score descending, column ascending); column ``sentinel`` / score ``-inf`` = none."""
 
     def __init__(self, rows: int, take: int, sentinel: int) -> None:
         self.cols = np.full((rows, take), sentinel, dtype=np.int64)
         self.scores = np.full((rows, take), -np.inf, dtype=np.float64)
         self.take = take
+        self.sentinel = sentinel
 
     def merge(self, rows, cols: np.ndarray, scores: np.ndarray) -> None:
+        """Merge candidates ``cols``/``scores`` (rows × any) into ``rows`` (none may repeat a held column)."""
         all_cols = np.concatenate([self.cols[rows], cols], axis=1)
         all_scores = np.concatenate([self.scores[rows], scores], axis=1)
         order = np.lexsort((all_cols, -all_scores), axis=1)[:, :self.take]
@@ -176,17 +189,25 @@ class _Best:
         self.scores[rows] = np.take_along_axis(all_scores, order, axis=1)
 
     def positive(self) -> "_Best":
-        """Keep only strictly positive scores (the others become column ``n``, score ``-inf``)."""
+        """Keep only strictly positive scores."""
         out = self.scores <= 0
-        self.cols[out], self.scores[out] = self.cols.shape[0], -np.inf
+        self.cols[out], self.scores[out] = self.sentinel, -np.inf
         return self
 
-    def lists(self) -> list[list[tuple[int, float]]]:
-        return [[(int(j), float(v)) for j, v in zip(cols, values) if v > 0]
-                for cols, values in zip(self.cols, self.scores)]
+    def bounds(self) -> np.ndarray:
+        """Per row, a bound on the score of every column not held: the last held score when all
+        ``take`` slots are used, else 0 (every other text shares no term)."""
+        if self.take == 0:
+            return np.zeros(self.cols.shape[0], dtype=np.float64)
+        last = self.scores[:, -1]
+        return np.where(np.isfinite(last), last, 0.0)
 
 
-_MATRIX: list = []  # the matrix and block size, for forked workers
+#: What the last incremental update did (texts whose vector changed, added, candidates rescored, rows
+#: recomputed in full); empty until one ran. For tests and benchmarks.
+LAST_UPDATE: dict[str, int] = {}
+
+_MATRIX: list = []  # the matrix, block size and take, for forked workers
 
 
 def _pair_job(pair: tuple[int, int]) -> tuple[int, int, tuple, tuple | None]:
@@ -202,36 +223,26 @@ def _pair_job(pair: tuple[int, int]) -> tuple[int, int, tuple, tuple | None]:
     return bi, bj, first, second
 
 
-def top_k_similar(matrix, k: int = DEFAULT_K, block: int = DEFAULT_BLOCK) -> list[list[tuple[int, float]]]:
-    """For each row ``i`` of ``matrix`` (rows L2-normalised), up to ``k`` ``(j, cosine)`` with ``j != i``.
-
-    Only strictly positive similarities count; ordered by decreasing cosine,
-    ties by increasing ``j``. Only the upper block triangle is computed, one
-    ``block`` × ``block`` product at a time (each used for the rows of both
-    blocks), the block pairs on every core when there are many rows; every row
-    keeps a running best ``k`` (merging is order-independent under the total
-    order, so the result does not depend on which pair finished first).
-    """
+def _all_pairs(matrix, take: int, block: int) -> _Best:
+    """The best ``take`` of every row of the integer ``matrix`` (upper block triangle, on every core)."""
     n = matrix.shape[0]
-    take = min(k, n - 1)
-    if take <= 0:
-        return [[] for _ in range(n)]
     best = _Best(n, take, n)
     count = (n + block - 1) // block
     pairs = [(bi, bj) for bi in range(count) for bj in range(bi, count)]
+    if take <= 0:
+        return best
     _MATRIX[:] = [matrix, block, take]
     try:
         processes = min(workers.worker_count(), len(pairs))
         pool = workers.fork_pool(processes) if processes >= 2 and n >= MIN_PARALLEL_TEXTS else None
         if pool is None:
-            results = map(_pair_job, pairs)
-            _merge_pairs(best, results, block)
+            _merge_pairs(best, map(_pair_job, pairs), block)
         else:
             with pool:
                 _merge_pairs(best, pool.imap_unordered(_pair_job, pairs, chunksize=4), block)
     finally:
         _MATRIX[:] = []
-    return best.lists()
+    return best.positive()
 
 
 def _merge_pairs(best: _Best, results, block: int) -> None:
@@ -243,31 +254,43 @@ def _merge_pairs(best: _Best, results, block: int) -> None:
             best.merge(slice(c, c + cols2.shape[0]), cols2 + a, values2)
 
 
-def top_k_rows(matrix, rows: np.ndarray, best: "_Best", also: np.ndarray | None = None,
-               chunk: int = DEFAULT_BLOCK) -> None:
-    """Merge into ``best`` the cosines of each row in ``rows`` (sorted) with every row of ``matrix``
-    (itself excluded), and, when ``also`` (sorted rows, none in ``rows``) is given, the cosines of
-    each row of ``also`` with the rows of ``rows`` (the same numbers, by symmetry)."""
+def top_k_similar(matrix, k: int = DEFAULT_K, block: int = DEFAULT_BLOCK) -> list[list[tuple[int, float]]]:
+    """For each row ``i`` of the weight ``matrix``, up to ``k`` ``(j, score)`` with ``j != i``: the
+    strictly positive cosines of :func:`quantized` rows (as exact integers, scaled by ``2**48``),
+    best first, ties by increasing ``j``. Memory O(block² + N·k)."""
+    n = matrix.shape[0]
+    best = _all_pairs(quantized(matrix), min(k, n - 1), block)
+    return [[(int(j), float(v)) for j, v in zip(cols, values) if v > 0] for cols, values in zip(best.cols, best.scores)]
+
+
+def _rows(matrix, rows: np.ndarray, take: int, chunk: int = DEFAULT_BLOCK) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The full rows ``rows`` of the integer ``matrix``: their best ``take`` (cols, scores; itself
+    excluded, positive only) and their dense scores against every row (``len(rows)`` × n, float64)."""
+    n = matrix.shape[0]
+    best = _Best(len(rows), take, n)
+    dense = np.zeros((len(rows), n), dtype=np.float64)
     transposed = matrix.T.tocsr()
     for s in range(0, len(rows), chunk):
         part = rows[s:s + chunk]
         scores = (matrix[part] @ transposed).toarray().astype(np.float64)
-        if also is not None and len(also):
-            with_part = np.ascontiguousarray(scores[:, also].T)
-            picked, picked_scores = _block_best(with_part, best.take)
-            best.merge(also, part[picked], picked_scores)
+        dense[s:s + len(part)] = scores
         scores[np.arange(len(part)), part] = -1.0  # a paper is not related to itself
-        cols, values = _block_best(scores, best.take)
-        best.merge(part, cols, values)
+        if take > 0:
+            cols, values = _block_best(scores, take)
+            best.merge(slice(s, s + len(part)), cols, values)
+    best.positive()
+    return best.cols, best.scores, dense
 
 
 # -- state of the previous build and the incremental update ---------------------------------------
 
 @dataclass
 class State:
-    """What :func:`related_indices` needs from the previous build: the texts' ``keys`` (in order),
-    the ``vocabulary`` (sorted terms), the count matrix (``indptr``, ``indices``, ``counts``) and the
-    best lists (``best_cols``, ``best_scores``: texts × k, column ``n`` / score ``-inf`` = none), ``k``."""
+    """What :func:`incremental_related` needs from the previous build: the texts' ``keys`` (in order),
+    the ``vocabulary`` (sorted terms), the count matrix (``indptr``, ``indices``, ``counts``), per text
+    its best candidates (``best_cols``, ``best_scores``: texts × (k + :data:`SLACK`), column ``n`` /
+    score ``-inf`` = none) and ``bound``: every other text has a score at most ``bound``, and shares
+    no term with it when ``bound`` is 0; ``k``."""
 
     keys: list[str]
     vocabulary: list[str]
@@ -276,7 +299,14 @@ class State:
     counts: np.ndarray
     best_cols: np.ndarray
     best_scores: np.ndarray
+    bound: np.ndarray
     k: int
+
+    def lists(self) -> list[list[int]]:
+        """The best ``k`` of each text, best first."""
+        n = len(self.keys)
+        return [[int(j) for j, v in zip(cols[:self.k], values[:self.k]) if j < n and v > 0]
+                for cols, values in zip(self.best_cols, self.best_scores)]
 
 
 def text_key(key: str, text: str) -> str:
@@ -284,19 +314,22 @@ def text_key(key: str, text: str) -> str:
     return hashlib.sha256(f"{key}\0{text}".encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
+def _joined(items: list[str]) -> np.ndarray:
+    return np.frombuffer("\n".join(items).encode("utf-8", "surrogatepass"), dtype=np.uint8)
+
+
 def save_state(path: Path, state: State, code: str) -> None:
-    """Write ``state`` (tagged with the code version ``code``) to ``path`` (``.npz``); raises OSError."""
+    """Write ``state`` (tagged with the code version ``code``) to ``path`` (``.npz``, atomically); raises OSError."""
     import os
     import tempfile
     path.parent.mkdir(parents=True, exist_ok=True)
-    joined = lambda items: np.frombuffer("\n".join(items).encode("utf-8", "surrogatepass"), dtype=np.uint8)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
-            np.savez(handle, format=np.array([STATE_FORMAT, state.k]), code=joined([code]),
-                     keys=joined(state.keys), vocabulary=joined(state.vocabulary), indptr=state.indptr,
+            np.savez(handle, format=np.array([STATE_FORMAT, state.k]), code=_joined([code]),
+                     keys=_joined(state.keys), vocabulary=_joined(state.vocabulary), indptr=state.indptr,
                      indices=state.indices, counts=state.counts, best_cols=state.best_cols,
-                     best_scores=state.best_scores)
+                     best_scores=state.best_scores, bound=state.bound)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -314,37 +347,40 @@ def load_state(path: Path, code: str) -> State | None:
             keys = split("keys")
             vocabulary = split("vocabulary") if len(data["vocabulary"]) else []
             state = State(keys, vocabulary, data["indptr"], data["indices"], data["counts"], data["best_cols"],
-                          data["best_scores"], k)
+                          data["best_scores"], data["bound"], k)
     except (OSError, ValueError, KeyError, TypeError, EOFError):
         return None
     n = len(state.keys)
     if not (state.indptr.shape == (n + 1,) and state.best_cols.shape == state.best_scores.shape
-            and state.best_cols.shape[0] == n and len(state.indices) == len(state.counts) == state.indptr[-1]
+            and state.best_cols.shape[0] == n and state.bound.shape == (n,)
+            and len(state.indices) == len(state.counts) == state.indptr[-1]
             and (len(state.indices) == 0 or 0 <= state.indices.min() <= state.indices.max() < len(vocabulary))):
         return None
     return state
 
 
-def _full(counts: list[Counter], keys: list[str], k: int, block: int) -> tuple[list, State]:
+def _full(counts: list[Counter], keys: list[str], k: int, block: int) -> State:
     vocabulary = sorted({t for c in counts for t in c})
     index = {t: i for i, t in enumerate(vocabulary)}
     indptr, indices, data = count_matrix(counts, index)
-    matrix = weights(indptr, indices, data, len(vocabulary))
-    lists = top_k_similar(matrix, k, block)
-    take = max(min(k, len(keys) - 1), 0)
-    best_cols = np.full((len(keys), take), len(keys), dtype=np.int64)
-    best_scores = np.full((len(keys), take), -np.inf, dtype=np.float64)
-    for i, row in enumerate(lists):
-        for r, (j, v) in enumerate(row):
-            best_cols[i, r], best_scores[i, r] = j, v
-    return lists, State(keys, vocabulary, indptr, indices, data, best_cols, best_scores, k)
+    matrix = quantized(weights(indptr, indices, data, len(vocabulary)))
+    best = _all_pairs(matrix, min(k + SLACK, len(keys) - 1), block)
+    return State(keys, vocabulary, indptr, indices, data, best.cols, best.scores, best.bounds(), k)
 
 
-def _update(texts: Sequence[str], keys: list[str], k: int, previous: State) -> tuple[list, State] | None:
+def _row_sums(values: np.ndarray, indptr: np.ndarray) -> np.ndarray:
+    """Exact per-row sums of non-negative integers held in float64 (below 2**53), for CSR ``indptr``."""
+    total = np.concatenate([[0.0], np.cumsum(values)])
+    return total[indptr[1:]] - total[indptr[:-1]]
+
+
+def _update(texts: Sequence[str], keys: list[str], k: int, previous: State) -> State | None:
     """The incremental update (see the module docstring), or None when it does not apply."""
     n = len(keys)
     old_pos = {key: i for i, key in enumerate(previous.keys)}
-    if previous.k != k or len(previous.keys) != n or len(old_pos) != n or len(set(keys)) != n:
+    take = min(k + SLACK, n - 1)
+    if (previous.k != k or len(previous.keys) != n or len(old_pos) != n or len(set(keys)) != n
+            or previous.best_cols.shape[1] != take or take <= 0):
         return None
     mapping = np.array([old_pos.get(key, -1) for key in keys], dtype=np.int64)
     kept = mapping >= 0
@@ -352,78 +388,112 @@ def _update(texts: Sequence[str], keys: list[str], k: int, previous: State) -> t
         return None  # kept texts reordered: ties could break differently
     removed = np.ones(n, dtype=bool)
     removed[mapping[kept]] = False
-    added_counts = {i: terms(texts[i]) for i in np.flatnonzero(~kept)}
+    added = np.flatnonzero(~kept)
+    if len(added) > n // 10:
+        return None  # many new texts: recomputing is as cheap
+    added_counts = {int(i): terms(texts[i]) for i in added}
     old_vocab = previous.vocabulary
-    # term documents gained and lost
     delta: Counter = Counter()
     for counter in added_counts.values():
         delta.update(counter.keys())
-    old_rows = np.flatnonzero(removed)
-    for r in old_rows:
+    for r in np.flatnonzero(removed):
         for c in previous.indices[previous.indptr[r]:previous.indptr[r + 1]]:
             delta[old_vocab[c]] -= 1
-    changed_terms = {t for t, d in delta.items() if d != 0}
-    # new vocabulary: old terms still used, plus new ones
     old_df = np.bincount(previous.indices, minlength=len(old_vocab))
-    new_df = {t: int(old_df[i]) for i, t in enumerate(old_vocab)}
+    new_df = dict(zip(old_vocab, old_df.tolist()))
     for t, d in delta.items():
         new_df[t] = new_df.get(t, 0) + d
     vocabulary = sorted(t for t, d in new_df.items() if d > 0)
     index = {t: i for i, t in enumerate(vocabulary)}
     remap = np.array([index.get(t, -1) for t in old_vocab], dtype=np.int64)
-    # the new count matrix, rows in the new order
-    lengths = np.diff(previous.indptr)
-    pieces_idx, pieces_cnt, new_lengths = [], [], np.zeros(n, dtype=np.int64)
-    for i in range(n):
-        m = mapping[i]
-        if m >= 0:
-            a, b = previous.indptr[m], previous.indptr[m + 1]
-            pieces_idx.append(remap[previous.indices[a:b]])
-            pieces_cnt.append(previous.counts[a:b])
-            new_lengths[i] = lengths[m]
-        else:
-            counter = added_counts[i]
-            cols = sorted(index[t] for t in counter)
-            inverse = {index[t]: t for t in counter}
-            pieces_idx.append(np.asarray(cols, dtype=np.int64))
-            pieces_cnt.append(np.asarray([counter[inverse[c]] for c in cols], dtype=np.float32))
-            new_lengths[i] = len(cols)
+    # the new count matrix, rows in the new order (kept rows: the old rows, columns renamed)
+    old_lengths = np.diff(previous.indptr)
+    lengths = np.zeros(n, dtype=np.int64)
+    lengths[kept] = old_lengths[mapping[kept]]
+    added_rows = {}
+    for i, counter in added_counts.items():
+        pairs = sorted((index[t], c) for t, c in counter.items())
+        added_rows[i] = (np.array([c for c, _ in pairs], dtype=np.int64), np.array([v for _, v in pairs], dtype=np.float32))
+        lengths[i] = len(pairs)
     indptr = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(new_lengths, out=indptr[1:])
-    indices = np.concatenate(pieces_idx).astype(np.int32) if pieces_idx else np.zeros(0, dtype=np.int32)
-    counts = np.concatenate(pieces_cnt).astype(np.float32) if pieces_cnt else np.zeros(0, dtype=np.float32)
+    np.cumsum(lengths, out=indptr[1:])
+    old_entry = np.repeat(previous.indptr[mapping[kept]], lengths[kept]) + _ramp(lengths[kept])
+    new_entry = np.repeat(indptr[:-1][kept], lengths[kept]) + _ramp(lengths[kept])
+    indices = np.zeros(indptr[-1], dtype=np.int64)
+    counts = np.zeros(indptr[-1], dtype=np.float32)
+    indices[new_entry] = remap[previous.indices[old_entry]]
+    counts[new_entry] = previous.counts[old_entry]
+    for i, (cols, values) in added_rows.items():
+        indices[indptr[i]:indptr[i + 1]], counts[indptr[i]:indptr[i + 1]] = cols, values
     if len(indices) and indices.min() < 0:
-        return None  # a kept text uses a term that vanished: impossible unless the state is inconsistent
-    matrix = weights(indptr, indices, counts, len(vocabulary))
-    # affected rows: added texts and kept texts with a term whose df changed
-    changed_cols = np.array(sorted(index[t] for t in changed_terms if t in index), dtype=np.int64)
-    row_of_entry = np.repeat(np.arange(n), new_lengths)
-    affected = np.zeros(n, dtype=bool)
-    affected[~kept] = True
-    if len(changed_cols):
-        affected[np.unique(row_of_entry[np.isin(indices, changed_cols)])] = True
-    # previous best lists, in new positions (-1: removed text)
-    new_pos = np.full(n + 1, -1, dtype=np.int64)
+        return None  # a kept text uses a term that vanished: the state is inconsistent
+    indices = indices.astype(np.int32)
+    matrix = quantized(weights(indptr, indices, counts, len(vocabulary)))
+    old_matrix = quantized(weights(previous.indptr, previous.indices, previous.counts, len(old_vocab)))
+    # change of each kept vector (same terms, same order): delta = new - old, exact integers
+    change = np.zeros(len(indices), dtype=np.float64)
+    change[new_entry] = matrix.data[new_entry].astype(np.float64) - old_matrix.data[old_entry].astype(np.float64)
+    changed_norm = np.sqrt(_row_sums(change * change, indptr))  # 0 for texts whose vector is the same
+    changed = kept & (changed_norm > 0)
+    new_norm = np.sqrt(_row_sums(matrix.data.astype(np.float64) ** 2, indptr))
+    old_norm = np.zeros(n, dtype=np.float64)
+    old_norm[kept] = np.sqrt(_row_sums(old_matrix.data.astype(np.float64) ** 2, previous.indptr))[mapping[kept]]
+    # |new - old score| <= |d_i|·|new_j| + |old_i|·|d_j| (Cauchy-Schwarz); bounded over all j, with margin
+    slack = (changed_norm * new_norm.max(initial=0.0) + old_norm * changed_norm[kept].max(initial=0.0)) * (1 + 1e-9) + 4
+    slack[~changed & (changed_norm[kept].max(initial=0.0) == 0)] = 0.0
+    # previous candidates in new positions; removed texts dropped
+    new_pos = np.full(n + 1, n, dtype=np.int64)
     new_pos[mapping[kept]] = np.flatnonzero(kept)
-    old_cols = previous.best_cols
-    take = old_cols.shape[1]
-    valid = old_cols < n
-    translated = np.where(valid, new_pos[np.minimum(old_cols, n)], n)
-    old_best = np.full((n, take), n, dtype=np.int64)
-    old_best_scores = np.full((n, take), -np.inf, dtype=np.float64)
-    old_best[kept] = translated[mapping[kept]]
-    old_best_scores[kept] = previous.best_scores[mapping[kept]]
-    hit = (old_best < 0) | np.where(old_best < n, affected[np.minimum(old_best, n - 1)], False)
-    dirty = kept & ~affected & hit.any(axis=1)
+    cols = np.full((n, take), n, dtype=np.int64)
+    scores = np.full((n, take), -np.inf, dtype=np.float64)
+    bound = np.zeros(n, dtype=np.float64)
+    cols[kept] = new_pos[np.minimum(previous.best_cols[mapping[kept]], n)]
+    scores[kept] = np.where(cols[kept] < n, previous.best_scores[mapping[kept]], -np.inf)
+    bound[kept] = previous.bound[mapping[kept]]
+    # rescore the candidates where either text changed: exact integer dot products
+    held = cols < n
+    rows_of = np.broadcast_to(np.arange(n)[:, None], cols.shape)
+    redo = held & (changed[:, None] | changed[np.minimum(cols, n - 1)])
+    if redo.any():
+        i, j = rows_of[redo], cols[redo]
+        scores[redo] = np.asarray(matrix[i].multiply(matrix[j]).sum(axis=1), dtype=np.float64).ravel()
+    # the added texts: full rows; their scores with every text are candidates of every row
+    added_cols, added_scores, dense = _rows(matrix, added, take)
+    cols[added], scores[added] = added_cols, added_scores
     best = _Best(n, take, n)
-    clean = np.flatnonzero(kept & ~affected & ~dirty)
-    best.cols[clean], best.scores[clean] = old_best[clean], old_best_scores[clean]
-    if take > 0:
-        top_k_rows(matrix, np.flatnonzero(affected), best, clean)
-        top_k_rows(matrix, np.flatnonzero(dirty), best)
+    best.cols[kept], best.scores[kept] = cols[kept], scores[kept]
     best.positive()
-    _update.last = (int(affected.sum()), int(dirty.sum()))  # type: ignore[attr-defined]
-    return best.lists(), State(keys, vocabulary, indptr, indices, counts, best.cols, best.scores, k)
+    best.merge(kept, cols[kept][:, :0], scores[kept][:, :0])  # order the rescored candidates
+    if len(added):
+        with_added = dense.T[kept]
+        best.merge(kept, np.broadcast_to(added, with_added.shape).copy(), np.where(with_added > 0, with_added, -np.inf))
+    best.cols[added], best.scores[added] = added_cols, added_scores
+    # certain candidates: above every score a text outside the list can have now
+    threshold = np.where(bound > 0, bound + slack, 0.0)
+    threshold[added] = -1.0
+    certain = best.scores > threshold[:, None]
+    count = certain.sum(axis=1)
+    new_bound = np.where(count < take, threshold, np.maximum(threshold, best.scores[:, -1]))
+    new_bound[added] = _Best.bounds(best)[added]
+    best.cols[~certain], best.scores[~certain] = n, -np.inf
+    # rows with fewer than k certain candidates (none in practice) are computed in full
+    k_out = min(k, n - 1)
+    again = np.flatnonzero((count < k_out) & kept & (threshold > 0))
+    if len(again):
+        again_cols, again_scores, _ = _rows(matrix, again, take)
+        best.cols[again], best.scores[again] = again_cols, again_scores
+        again_best = _Best(len(again), take, n)
+        again_best.cols, again_best.scores = again_cols, again_scores
+        new_bound[again] = again_best.bounds()
+    LAST_UPDATE.update(changed=int(changed.sum()), added=len(added), rescored=int(redo.sum()), recomputed=len(again))
+    return State(keys, vocabulary, indptr, indices, counts, best.cols, best.scores, new_bound, k)
+
+
+def _ramp(lengths: np.ndarray) -> np.ndarray:
+    """``[0, 1, …, l0-1, 0, 1, …, l1-1, …]`` for the given lengths."""
+    total = int(lengths.sum())
+    starts = np.repeat(np.cumsum(lengths) - lengths, lengths)
+    return np.arange(total, dtype=np.int64) - starts
 
 
 def tfidf_matrix(texts: Sequence[str]):
@@ -451,11 +521,10 @@ def incremental_related(texts: Sequence[str], keys: Sequence[str] | None, k: int
     the module docstring); the result is the same either way.
     """
     keys = list(keys) if keys is not None else [text_key("", t) for t in texts]
-    result = _update(texts, keys, k, previous) if previous is not None else None
-    if result is None:
-        result = _full([terms(t) for t in texts], keys, k, block)
-    lists, state = result
-    return [[j for j, _ in row] for row in lists], state
+    state = _update(texts, keys, k, previous) if previous is not None else None
+    if state is None:
+        state = _full([terms(t) for t in texts], keys, k, block)
+    return state.lists(), state
 
 
 def paper_text(paper) -> str:
@@ -466,7 +535,7 @@ def paper_text(paper) -> str:
 def related_papers(papers: Sequence, k: int = DEFAULT_K, block: int = DEFAULT_BLOCK,
                    previous: State | None = None) -> tuple[dict[str, list], State]:
     """``({paper.id: [related Paper, …]}, state)`` over title and abstract text (:func:`paper_text`);
-    ``previous`` as for :func:`related_indices`."""
+    ``previous`` as for :func:`incremental_related`."""
     texts = [paper_text(p) for p in papers]
     keys = [text_key(p.id, t) for p, t in zip(papers, texts)]
     rows, state = incremental_related(texts, keys, k, block, previous)
