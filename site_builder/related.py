@@ -49,6 +49,7 @@ computation on corpus samples with many kinds of edits.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import importlib.util
 import math
@@ -68,7 +69,7 @@ DEFAULT_BLOCK = 512
 TOKEN = re.compile(r"(?u)\b\w\w+\b")
 #: Below this many texts the full computation stays in one process.
 MIN_PARALLEL_TEXTS = 2000
-STATE_FORMAT = 2
+STATE_FORMAT = 3
 #: Fixed-point scale of the weights (see :func:`quantized`).
 SCALE = float(1 << 24)
 #: Each text keeps this many more candidates than shown, so most rows survive an update unrecomputed.
@@ -116,14 +117,18 @@ def count_matrix(counts: Sequence[Counter], vocabulary: dict[str, int]) -> tuple
     return indptr, np.asarray(indices, dtype=np.int32), np.asarray(data, dtype=np.float32)
 
 
-def weights(indptr: np.ndarray, indices: np.ndarray, counts: np.ndarray, vocabulary_size: int):
-    """The L2-normalised TF-IDF matrix (scipy CSR float32, texts × vocabulary) of a count matrix.
+def weights(indptr: np.ndarray, indices: np.ndarray, counts: np.ndarray, vocabulary_size: int,
+            df: np.ndarray | None = None, texts: int | None = None):
+    """The L2-normalised TF-IDF matrix (scipy CSR float32, rows × vocabulary) of a count matrix.
 
-    Row-local: a row's weights depend on its own counts and the idf of its terms only (the
-    norm is an exactly rounded sum, :func:`math.fsum`, so not even the summation order matters).
+    ``df`` (documents per term) and ``texts`` (their number) default to those of the rows given;
+    pass them to weigh some rows of a larger corpus. Row-local: a row's weights depend on its own
+    counts and the idf of its terms only (the norm is an exactly rounded sum, :func:`math.fsum`,
+    so not even the summation order matters).
     """
-    n = len(indptr) - 1
-    df = np.bincount(indices, minlength=vocabulary_size).astype(np.float32)
+    rows = len(indptr) - 1
+    n = rows if texts is None else texts
+    df = (np.bincount(indices, minlength=vocabulary_size) if df is None else df).astype(np.float32)
     idf = np.full(vocabulary_size, n + 1, dtype=np.float32)
     idf /= df + np.float32(1.0)
     np.log(idf, out=idf)
@@ -133,10 +138,10 @@ def weights(indptr: np.ndarray, indices: np.ndarray, counts: np.ndarray, vocabul
     data *= idf[indices]
     squares = (data * data).astype(np.float64).tolist()
     bounds = indptr.tolist()
-    norms = np.array([math.sqrt(math.fsum(squares[bounds[i]:bounds[i + 1]])) for i in range(n)], dtype=np.float64)
+    norms = np.array([math.sqrt(math.fsum(squares[bounds[i]:bounds[i + 1]])) for i in range(rows)], dtype=np.float64)
     norms[norms == 0.0] = 1.0
     data = (data / np.repeat(norms, np.diff(indptr))).astype(np.float32)
-    return _csr(indptr, indices, data, (n, max(vocabulary_size, 1)))
+    return _csr(indptr, indices, data, (rows, max(vocabulary_size, 1)))
 
 
 def quantized(matrix):
@@ -265,14 +270,13 @@ def top_k_similar(matrix, k: int = DEFAULT_K, block: int = DEFAULT_BLOCK) -> lis
 
 def _rows(matrix, rows: np.ndarray, take: int, chunk: int = DEFAULT_BLOCK) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The full rows ``rows`` of the integer ``matrix``: their best ``take`` (cols, scores; itself
-    excluded, positive only) and their dense scores against every row (``len(rows)`` × n, float64)."""
+    excluded, positive only) and their exact scores against every row (``len(rows)`` × n, float64)."""
     n = matrix.shape[0]
     best = _Best(len(rows), take, n)
     dense = np.zeros((len(rows), n), dtype=np.float64)
-    transposed = matrix.T.tocsr()
     for s in range(0, len(rows), chunk):
         part = rows[s:s + chunk]
-        scores = (matrix[part] @ transposed).toarray().astype(np.float64)
+        scores = (matrix @ matrix[part].T).toarray().T.astype(np.float64)
         dense[s:s + len(part)] = scores
         scores[np.arange(len(part)), part] = -1.0  # a paper is not related to itself
         if take > 0:
@@ -287,7 +291,8 @@ def _rows(matrix, rows: np.ndarray, take: int, chunk: int = DEFAULT_BLOCK) -> tu
 @dataclass
 class State:
     """What :func:`incremental_related` needs from the previous build: the texts' ``keys`` (in order),
-    the ``vocabulary`` (sorted terms), the count matrix (``indptr``, ``indices``, ``counts``), per text
+    the ``vocabulary`` (sorted terms), the count matrix (``indptr``, ``indices``, ``counts``) and its
+    :func:`quantized` ``weights`` (aligned with ``indices``), per text
     its best candidates (``best_cols``, ``best_scores``: texts × (k + :data:`SLACK`), column ``n`` /
     score ``-inf`` = none) and ``bound``: every other text has a score at most ``bound``, and shares
     no term with it when ``bound`` is 0; ``k``."""
@@ -297,6 +302,7 @@ class State:
     indptr: np.ndarray
     indices: np.ndarray
     counts: np.ndarray
+    weights: np.ndarray
     best_cols: np.ndarray
     best_scores: np.ndarray
     bound: np.ndarray
@@ -305,8 +311,8 @@ class State:
     def lists(self) -> list[list[int]]:
         """The best ``k`` of each text, best first."""
         n = len(self.keys)
-        return [[int(j) for j, v in zip(cols[:self.k], values[:self.k]) if j < n and v > 0]
-                for cols, values in zip(self.best_cols, self.best_scores)]
+        cols = np.where(self.best_scores[:, :self.k] > 0, self.best_cols[:, :self.k], n).tolist()
+        return [[j for j in row if j < n] for row in cols]
 
 
 def text_key(key: str, text: str) -> str:
@@ -328,7 +334,7 @@ def save_state(path: Path, state: State, code: str) -> None:
         with os.fdopen(fd, "wb") as handle:
             np.savez(handle, format=np.array([STATE_FORMAT, state.k]), code=_joined([code]),
                      keys=_joined(state.keys), vocabulary=_joined(state.vocabulary), indptr=state.indptr,
-                     indices=state.indices, counts=state.counts, best_cols=state.best_cols,
+                     indices=state.indices, counts=state.counts, weights=state.weights, best_cols=state.best_cols,
                      best_scores=state.best_scores, bound=state.bound)
         os.replace(tmp, path)
     except BaseException:
@@ -346,14 +352,14 @@ def load_state(path: Path, code: str) -> State | None:
                 return None
             keys = split("keys")
             vocabulary = split("vocabulary") if len(data["vocabulary"]) else []
-            state = State(keys, vocabulary, data["indptr"], data["indices"], data["counts"], data["best_cols"],
-                          data["best_scores"], data["bound"], k)
+            state = State(keys, vocabulary, data["indptr"], data["indices"], data["counts"], data["weights"],
+                          data["best_cols"], data["best_scores"], data["bound"], k)
     except (OSError, ValueError, KeyError, TypeError, EOFError):
         return None
     n = len(state.keys)
     if not (state.indptr.shape == (n + 1,) and state.best_cols.shape == state.best_scores.shape
             and state.best_cols.shape[0] == n and state.bound.shape == (n,)
-            and len(state.indices) == len(state.counts) == state.indptr[-1]
+            and len(state.indices) == len(state.counts) == len(state.weights) == state.indptr[-1]
             and (len(state.indices) == 0 or 0 <= state.indices.min() <= state.indices.max() < len(vocabulary))):
         return None
     return state
@@ -365,13 +371,23 @@ def _full(counts: list[Counter], keys: list[str], k: int, block: int) -> State:
     indptr, indices, data = count_matrix(counts, index)
     matrix = quantized(weights(indptr, indices, data, len(vocabulary)))
     best = _all_pairs(matrix, min(k + SLACK, len(keys) - 1), block)
-    return State(keys, vocabulary, indptr, indices, data, best.cols, best.scores, best.bounds(), k)
+    return State(keys, vocabulary, indptr, indices, data, matrix.data, best.cols, best.scores, best.bounds(), k)
 
 
 def _row_sums(values: np.ndarray, indptr: np.ndarray) -> np.ndarray:
-    """Exact per-row sums of non-negative integers held in float64 (below 2**53), for CSR ``indptr``."""
-    total = np.concatenate([[0.0], np.cumsum(values)])
-    return total[indptr[1:]] - total[indptr[:-1]]
+    """Per-row sums of ``values`` (float64) for CSR ``indptr``; exact for integers when each row's sum is below 2**53."""
+    rows = len(indptr) - 1
+    sums = np.zeros(rows, dtype=np.float64)
+    nonempty = np.diff(indptr) > 0
+    if nonempty.any():
+        sums[nonempty] = np.add.reduceat(values, indptr[:-1][nonempty])
+    return sums
+
+
+def _entries(indptr: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """Positions in the CSR data of the entries of ``rows``, row after row."""
+    lengths = indptr[rows + 1] - indptr[rows]
+    return np.repeat(indptr[rows], lengths) + _ramp(lengths)
 
 
 def _update(texts: Sequence[str], keys: list[str], k: int, previous: State) -> State | None:
@@ -393,77 +409,110 @@ def _update(texts: Sequence[str], keys: list[str], k: int, previous: State) -> S
         return None  # many new texts: recomputing is as cheap
     added_counts = {int(i): terms(texts[i]) for i in added}
     old_vocab = previous.vocabulary
+    # documents gained (+) and lost (-) per term
     delta: Counter = Counter()
     for counter in added_counts.values():
         delta.update(counter.keys())
     for r in np.flatnonzero(removed):
-        for c in previous.indices[previous.indptr[r]:previous.indptr[r + 1]]:
+        for c in previous.indices[previous.indptr[r]:previous.indptr[r + 1]].tolist():
             delta[old_vocab[c]] -= 1
+    delta = Counter({t: d for t, d in delta.items() if d != 0})
     old_df = np.bincount(previous.indices, minlength=len(old_vocab))
-    new_df = dict(zip(old_vocab, old_df.tolist()))
-    for t, d in delta.items():
-        new_df[t] = new_df.get(t, 0) + d
-    vocabulary = sorted(t for t, d in new_df.items() if d > 0)
-    index = {t: i for i, t in enumerate(vocabulary)}
-    remap = np.array([index.get(t, -1) for t in old_vocab], dtype=np.int64)
+
+    def old_column(term: str) -> int | None:
+        i = bisect.bisect_left(old_vocab, term)
+        return i if i < len(old_vocab) and old_vocab[i] == term else None
+
+    columns = {t: old_column(t) for t in set(delta) | {t for c in added_counts.values() for t in c}}
+    same_vocabulary = all(c is not None for c in columns.values()) and all(
+        old_df[columns[t]] + d > 0 for t, d in delta.items())
+    if same_vocabulary:
+        vocabulary, remap = old_vocab, None
+        df = old_df.copy()
+        for t, d in delta.items():
+            df[columns[t]] += d
+        column = columns.__getitem__
+    else:
+        new_df = dict(zip(old_vocab, old_df.tolist()))
+        for t, d in delta.items():
+            new_df[t] = new_df.get(t, 0) + d
+        vocabulary = sorted(t for t, d in new_df.items() if d > 0)
+        index = {t: i for i, t in enumerate(vocabulary)}
+        remap = np.array([index.get(t, -1) for t in old_vocab], dtype=np.int64)
+        df = np.array([new_df[t] for t in vocabulary], dtype=np.int64)
+        column = index.__getitem__
     # the new count matrix, rows in the new order (kept rows: the old rows, columns renamed)
-    old_lengths = np.diff(previous.indptr)
     lengths = np.zeros(n, dtype=np.int64)
-    lengths[kept] = old_lengths[mapping[kept]]
+    lengths[kept] = np.diff(previous.indptr)[mapping[kept]]
     added_rows = {}
     for i, counter in added_counts.items():
-        pairs = sorted((index[t], c) for t, c in counter.items())
+        pairs = sorted((column(t), c) for t, c in counter.items())
         added_rows[i] = (np.array([c for c, _ in pairs], dtype=np.int64), np.array([v for _, v in pairs], dtype=np.float32))
         lengths[i] = len(pairs)
     indptr = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(lengths, out=indptr[1:])
-    old_entry = np.repeat(previous.indptr[mapping[kept]], lengths[kept]) + _ramp(lengths[kept])
-    new_entry = np.repeat(indptr[:-1][kept], lengths[kept]) + _ramp(lengths[kept])
+    old_entry = _entries(previous.indptr, mapping[kept])
+    new_entry = _entries(indptr, np.flatnonzero(kept))
     indices = np.zeros(indptr[-1], dtype=np.int64)
     counts = np.zeros(indptr[-1], dtype=np.float32)
-    indices[new_entry] = remap[previous.indices[old_entry]]
+    old_indices = previous.indices[old_entry]
+    indices[new_entry] = old_indices if remap is None else remap[old_indices]
     counts[new_entry] = previous.counts[old_entry]
-    for i, (cols, values) in added_rows.items():
-        indices[indptr[i]:indptr[i + 1]], counts[indptr[i]:indptr[i + 1]] = cols, values
+    for i, (cols_i, values_i) in added_rows.items():
+        indices[indptr[i]:indptr[i + 1]], counts[indptr[i]:indptr[i + 1]] = cols_i, values_i
     if len(indices) and indices.min() < 0:
         return None  # a kept text uses a term that vanished: the state is inconsistent
     indices = indices.astype(np.int32)
-    matrix = quantized(weights(indptr, indices, counts, len(vocabulary)))
-    old_matrix = quantized(weights(previous.indptr, previous.indices, previous.counts, len(old_vocab)))
-    # change of each kept vector (same terms, same order): delta = new - old, exact integers
+    # weights: the previous ones, but for the rows with a term whose df changed (and the added rows)
+    data = np.zeros(indptr[-1], dtype=np.int64)
+    data[new_entry] = previous.weights[old_entry]
+    changed_cols = np.array(sorted(column(t) for t in delta if df[column(t)] > 0), dtype=np.int64) \
+        if same_vocabulary else np.array(sorted(column(t) for t in delta if t in index), dtype=np.int64)
+    row_of_entry = np.repeat(np.arange(n), lengths)
+    reweigh = np.zeros(n, dtype=bool)
+    reweigh[added] = True
+    if len(changed_cols):
+        reweigh[np.unique(row_of_entry[np.isin(indices, changed_cols)])] = True
+    rows = np.flatnonzero(reweigh)
+    entry = _entries(indptr, rows)
+    sub_indptr = np.zeros(len(rows) + 1, dtype=np.int64)
+    np.cumsum(lengths[rows], out=sub_indptr[1:])
+    data[entry] = quantized(weights(sub_indptr, indices[entry], counts[entry], len(vocabulary), df, n)).data
+    matrix = _csr(indptr, indices, data, (n, max(len(vocabulary), 1)))
+    # change of each kept vector (same terms, same order): new - old, exact integers
     change = np.zeros(len(indices), dtype=np.float64)
-    change[new_entry] = matrix.data[new_entry].astype(np.float64) - old_matrix.data[old_entry].astype(np.float64)
+    change[new_entry] = data[new_entry].astype(np.float64) - previous.weights[old_entry].astype(np.float64)
     changed_norm = np.sqrt(_row_sums(change * change, indptr))  # 0 for texts whose vector is the same
+    changed_norm[added] = 0.0
     changed = kept & (changed_norm > 0)
-    new_norm = np.sqrt(_row_sums(matrix.data.astype(np.float64) ** 2, indptr))
+    largest_change = changed_norm.max(initial=0.0)
+    norm = np.sqrt(_row_sums(data.astype(np.float64) ** 2, indptr))
     old_norm = np.zeros(n, dtype=np.float64)
-    old_norm[kept] = np.sqrt(_row_sums(old_matrix.data.astype(np.float64) ** 2, previous.indptr))[mapping[kept]]
-    # |new - old score| <= |d_i|·|new_j| + |old_i|·|d_j| (Cauchy-Schwarz); bounded over all j, with margin
-    slack = (changed_norm * new_norm.max(initial=0.0) + old_norm * changed_norm[kept].max(initial=0.0)) * (1 + 1e-9) + 4
-    slack[~changed & (changed_norm[kept].max(initial=0.0) == 0)] = 0.0
+    old_norm[kept] = np.sqrt(_row_sums(previous.weights.astype(np.float64) ** 2, previous.indptr))[mapping[kept]]
+    # |new - old score of i, j| <= |d_i|·|new_j| + |old_i|·|d_j| (Cauchy-Schwarz), over all j; with a margin
+    slack = (changed_norm * norm.max(initial=0.0) + old_norm * largest_change) * (1 + 1e-9) + 4
+    if largest_change == 0:
+        slack[:] = 0.0  # no kept vector changed: every kept score is the same
     # previous candidates in new positions; removed texts dropped
     new_pos = np.full(n + 1, n, dtype=np.int64)
     new_pos[mapping[kept]] = np.flatnonzero(kept)
-    cols = np.full((n, take), n, dtype=np.int64)
-    scores = np.full((n, take), -np.inf, dtype=np.float64)
+    best = _Best(n, take, n)
+    best.cols[kept] = new_pos[np.minimum(previous.best_cols[mapping[kept]], n)]
+    best.scores[kept] = np.where(best.cols[kept] < n, previous.best_scores[mapping[kept]], -np.inf)
     bound = np.zeros(n, dtype=np.float64)
-    cols[kept] = new_pos[np.minimum(previous.best_cols[mapping[kept]], n)]
-    scores[kept] = np.where(cols[kept] < n, previous.best_scores[mapping[kept]], -np.inf)
     bound[kept] = previous.bound[mapping[kept]]
     # rescore the candidates where either text changed: exact integer dot products
-    held = cols < n
-    rows_of = np.broadcast_to(np.arange(n)[:, None], cols.shape)
-    redo = held & (changed[:, None] | changed[np.minimum(cols, n - 1)])
+    held = best.cols < n
+    redo = held & (changed[:, None] | changed[np.minimum(best.cols, n - 1)])
     if redo.any():
-        i, j = rows_of[redo], cols[redo]
-        scores[redo] = np.asarray(matrix[i].multiply(matrix[j]).sum(axis=1), dtype=np.float64).ravel()
+        i, j = np.broadcast_to(np.arange(n)[:, None], redo.shape)[redo], best.cols[redo]
+        pairs, where = np.unique(np.minimum(i, j) * n + np.maximum(i, j), return_inverse=True)  # s(i, j) = s(j, i)
+        a, b = pairs // n, pairs % n
+        best.scores[redo] = np.asarray(matrix[a].multiply(matrix[b]).sum(axis=1), dtype=np.float64).ravel()[where]
+        best.positive()
+        best.merge(kept, best.cols[kept][:, :0], best.scores[kept][:, :0])  # order them again
     # the added texts: full rows; their scores with every text are candidates of every row
     added_cols, added_scores, dense = _rows(matrix, added, take)
-    cols[added], scores[added] = added_cols, added_scores
-    best = _Best(n, take, n)
-    best.cols[kept], best.scores[kept] = cols[kept], scores[kept]
-    best.positive()
-    best.merge(kept, cols[kept][:, :0], scores[kept][:, :0])  # order the rescored candidates
     if len(added):
         with_added = dense.T[kept]
         best.merge(kept, np.broadcast_to(added, with_added.shape).copy(), np.where(with_added > 0, with_added, -np.inf))
@@ -474,19 +523,18 @@ def _update(texts: Sequence[str], keys: list[str], k: int, previous: State) -> S
     certain = best.scores > threshold[:, None]
     count = certain.sum(axis=1)
     new_bound = np.where(count < take, threshold, np.maximum(threshold, best.scores[:, -1]))
-    new_bound[added] = _Best.bounds(best)[added]
+    new_bound[added] = best.bounds()[added]
     best.cols[~certain], best.scores[~certain] = n, -np.inf
-    # rows with fewer than k certain candidates (none in practice) are computed in full
-    k_out = min(k, n - 1)
-    again = np.flatnonzero((count < k_out) & kept & (threshold > 0))
+    # rows with fewer than k certain candidates (rare) are computed in full
+    again = np.flatnonzero((count < min(k, n - 1)) & kept & (threshold > 0))
     if len(again):
-        again_cols, again_scores, _ = _rows(matrix, again, take)
-        best.cols[again], best.scores[again] = again_cols, again_scores
         again_best = _Best(len(again), take, n)
-        again_best.cols, again_best.scores = again_cols, again_scores
+        again_best.cols, again_best.scores, _ = _rows(matrix, again, take)
+        best.cols[again], best.scores[again] = again_best.cols, again_best.scores
         new_bound[again] = again_best.bounds()
-    LAST_UPDATE.update(changed=int(changed.sum()), added=len(added), rescored=int(redo.sum()), recomputed=len(again))
-    return State(keys, vocabulary, indptr, indices, counts, best.cols, best.scores, new_bound, k)
+    LAST_UPDATE.update(changed=int(changed.sum()), added=len(added), reweighed=len(rows),
+                       rescored=int(redo.sum()), recomputed=len(again))
+    return State(keys, vocabulary, indptr, indices, counts, data, best.cols, best.scores, new_bound, k)
 
 
 def _ramp(lengths: np.ndarray) -> np.ndarray:
