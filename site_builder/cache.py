@@ -44,6 +44,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any, Callable
 
+from . import strmemo
 from .diagnostics import Diagnostics
 from .render import RenderedAbstract, render_abstract, render_inline
 from .titles import derive_title
@@ -55,6 +56,7 @@ PROJECT = PACKAGE.parent
 LIBRARIES = ("jinja2", "markdown-it-py", "mdit-py-plugins", "python-slugify", "text-unidecode", "lunr",
              "latex2mathml", "scikit-learn")
 MEMO_NAME = "memo.json"
+STRINGS_NAME = "strings.json"
 
 
 @lru_cache(maxsize=1)
@@ -175,6 +177,7 @@ class BuildCache:
         self._memo_old: dict[str, Any] = {}
         self._memo_new: dict[str, Any] = {}
         self._memo_dirty = False  # memo values are kept in memory even without a cache folder
+        self._strings_dirty = False
         # Values handed over by the list cache (see listcache), looked up by string, never saved in the memo:
         self._known: dict[tuple[str, str], Any] = {}
         self._known_items: set[tuple[str, str | None]] = set()
@@ -187,6 +190,8 @@ class BuildCache:
         if self.folder is not None:
             data = self._load(self.folder / MEMO_NAME)
             self._memo_dirty = data is None  # (re)write a missing, stale or corrupt memo file
+            strings = self._load(self.folder / STRINGS_NAME)
+            self._strings_dirty = strings is None or not strmemo.load(strings.get("tables"))
             if data is not None:
                 self._memo_old = data.get("entries", {}) if isinstance(data.get("entries"), dict) else {}
 
@@ -231,9 +236,7 @@ class BuildCache:
                           separators=(",", ":"))
             os.replace(tmp, path)
         except OSError as exc:
-            if not self._warned_write:
-                self.diagnostics.warning(str(path), 0, f"cannot write the build cache: {exc.strerror or exc}")
-                self._warned_write = True
+            self.warn_write(path, exc)
 
     # -- memo of per-paper work ----------------------------------------------------------------
 
@@ -271,18 +274,11 @@ class BuildCache:
         from .model import paper_id
         return paper_id(entry)
 
-    def write_json(self, path: Path, payload: dict) -> None:
-        """Write ``payload`` as JSON to ``path`` atomically (for other cache files; warns once on failure)."""
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump(payload, handle, ensure_ascii=False, separators=(",", ":"))
-            os.replace(tmp, path)
-        except OSError as exc:
-            if not self._warned_write:
-                self.diagnostics.warning(str(path), 0, f"cannot write the build cache: {exc.strerror or exc}")
-                self._warned_write = True
+    def warn_write(self, path: Path, exc: OSError) -> None:
+        """Report once per build that the cache file ``path`` could not be written (it only costs speed)."""
+        if not self._warned_write:
+            self.diagnostics.warning(str(path), 0, f"cannot write the build cache: {exc.strerror or exc}")
+            self._warned_write = True
 
     def _memo(self, kind: str, source: str):
         """The value of memo function ``kind`` (see :data:`MEMO_FUNCTIONS`) for ``source``."""
@@ -431,6 +427,8 @@ class BuildCache:
             return
         if self._memo_dirty or set(self._memo_new) != set(self._memo_old):
             self._save(self.folder / MEMO_NAME, {"entries": self._memo_new})
+        if self._strings_dirty or strmemo.changed():
+            self._save(self.folder / STRINGS_NAME, {"tables": strmemo.export()})
         if self._out is not None:
             self._save(self._manifest_path(self._out), {"out": str(self._out), "files": self._manifest})
 

@@ -167,9 +167,9 @@ def build_library(site, notes_dir: Path | None, diagnostics: Diagnostics, cache=
     path = cache.folder / RELATED_STATE if cache is not None and cache.folder is not None else None
     previous = related.load_state(path, cache.code) if path is not None else None
     library = Library(site, load_notes(notes_dir, site.papers, diagnostics), related_state=previous)
-    if path is not None:
+    if path is not None and library.related_state is not previous:
         try:
             related.save_state(path, library.related_state, cache.code)
         except OSError as exc:
-            cache.diagnostics.warning(str(path), 0, f"cannot write the build cache: {exc.strerror or exc}")
+            cache.warn_write(path, exc)
     return library

@@ -569,6 +569,9 @@ def incremental_related(texts: Sequence[str], keys: Sequence[str] | None, k: int
     the module docstring); the result is the same either way.
     """
     keys = list(keys) if keys is not None else [text_key("", t) for t in texts]
+    if previous is not None and previous.keys == keys and previous.k == k and \
+            previous.best_cols.shape[1] == max(min(k + SLACK, len(keys) - 1), 0):
+        return previous.lists(), previous  # the same texts: the same result
     state = _update(texts, keys, k, previous) if previous is not None else None
     if state is None:
         state = _full([terms(t) for t in texts], keys, k, block)

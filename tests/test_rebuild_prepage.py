@@ -86,7 +86,7 @@ def test_cached_reading_gives_the_readers_entries_and_diagnostics(tmp_path, layo
         assert any("the same paper as" in d for d in expected[1])  # the merge is exercised
     cold_entries, cold_messages, _ = cached_results(seeds, config, cache)
     assert (cold_entries, cold_messages) == expected
-    assert list((cache / listcache.FOLDER).glob("*.json"))
+    assert list((cache / listcache.FOLDER).glob("*.pickle"))
     warm_entries, warm_messages, warm_cache = cached_results(seeds, config, cache)
     assert (warm_entries, warm_messages) == expected
     assert warm_cache.known_items()  # the per-paper work came from the list cache
@@ -102,8 +102,8 @@ def test_a_corrupt_list_cache_file_is_ignored_with_a_warning(tmp_path):
     shutil.copytree(SEEDS, seeds)
     expected = reader_results(seeds, ROOT / "site.toml")
     cached_results(seeds, ROOT / "site.toml", cache)
-    broken = sorted((cache / listcache.FOLDER).glob("*.json"))[0]
-    broken.write_text('{"format": 1, "code": ', encoding="utf-8")
+    broken = sorted((cache / listcache.FOLDER).glob("*.pickle"))[0]
+    broken.write_bytes(broken.read_bytes()[:100])
     entries, messages, build_cache = cached_results(seeds, ROOT / "site.toml", cache)
     assert (entries, messages) == expected
     assert [str(d).split(": warning: ")[1][:18] for d in build_cache.diagnostics] == ["cache file corrupt"]
@@ -212,7 +212,7 @@ def test_rebuilds_after_edits_equal_builds_without_cache(tmp_path):
     """Corpus lists built with a cache, then edited (one abstract, then a paragraph appended to another list): every rebuild
     equals a build without the cache, byte for byte."""
     seeds = tmp_path / "seeds"
-    write_lists(load_corpus(DEFAULT_CORPUS, 700), seeds, tmp_path / "site.toml")
+    write_lists(load_corpus(DEFAULT_CORPUS, 400), seeds, tmp_path / "site.toml")
     config, cache, site = tmp_path / "site.toml", tmp_path / "cache", tmp_path / "site"
 
     def check(label: str) -> None:
@@ -233,3 +233,27 @@ def test_rebuilds_after_edits_equal_builds_without_cache(tmp_path):
     smallest.write_text(smallest.read_text(encoding="utf-8").rstrip("\n") + "\n\nWe propose a new method for "
                         "learning sparse graphs from few samples, and prove it consistent.\n", encoding="utf-8")
     check("another list edited")
+
+
+def test_a_list_cache_file_naming_a_class_is_refused(tmp_path):
+    import pickle
+    seeds, cache = tmp_path / "seeds", tmp_path / "cache"
+    shutil.copytree(SEEDS, seeds)
+    cached_results(seeds, ROOT / "site.toml", cache)
+    target = sorted((cache / listcache.FOLDER).glob("*.pickle"))[0]
+    marker = tmp_path / "ran"
+    target.write_bytes(pickle.dumps({"format": listcache.FORMAT, "x": _Touch(str(marker))}))
+    entries, messages, build_cache = cached_results(seeds, ROOT / "site.toml", cache)
+    assert (entries, messages) == reader_results(seeds, ROOT / "site.toml")
+    assert not marker.exists()
+    assert "not plain data" in str(list(build_cache.diagnostics)[0])
+
+
+class _Touch:
+    """Unpickling this would create a file (if the unpickler let it)."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def __reduce__(self):
+        return (Path.touch, (Path(self.path),))
