@@ -73,7 +73,7 @@ STATE_FORMAT = 3
 #: Fixed-point scale of the weights (see :func:`quantized`).
 SCALE = float(1 << 24)
 #: Each text keeps this many more candidates than shown, so most rows survive an update unrecomputed.
-SLACK = 15
+SLACK = 5
 
 
 @lru_cache(maxsize=1)
