@@ -301,12 +301,46 @@ def read_lists(configured: list[tuple[Path, str | None, int | None]], cache: Bui
             if cache.folder is not None and read.key is not None:
                 read.work = [_recall(cache, e) for e in read.result.entries]
                 _store(cache, _cache_path(cache.folder, read.result.path), read)
-    results = [read.result for read in reads]  # type: ignore[union-attr]
-    keys = Counter(ids[1] for read in reads for ids in read.ids)  # type: ignore[union-attr]
-    twice = {k for k, n in keys.items() if n > 1}
-    if twice:
-        reader.merge_duplicates([read.result for read in reads if any(ids[1] in twice for ids in read.ids)])
-    return results
+    _merge([read for read in reads if read is not None])
+    return [read.result for read in reads]  # type: ignore[union-attr]
+
+
+def _merge(reads: list[_Read]) -> None:
+    """:func:`reader.merge_duplicates` over the results of ``reads``, computing identity keys only for
+    the entries whose key (digest, from the cache) is not unique.
+
+    The merge is run on stand-in results holding only those entries (and sharing the real
+    results' diagnostics lists), in order: an entry with a unique key is kept as it is and is
+    never looked up by another, so leaving it out changes nothing for the others. The outcome is
+    then put back: an entry whose key was seen before is dropped, the first of each key takes
+    the (possibly enriched) entry the merge kept in its place.
+    """
+    counts = Counter(ids[1] for read in reads for ids in read.ids)
+    twice = {key for key, n in counts.items() if n > 1}
+    if not twice:
+        return
+    stand_ins = []
+    for read in reads:
+        picked = [i for i, ids in enumerate(read.ids) if ids[1] in twice]
+        if picked:
+            result = read.result
+            stand_ins.append((read, picked, ListResult(result.path, result.heading,
+                                                       [result.entries[i] for i in picked], result.diagnostics)))
+    reader.merge_duplicates([stand_in for _, _, stand_in in stand_ins])
+    seen: set[str] = set()
+    for read, picked, stand_in in stand_ins:
+        kept = iter(stand_in.entries)
+        entries: list = list(read.result.entries)
+        dropped: set[int] = set()
+        for i in picked:
+            key = read.ids[i][1]
+            if key in seen:
+                dropped.add(i)
+            else:
+                seen.add(key)
+                entries[i] = next(kept)
+        read.result.entries = [e for i, e in enumerate(entries) if i not in dropped]
+        read.ids = [ids for i, ids in enumerate(read.ids) if i not in dropped]
 
 
 def _recall(cache: BuildCache, entry: Entry) -> list | None:

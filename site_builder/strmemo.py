@@ -13,6 +13,7 @@ a long-running preview server does not grow without bound.
 
 from __future__ import annotations
 
+import inspect
 import json
 from functools import wraps
 from typing import Any, Callable
@@ -28,6 +29,20 @@ def memoized(name: str) -> Callable[[Callable], Callable]:
     arguments are str or int, returning a str, in table ``name`` (calls with keywords are not memoized)."""
     def decorate(function: Callable) -> Callable:
         table = TABLES.setdefault(name, {})
+        parameters = inspect.signature(function).parameters.values()
+        if len(parameters) == 1 and next(iter(parameters)).kind is inspect.Parameter.POSITIONAL_OR_KEYWORD:
+            @wraps(function)
+            def single(arg):  # the common case, kept lean: a dict lookup per call
+                value = table.get(arg)
+                if value is None:
+                    if len(table) >= LIMIT:
+                        table.clear()
+                    value = table[arg] = function(arg)
+                    _ADDED.add(name)
+                return value
+
+            single.cache_clear = table.clear  # type: ignore[attr-defined]
+            return single
 
         @wraps(function)
         def wrapper(*args, **kwargs):
