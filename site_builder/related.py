@@ -296,6 +296,60 @@ def _rows(matrix, rows: np.ndarray, take: int, chunk: int = DEFAULT_BLOCK) -> tu
     return best.cols, best.scores, dense
 
 
+class _Rows:
+    """An integer CSR matrix as plain numpy arrays, with the few products an update needs, exact and
+    without scipy (whose import costs a rebuild more than these products): rows sorted, terms sorted."""
+
+    def __init__(self, indptr: np.ndarray, indices: np.ndarray, data: np.ndarray, columns: int) -> None:
+        self.indptr, self.indices, self.data, self.columns = indptr, indices.astype(np.int64), data, columns
+        self.n = len(indptr) - 1
+        self.lengths = np.diff(indptr)
+        self.keys = np.repeat(np.arange(self.n, dtype=np.int64), self.lengths) * columns + self.indices  # sorted
+
+    def pair_scores(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """The scores (int64) of the row pairs ``(a[p], b[p])``."""
+        entries = _entries(self.indptr, b)
+        pair = np.repeat(np.arange(len(b)), self.lengths[b])
+        wanted = a[pair] * self.columns + self.indices[entries]
+        found = np.minimum(np.searchsorted(self.keys, wanted), max(len(self.keys) - 1, 0))
+        products = np.where(self.keys[found] == wanted, self.data[entries] * self.data[found], 0) \
+            if len(self.keys) else np.zeros(0, dtype=np.int64)
+        return _segment_sums(products, self.lengths[b])
+
+    def row_scores(self, row: int) -> np.ndarray:
+        """The scores (int64) of row ``row`` with every row."""
+        dense = np.zeros(self.columns, dtype=np.int64)
+        a, b = self.indptr[row], self.indptr[row + 1]
+        dense[self.indices[a:b]] = self.data[a:b]
+        return _segment_sums(self.data * dense[self.indices], self.lengths)
+
+
+def _segment_sums(values: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """Sums (int64, exact) of consecutive segments of ``values`` of the given ``lengths``."""
+    sums = np.zeros(len(lengths), dtype=np.int64)
+    nonempty = lengths > 0
+    if nonempty.any():
+        starts = (np.cumsum(lengths) - lengths)[nonempty]
+        sums[nonempty] = np.add.reduceat(values, starts)
+    return sums
+
+
+def _few_rows(rows_matrix: _Rows, rows: np.ndarray, take: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_rows` for a few rows, without scipy."""
+    n = rows_matrix.n
+    best = _Best(len(rows), take, n)
+    dense = np.zeros((len(rows), n), dtype=np.float64)
+    for r, row in enumerate(rows):
+        dense[r] = rows_matrix.row_scores(int(row))
+    if len(rows) and take > 0:
+        scores = dense.copy()
+        scores[np.arange(len(rows)), rows] = -1.0  # a paper is not related to itself
+        cols, values = _block_best(scores, take)
+        best.merge(slice(0, len(rows)), cols, values)
+    best.positive()
+    return best.cols, best.scores, dense
+
+
 # -- state of the previous build and the incremental update ---------------------------------------
 
 @dataclass
@@ -415,8 +469,8 @@ def _update(texts: Sequence[str], keys: list[str], k: int, previous: State) -> S
     removed = np.ones(n, dtype=bool)
     removed[mapping[kept]] = False
     added = np.flatnonzero(~kept)
-    if len(added) > n // 10:
-        return None  # many new texts: recomputing is as cheap
+    if len(added) > max(16, n // 100):
+        return None  # many new texts: recomputing is about as cheap
     added_counts = {int(i): terms(texts[i]) for i in added}
     old_vocab = previous.vocabulary
     # documents gained (+) and lost (-) per term
@@ -488,7 +542,7 @@ def _update(texts: Sequence[str], keys: list[str], k: int, previous: State) -> S
     sub_indptr = np.zeros(len(rows) + 1, dtype=np.int64)
     np.cumsum(lengths[rows], out=sub_indptr[1:])
     data[entry] = quantized(weights(sub_indptr, indices[entry], counts[entry], len(vocabulary), df, n)).data
-    matrix = _csr(indptr, indices, data, (n, max(len(vocabulary), 1)))
+    matrix = _Rows(indptr, indices, data, max(len(vocabulary), 1))
     # change of each kept vector (same terms, same order): new - old, exact integers
     change = np.zeros(len(indices), dtype=np.float64)
     change[new_entry] = data[new_entry].astype(np.float64) - previous.weights[old_entry].astype(np.float64)
@@ -518,11 +572,11 @@ def _update(texts: Sequence[str], keys: list[str], k: int, previous: State) -> S
         i, j = np.broadcast_to(np.arange(n)[:, None], redo.shape)[redo], best.cols[redo]
         pairs, where = np.unique(np.minimum(i, j) * n + np.maximum(i, j), return_inverse=True)  # s(i, j) = s(j, i)
         a, b = pairs // n, pairs % n
-        best.scores[redo] = np.asarray(matrix[a].multiply(matrix[b]).sum(axis=1), dtype=np.float64).ravel()[where]
+        best.scores[redo] = matrix.pair_scores(a, b).astype(np.float64)[where]
         best.positive()
         best.merge(kept, best.cols[kept][:, :0], best.scores[kept][:, :0])  # order them again
     # the added texts: full rows; their scores with every text are candidates of every row
-    added_cols, added_scores, dense = _rows(matrix, added, take)
+    added_cols, added_scores, dense = _few_rows(matrix, added, take)
     if len(added):
         with_added = dense.T[kept]
         best.merge(kept, np.broadcast_to(added, with_added.shape).copy(), np.where(with_added > 0, with_added, -np.inf))
@@ -539,7 +593,9 @@ def _update(texts: Sequence[str], keys: list[str], k: int, previous: State) -> S
     again = np.flatnonzero((count < min(k, n - 1)) & kept & (threshold > 0))
     if len(again):
         again_best = _Best(len(again), take, n)
-        again_best.cols, again_best.scores, _ = _rows(matrix, again, take)
+        full = _csr(indptr, indices, data, (n, max(len(vocabulary), 1)))
+        again_best.cols, again_best.scores, _ = (_few_rows(matrix, again, take) if len(again) <= 16
+                                                 else _rows(full, again, take))
         best.cols[again], best.scores[again] = again_best.cols, again_best.scores
         new_bound[again] = again_best.bounds()
     LAST_UPDATE.update(changed=int(changed.sum()), added=len(added), reweighed=len(rows),
