@@ -1,5 +1,8 @@
 """Memo tables of small pure functions of strings (slugs, author keys), kept across builds.
 
+Results may be str, int, float or bool (JSON keeps them exactly); a function returning None
+is computed again on every call.
+
 A function decorated with :func:`memoized` remembers its results in this
 process, like :func:`functools.lru_cache`; in addition the build cache saves
 the tables (:func:`export`, ``<cache>/strings.json``) and loads them into the
@@ -21,12 +24,14 @@ from typing import Any, Callable
 #: Most entries one table holds.
 LIMIT = 1 << 18
 TABLES: dict[str, dict[tuple, Any]] = {}
+VALUE_TYPES = (str, int, float, bool)
 _ADDED: set[str] = set()  # tables that gained entries since the last load or export
 
 
 def memoized(name: str) -> Callable[[Callable], Callable]:
     """Decorator: memoize a function whose first argument is a str and whose other positional
-    arguments are str or int, returning a str, in table ``name`` (calls with keywords are not memoized)."""
+    arguments are str or int, returning a str, int, float or bool, in table ``name`` (calls with
+    keywords are not memoized)."""
     def decorate(function: Callable) -> Callable:
         table = TABLES.setdefault(name, {})
         parameters = inspect.signature(function).parameters.values()
@@ -94,7 +99,7 @@ def load(data: Any) -> bool:
                 continue
             for rest_json, values in groups.items():
                 rest = tuple(json.loads(rest_json))
-                if not (isinstance(values, dict) and all(type(v) is str for v in values.values())
+                if not (isinstance(values, dict) and all(type(v) in VALUE_TYPES for v in values.values())
                         and all(type(a) in (str, int) for a in rest)):
                     return False
                 updates.append((table, values if not rest else {(text, *rest): v for text, v in values.items()}))
