@@ -274,7 +274,7 @@ def top_k_similar(matrix, k: int = DEFAULT_K, block: int = DEFAULT_BLOCK) -> lis
     strictly positive cosines of :func:`quantized` rows (as exact integers, scaled by ``2**48``),
     best first, ties by increasing ``j``. Memory O(block² + N·k)."""
     n = matrix.shape[0]
-    best = _all_pairs(quantized(matrix), min(k, n - 1), block)
+    best = _all_pairs(quantized(matrix), max(min(k, n - 1), 0), block)
     return [[(int(j), float(v)) for j, v in zip(cols, values) if v > 0] for cols, values in zip(best.cols, best.scores)]
 
 
@@ -434,7 +434,7 @@ def _full(counts: list[Counter], keys: list[str], k: int, block: int) -> State:
     index = {t: i for i, t in enumerate(vocabulary)}
     indptr, indices, data = count_matrix(counts, index)
     matrix = quantized(weights(indptr, indices, data, len(vocabulary)))
-    best = _all_pairs(matrix, min(k + SLACK, len(keys) - 1), block)
+    best = _all_pairs(matrix, max(min(k + SLACK, len(keys) - 1), 0), block)
     return State(keys, vocabulary, indptr, indices, data, matrix.data, best.cols, best.scores, best.bounds(), k)
 
 

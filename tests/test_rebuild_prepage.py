@@ -281,3 +281,11 @@ def test_string_memo_tables_round_trip_through_json():
     assert strmemo.TABLES["test-length-ratio"][("abc", 7)] == 3 / 7 and strmemo.TABLES["test-upper"]["ß"] == "SS"
     assert not strmemo.load({"test-upper": {"[]": {"x": None}}})  # a value of another type: nothing loaded
     assert not strmemo.load({"test-upper": {"not json": {}}})
+
+
+@pytest.mark.parametrize("count", [0, 1, 2])
+def test_related_of_tiny_sites(count):
+    texts = ["graph neural networks", "neural networks for graphs"][:count]
+    rows, state = related.incremental_related(texts, None)
+    assert rows == ([[1], [0]] if count == 2 else [[]] * count)
+    assert related.incremental_related(texts, None, previous=state)[0] == rows
