@@ -137,6 +137,13 @@ def weights(indptr: np.ndarray, indices: np.ndarray, counts: np.ndarray, vocabul
     counts and the idf of its terms only (the norm is an exactly rounded sum, :func:`math.fsum`,
     so not even the summation order matters).
     """
+    data = _weight_data(indptr, indices, counts, vocabulary_size, df, texts)
+    return _csr(indptr, indices, data, (len(indptr) - 1, max(vocabulary_size, 1)))
+
+
+def _weight_data(indptr: np.ndarray, indices: np.ndarray, counts: np.ndarray, vocabulary_size: int,
+                 df: np.ndarray | None = None, texts: int | None = None) -> np.ndarray:
+    """The data array (float32, aligned with ``indices``) of :func:`weights`, without scipy."""
     rows = len(indptr) - 1
     n = rows if texts is None else texts
     df = (np.bincount(indices, minlength=vocabulary_size) if df is None else df).astype(np.float32)
@@ -151,16 +158,19 @@ def weights(indptr: np.ndarray, indices: np.ndarray, counts: np.ndarray, vocabul
     bounds = indptr.tolist()
     norms = np.array([math.sqrt(math.fsum(squares[bounds[i]:bounds[i + 1]])) for i in range(rows)], dtype=np.float64)
     norms[norms == 0.0] = 1.0
-    data = (data / np.repeat(norms, np.diff(indptr))).astype(np.float32)
-    return _csr(indptr, indices, data, (rows, max(vocabulary_size, 1)))
+    return (data / np.repeat(norms, np.diff(indptr))).astype(np.float32)
 
 
 def quantized(matrix):
     """``matrix`` (weights in [0, 1]) with each stored weight ``w`` as the integer ``max(1, round(w · 2**24))``
     (int64 CSR): dot products of its rows are exact integers (below 2**50), whatever the summation
     order, and positive exactly when two texts share a term."""
-    data = np.maximum(1, np.rint(matrix.data.astype(np.float64) * SCALE)).astype(np.int64)
-    return _csr(matrix.indptr, matrix.indices, data, matrix.shape)
+    return _csr(matrix.indptr, matrix.indices, _fixed(matrix.data), matrix.shape)
+
+
+def _fixed(data: np.ndarray) -> np.ndarray:
+    """:func:`quantized` of a data array: ``max(1, round(w · 2**24))`` as int64."""
+    return np.maximum(1, np.rint(data.astype(np.float64) * SCALE)).astype(np.int64)
 
 
 # -- best k -------------------------------------------------------------------------------------
@@ -542,7 +552,7 @@ def _update(texts: Sequence[str], keys: list[str], k: int, previous: State) -> S
     entry = _entries(indptr, rows)
     sub_indptr = np.zeros(len(rows) + 1, dtype=np.int64)
     np.cumsum(lengths[rows], out=sub_indptr[1:])
-    data[entry] = quantized(weights(sub_indptr, indices[entry], counts[entry], len(vocabulary), df, n)).data
+    data[entry] = _fixed(_weight_data(sub_indptr, indices[entry], counts[entry], len(vocabulary), df, n))
     matrix = _Rows(indptr, indices, data, max(len(vocabulary), 1))
     # change of each kept vector (same terms, same order): new - old, exact integers
     change = np.zeros(len(indices), dtype=np.float64)
@@ -594,9 +604,11 @@ def _update(texts: Sequence[str], keys: list[str], k: int, previous: State) -> S
     again = np.flatnonzero((count < min(k, n - 1)) & kept & (threshold > 0))
     if len(again):
         again_best = _Best(len(again), take, n)
-        full = _csr(indptr, indices, data, (n, max(len(vocabulary), 1)))
-        again_best.cols, again_best.scores, _ = (_few_rows(matrix, again, take) if len(again) <= 16
-                                                 else _rows(full, again, take))
+        if len(again) <= 16:
+            again_best.cols, again_best.scores, _ = _few_rows(matrix, again, take)
+        else:  # many rows: scipy's sparse product
+            again_best.cols, again_best.scores, _ = _rows(_csr(indptr, indices, data, (n, max(len(vocabulary), 1))),
+                                                          again, take)
         best.cols[again], best.scores[again] = again_best.cols, again_best.scores
         new_bound[again] = again_best.bounds()
     LAST_UPDATE.update(changed=int(changed.sum()), added=len(added), reweighed=len(rows),

@@ -289,3 +289,26 @@ def test_related_of_tiny_sites(count):
     rows, state = related.incremental_related(texts, None)
     assert rows == ([[1], [0]] if count == 2 else [[]] * count)
     assert related.incremental_related(texts, None, previous=state)[0] == rows
+
+
+def test_an_update_imports_neither_scipy_nor_scikit_learn(tmp_path):
+    import subprocess
+    texts = corpus_texts(300)
+    keys = [related.text_key(str(i), t) for i, t in enumerate(texts)]
+    related.save_state(tmp_path / "state.npz", related.incremental_related(texts, keys)[1], "code")
+    texts[7] += " We also release our code."
+    keys[7] = related.text_key("edited", texts[7])
+    (tmp_path / "texts.json").write_text(json.dumps([texts, keys]), encoding="utf-8")
+    script = (
+        "import json, sys\n"
+        "from pathlib import Path\n"
+        "from site_builder import related\n"
+        f"texts, keys = json.loads(Path({str(tmp_path / 'texts.json')!r}).read_text(encoding='utf-8'))\n"
+        f"state = related.load_state(Path({str(tmp_path / 'state.npz')!r}), 'code')\n"
+        "rows, _ = related.incremental_related(texts, keys, previous=state)\n"
+        "print(json.dumps([bool(related.LAST_UPDATE), 'scipy' in sys.modules, 'sklearn' in sys.modules, rows]))\n")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                         env={**__import__("os").environ, "PYTHONPATH": str(ROOT)}).stdout
+    updated, scipy_loaded, sklearn_loaded, rows = json.loads(out)
+    assert updated and not scipy_loaded and not sklearn_loaded
+    assert rows == related.related_indices(texts)
