@@ -14,11 +14,10 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
-from functools import lru_cache
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from . import urls
+from . import strmemo, urls
 
 #: Author-line words that stand for "and others", never for a person (compared on the key).
 NOT_AUTHORS = frozenset({"et al", "et al.", "et. al.", "et.al.", "et. al", "etal", "等", "等人", "…", "...",
@@ -28,12 +27,13 @@ NOT_AUTHORS = frozenset({"et al", "et al.", "et. al.", "et.al.", "et. al", "etal
 ET_AL_SUFFIX = re.compile(r"\s*(?:\bet\.?\s*al\.?|等人?|…|\.\.\.)\s*$", re.I)
 
 
+@strmemo.memoized("clean_name")
 def clean_name(name: str) -> str:
     """``name`` without surrounding space and without a trailing "et al." / ``等`` glued to it."""
     return ET_AL_SUFFIX.sub("", name.strip()).strip()
 
 
-@lru_cache(maxsize=1 << 17)
+@strmemo.memoized("author_key")  # kept across builds (see strmemo)
 def author_key(name: str) -> str:
     """The identity key of author ``name``; ``""`` for a name that names nobody.
 

@@ -17,6 +17,7 @@ from typing import Iterable
 
 from slugify import slugify
 
+from . import strmemo
 from .authors import clean_name, family_name
 
 #: Title words skipped when picking the key's word (as Google Scholar does).
@@ -40,6 +41,7 @@ def protect_case(escaped: str) -> str:
                   lambda m: "{" + m.group(1) + "}", escaped)
 
 
+@strmemo.memoized("ascii_word")  # kept across builds (see strmemo)
 def _ascii_word(text: str) -> str:
     return re.sub(r"[^a-z]", "", slugify(text, separator="").lower())
 

@@ -44,6 +44,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any, Callable
 
+from . import strmemo
 from .diagnostics import Diagnostics
 from .render import RenderedAbstract, render_abstract, render_inline
 from .titles import derive_title
@@ -55,6 +56,7 @@ PROJECT = PACKAGE.parent
 LIBRARIES = ("jinja2", "markdown-it-py", "mdit-py-plugins", "python-slugify", "text-unidecode", "lunr",
              "latex2mathml", "scikit-learn")
 MEMO_NAME = "memo.json"
+STRINGS_NAME = "strings.json"
 
 
 @lru_cache(maxsize=1)
@@ -175,6 +177,11 @@ class BuildCache:
         self._memo_old: dict[str, Any] = {}
         self._memo_new: dict[str, Any] = {}
         self._memo_dirty = False  # memo values are kept in memory even without a cache folder
+        self._strings_dirty = False
+        # Values handed over by the list cache (see listcache), looked up by string, never saved in the memo:
+        self._known: dict[tuple[str, str], Any] = {}
+        self._known_items: set[tuple[str, str | None]] = set()
+        self._ids: dict[tuple[str, str | None], list] = {}
         self.reused = self.rendered = 0
         self._previous: dict[str, list] = {}
         self._manifest: dict[str, list] = {}
@@ -182,6 +189,9 @@ class BuildCache:
         self._warned_write = False
         if self.folder is not None:
             data = self._load(self.folder / MEMO_NAME)
+            self._memo_dirty = data is None  # (re)write a missing, stale or corrupt memo file
+            strings = self._load(self.folder / STRINGS_NAME)
+            self._strings_dirty = strings is None or not strmemo.load(strings.get("tables"))
             if data is not None:
                 self._memo_old = data.get("entries", {}) if isinstance(data.get("entries"), dict) else {}
 
@@ -226,15 +236,59 @@ class BuildCache:
                           separators=(",", ":"))
             os.replace(tmp, path)
         except OSError as exc:
-            if not self._warned_write:
-                self.diagnostics.warning(str(path), 0, f"cannot write the build cache: {exc.strerror or exc}")
-                self._warned_write = True
+            self.warn_write(path, exc)
 
     # -- memo of per-paper work ----------------------------------------------------------------
+
+    def remember_work(self, abstract: str, title: str | None, work: list[tuple[str, str, Any]]) -> None:
+        """Take the :func:`paper_work` values of item ``(abstract, title)`` from the list cache.
+
+        They are looked up by their source string (no digest) and not written to the memo file:
+        the list cache keeps them.
+        """
+        for kind, source, value in work:
+            self._known[kind, source] = value
+        self._known_items.add((abstract, title or None))
+
+    def known(self, kind: str, source: str) -> Any:
+        """The encoded value of memo function ``kind`` for ``source`` if the memo or the list cache holds it, else None."""
+        value = self._known.get((kind, source))
+        if value is None:
+            key = _digest(kind, source)
+            value = self._memo_new.get(key, self._memo_old.get(key))
+        return value
+
+    def known_items(self) -> set[tuple[str, str | None]]:
+        """The ``(abstract, title or None)`` items whose per-paper work was handed over by :meth:`remember_work`."""
+        return self._known_items
+
+    def remember_ids(self, abstract: str, title: str | None, ids: list) -> None:
+        """Take ``[paper id, identity key digest]`` of an entry ``(abstract, title)`` from the list cache."""
+        self._ids[abstract, title or None] = ids
+
+    def paper_id(self, entry) -> str:
+        """:func:`model.paper_id` of reader ``entry``, from the list cache when it holds it."""
+        ids = self._ids.get((entry.abstract, entry.title or None))
+        if ids is not None and isinstance(ids[0], str):
+            return ids[0]
+        from .model import paper_id
+        return paper_id(entry)
+
+    def warn_write(self, path: Path, exc: OSError) -> None:
+        """Report once per build that the cache file ``path`` could not be written (it only costs speed)."""
+        if not self._warned_write:
+            self.diagnostics.warning(str(path), 0, f"cannot write the build cache: {exc.strerror or exc}")
+            self._warned_write = True
 
     def _memo(self, kind: str, source: str):
         """The value of memo function ``kind`` (see :data:`MEMO_FUNCTIONS`) for ``source``."""
         compute, encode, decode = MEMO_FUNCTIONS[kind]
+        known = self._known.get((kind, source))
+        if known is not None:
+            try:
+                return decode(known)
+            except (TypeError, ValueError, KeyError, IndexError):
+                pass
         key = _digest(kind, source)
         if key in self._memo_new:
             return decode(self._memo_new[key])
@@ -261,7 +315,7 @@ class BuildCache:
         result = []
         for entry in entries:
             item = (entry.abstract, entry.title or None)
-            if item in seen:
+            if item in seen or item in self._known_items:
                 continue
             seen.add(item)
             keys = [_digest("render_abstract", entry.abstract)]
@@ -373,6 +427,8 @@ class BuildCache:
             return
         if self._memo_dirty or set(self._memo_new) != set(self._memo_old):
             self._save(self.folder / MEMO_NAME, {"entries": self._memo_new})
+        if self._strings_dirty or strmemo.changed():
+            self._save(self.folder / STRINGS_NAME, {"tables": strmemo.export()})
         if self._out is not None:
             self._save(self._manifest_path(self._out), {"out": str(self._out), "files": self._manifest})
 

@@ -19,7 +19,8 @@ from . import bibtex, citation, urls
 from .authors import Author, AuthorIndex
 from .diagnostics import Diagnostics
 from .notes import STATUSES, Note, load_notes
-from .related import DEFAULT_K, related_papers
+from . import related
+from .related import DEFAULT_K
 
 
 @dataclass
@@ -67,11 +68,12 @@ def build_terms(pairs: Iterable[tuple[str, object]], kind: str, path_of: Callabl
 class Library:
     """Everything the reading-list features know about a :class:`~site_builder.model.Site`."""
 
-    def __init__(self, site, notes: dict[str, Note] | None = None, k: int = DEFAULT_K) -> None:
+    def __init__(self, site, notes: dict[str, Note] | None = None, k: int = DEFAULT_K,
+                 related_state: related.State | None = None) -> None:
         self.site = site
         self.base_url = site.config.base_url
         self.authors = AuthorIndex(site.papers)
-        self._related = related_papers(list(site.papers), k)
+        self._related, self.related_state = related.related_papers(list(site.papers), k, previous=related_state)
         self.bib_keys = bibtex.assign_keys(site.papers)
         self._bibtex: dict[str, str] = {}
         self.notes = notes or {}
@@ -152,6 +154,22 @@ class Library:
         return {s: counts[s] for s in STATUSES}
 
 
-def build_library(site, notes_dir: Path | None, diagnostics: Diagnostics) -> Library:
-    """The :class:`Library` of ``site`` with the notes in ``notes_dir`` (None: no notes)."""
-    return Library(site, load_notes(notes_dir, site.papers, diagnostics))
+RELATED_STATE = "related.npz"
+
+
+def build_library(site, notes_dir: Path | None, diagnostics: Diagnostics, cache=None) -> Library:
+    """The :class:`Library` of ``site`` with the notes in ``notes_dir`` (None: no notes).
+
+    With ``cache`` (a :class:`~site_builder.cache.BuildCache`), the related papers are updated
+    from the previous build's state (``<cache>/related.npz``; same result, see
+    :mod:`site_builder.related`) and the new state is saved there.
+    """
+    path = cache.folder / RELATED_STATE if cache is not None and cache.folder is not None else None
+    previous = related.load_state(path, cache.code) if path is not None else None
+    library = Library(site, load_notes(notes_dir, site.papers, diagnostics), related_state=previous)
+    if path is not None and library.related_state is not previous:
+        try:
+            related.save_state(path, library.related_state, cache.code)
+        except OSError as exc:
+            cache.warn_write(path, exc)
+    return library

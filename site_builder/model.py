@@ -175,7 +175,8 @@ class _Draft:
     venue: Venue
 
 
-def _draft(entry: Entry, override: dict, diagnostics: Diagnostics) -> _Draft | None:
+def _draft(entry: Entry, override: dict, diagnostics: Diagnostics, pid: str | None = None,
+           venues: dict | None = None) -> _Draft | None:
     """Apply ``override`` to ``entry``; None (with an error diagnostic) when no venue and year are known."""
     f = {"title": entry.title, "authors": entry.authors, "track": entry.track, "abstract": entry.abstract,
          "slug": None, "venue": entry.venue, "year": entry.year}
@@ -183,8 +184,14 @@ def _draft(entry: Entry, override: dict, diagnostics: Diagnostics) -> _Draft | N
     if not f["venue"] or not f["year"]:
         diagnostics.error(entry.path, entry.line, "paper has no venue and year (heading names none, config gives none)")
         return None
-    return _Draft(entry, paper_id(entry), f["title"], tuple(f["authors"]), tuple(f["track"]),
-                  f["abstract"], f["slug"], Venue(str(f["venue"]), int(f["year"])))
+    venue_key = (str(f["venue"]), int(f["year"]))
+    venue = venues.get(venue_key) if venues is not None else None
+    if venue is None:
+        venue = Venue(*venue_key)
+        if venues is not None:
+            venues[venue_key] = venue
+    return _Draft(entry, pid or paper_id(entry), f["title"], tuple(f["authors"]), tuple(f["track"]),
+                  f["abstract"], f["slug"], venue)
 
 
 def unique_slugs(wanted: dict[object, str]) -> dict[object, str]:
@@ -238,15 +245,16 @@ def build_site(entries: list[Entry], overrides: dict[str, dict], config: SiteCon
     ``progress`` (a :class:`~site_builder.progress.Progress`) is advanced once per entry.
     """
     drafts: dict[str, _Draft] = {}
+    venues: dict[tuple, Venue] = {}  # one Venue object per (name, year): fewer slugs to compute
     for entry in sorted(entries, key=lambda e: (e.path, e.line)):
         if progress is not None:
             progress.advance()
-        pid = paper_id(entry)
+        pid = memo.paper_id(entry) if memo is not None else paper_id(entry)
         if pid in drafts:
             first = drafts[pid].entry
             diagnostics.warning(entry.path, entry.line, f"duplicate of the paper at {first.path}:{first.line}; listed once")
             continue
-        draft = _draft(entry, overrides.get(pid, {}), diagnostics)
+        draft = _draft(entry, overrides.get(pid, {}), diagnostics, pid, venues)
         if draft is not None:
             drafts[pid] = draft
     for pid in sorted(set(overrides) - set(drafts)):

@@ -9,7 +9,7 @@ from dataclasses import astuple, dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
-from . import reader, urls, workers
+from . import listcache, urls, workers
 from .cache import BuildCache, paper_work
 from .config import SiteConfig
 from .diagnostics import Diagnostics
@@ -59,12 +59,17 @@ def list_files(seeds: Path) -> list[Path]:
     return files
 
 
-def read_lists(files: list[Path], config: SiteConfig, diagnostics: Diagnostics) -> list[Entry]:
+def read_lists(files: list[Path], config: SiteConfig, diagnostics: Diagnostics,
+               cache: BuildCache | None = None) -> list[Entry]:
     """Read every list file, with the config's venue for lists whose heading names none;
-    a paper listed twice is merged into one (with a warning, see :func:`reader.merge_duplicates`)."""
+    a paper listed twice is merged into one (with a warning, see :func:`reader.merge_duplicates`).
+
+    With ``cache``, unchanged lists come from the build cache (see :mod:`site_builder.listcache`;
+    the result is the same).
+    """
     configured = [(path, *astuple(config.list_defaults(path.name))) for path in files]
     entries: list[Entry] = []
-    for result in reader.read_lists(configured):
+    for result in listcache.read_lists(configured, cache):
         diagnostics.extend(result.diagnostics)
         entries.extend(result.entries)
     return entries
@@ -207,10 +212,10 @@ def build(seeds: Path, out: Path, config: SiteConfig, strict: bool = False,
         updated = build_time([*files, seeds / OVERRIDES_NAME])
     except DateError as exc:
         raise BuildError(str(exc)) from exc
-    progress.stage("reading lists")
-    entries = read_lists(files, config, diagnostics)
-    overrides = load_overrides(seeds, diagnostics)
     build_cache = BuildCache(cache)
+    progress.stage("reading lists")
+    entries = read_lists(files, config, diagnostics, build_cache)
+    overrides = load_overrides(seeds, diagnostics)
     try:
         return _build(out, config, strict, build_cache, entries, overrides, diagnostics, progress,
                       notes if notes is not None else default_notes(seeds), updated)
@@ -228,7 +233,7 @@ def _build(out: Path, config: SiteConfig, strict: bool, build_cache: BuildCache,
     progress.stage("papers", len(entries), "papers")
     site = build_site(entries, overrides, config, diagnostics, memo=build_cache, progress=progress)
     progress.stage("reading-list features")
-    library = build_library(site, notes, diagnostics)
+    library = build_library(site, notes, diagnostics, build_cache)
     if diagnostics.errors or (strict and diagnostics.warnings):
         build_cache.save()
         diagnostics.extend(build_cache.diagnostics)

@@ -8,10 +8,11 @@ at a domain root and under a sub-path such as ``/repo/``.
 from __future__ import annotations
 
 import posixpath
-from functools import lru_cache
 from urllib.parse import quote
 
 from slugify import slugify
+
+from . import strmemo
 
 HOME = "index.html"
 SEARCH = "search.html"
@@ -42,7 +43,7 @@ WINDOWS_RESERVED = frozenset(
 )
 
 
-@lru_cache(maxsize=65536)  # venue and track slugs repeat once per paper
+@strmemo.memoized("make_slug")  # venue and track slugs repeat once per paper; kept across builds
 def make_slug(text: str, fallback: str, max_length: int = 60) -> str:
     """Return a safe file-name slug for ``text``.
 

@@ -178,3 +178,9 @@ def claim_all(output: Output, paths: list[str]) -> None:
     """Reserve ``paths`` in ``output`` before worker processes write them."""
     for path in paths:
         output.claim(path)
+
+
+def fork_pool(processes: int):
+    """A pool of ``processes`` forked workers that ignore SIGINT (see :func:`_pool`), or None when
+    the platform cannot make one; leaving its ``with`` block terminates the workers."""
+    return _pool(processes)

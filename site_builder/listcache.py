@@ -1,0 +1,360 @@
+"""Reading the list files with a per-file cache, on every core when there is work for them.
+
+:func:`read_lists` gives exactly what :func:`reader.read_lists` gives (entries
+and diagnostics, same order, same text), but
+
+- a list file whose bytes, config defaults (venue, year), path and
+  :func:`cache.code_version` are unchanged since the last build is not parsed
+  again: its :class:`reader.ListResult` comes from
+  ``<cache>/lists/<digest of the path>.pickle`` (one file per list path, so the
+  folder never grows beyond the lists built). The file holds only lists, strings,
+  numbers and None (the dataclasses are encoded as lists of their fields) and is
+  read with an unpickler that refuses every class and function, so it can never
+  run code; pickle rather than JSON because it reads these 4 kB per paper twice
+  as fast;
+- the files that must be parsed are parsed in a pool of forked workers (largest
+  first; results are put back in file order, so the output does not depend on
+  which worker finished first), when :func:`workers.worker_count` allows;
+- along with a file's entries the cache keeps each entry's paper id, a digest
+  of its identity key (:func:`reader.identity_key`) and its per-paper work
+  (:func:`cache.paper_work`: rendered abstract, derived title, rendered title),
+  computed in the same worker. These are pure functions of the entry's
+  abstract and title under the same code version, so they are handed to the
+  :class:`cache.BuildCache` (:meth:`~cache.BuildCache.remember`) and looked up
+  by string, without digests; the values of a changed list's previous cache
+  file are handed over too, so only new abstracts are rendered again.
+
+Duplicates across lists: :func:`reader.merge_duplicates` is called on the
+results that hold an identity key found more than once, in file order. That
+is the same as calling it on all results: an entry whose key is unique is
+kept unchanged and never looked up by another, so results made only of such
+entries are left untouched by the merge (and with no duplicate at all the
+merge does nothing). The identity keys come from the cache, so an unchanged
+site does not compute them again.
+
+A cache file is written only when decoding it gives back the very result it
+was made from (checked when it is written), so a cached read can never
+differ from a fresh one; a corrupt cache file is ignored with a warning.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+import pickle
+import tempfile
+from collections import Counter
+from dataclasses import astuple, dataclass
+from pathlib import Path
+from typing import Any
+
+from . import reader, workers
+from .cache import BuildCache, code_version, paper_work
+from .diagnostics import Diagnostic
+from .reader import Entry, Heading, ListResult
+
+FOLDER = "lists"
+FORMAT = 1
+#: Below this many bytes of lists to parse, they are parsed in this process (forking costs more).
+MIN_PARALLEL_BYTES = 200_000
+
+
+@dataclass
+class _Read:
+    """One list file read: its result (before cross-list merging), per-entry ``ids`` ``[paper id, key digest]``
+    and ``work`` (per entry, the :func:`cache.paper_work` values), and the cache ``key`` of the bytes read."""
+
+    result: ListResult
+    ids: list
+    work: list
+    key: str | None
+
+
+def file_key(path: str, venue: str | None, year: int | None, data: bytes, code: str) -> str:
+    """Hex SHA-256 over the code version, the path as given, the config defaults and the file's bytes."""
+    h = hashlib.sha256()
+    for part in (code, path, repr(venue), repr(year)):
+        raw = part.encode("utf-8", "surrogatepass")
+        h.update(len(raw).to_bytes(8, "little") + raw)
+    h.update(data)
+    return h.hexdigest()
+
+
+def entry_ids(entry: Entry) -> list[str]:
+    """``[paper id, digest of the identity key]`` of a reader entry (see :func:`model.paper_id`)."""
+    from .model import paper_id  # model imports this module's users; imported late to avoid a cycle
+    key = reader.identity_key(entry.abstract, entry.title)
+    return [paper_id(entry), hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:32]]
+
+
+# -- encoding -----------------------------------------------------------------------------------
+
+def _tuples(value: Any) -> Any:
+    return tuple(_tuples(v) for v in value) if type(value) is list else value
+
+
+def encode(result: ListResult) -> dict:
+    """JSON-ready form of a :class:`reader.ListResult` (dataclass fields in order; tuples as lists)."""
+    return {"path": result.path, "heading": list(astuple(result.heading)) if result.heading else None,
+            "entries": [list(astuple(e)) for e in result.entries],
+            "diagnostics": [list(astuple(d)) for d in result.diagnostics]}
+
+
+def decode(data: dict) -> ListResult:
+    """The :class:`reader.ListResult` of :func:`encode`'s output. Raises TypeError/ValueError/KeyError if malformed."""
+    heading = Heading(*data["heading"]) if data["heading"] is not None else None
+    entries = [Entry(*(_tuples(v) for v in row)) for row in data["entries"]]
+    diagnostics = [Diagnostic(*row) for row in data["diagnostics"]]
+    return ListResult(data["path"], heading, entries, diagnostics)
+
+
+# -- one file -----------------------------------------------------------------------------------
+
+#: ``(abstract, title or None)`` whose per-paper work the cache already holds (set before workers fork).
+_KNOWN: frozenset = frozenset()
+
+
+def read_one(item: tuple[str, str | None, int | None, str]) -> _Read:
+    """Read list ``(path, venue, year, code version)`` with :func:`reader.read_list`, and its
+    entries' ids and per-paper work (None for the items in :data:`_KNOWN`). A module function,
+    so forked workers can run it. The key is None when the file changed while it was read."""
+    path, venue, year, code = item
+    try:
+        before = Path(path).read_bytes()
+    except OSError:
+        before = None
+    result = reader.read_list(Path(path), venue, year)
+    try:
+        after = Path(path).read_bytes()
+    except OSError:
+        after = None
+    key = file_key(path, venue, year, before, code) if before is not None and before == after else None
+    ids = [entry_ids(e) for e in result.entries]
+    work = [None if (e.abstract, e.title or None) in _KNOWN else paper_work((e.abstract, e.title or None))
+            for e in result.entries]
+    return _Read(result, ids, work, key)
+
+
+def _cache_path(folder: Path, path: str) -> Path:
+    return folder / FOLDER / f"{hashlib.sha256(path.encode('utf-8', 'surrogatepass')).hexdigest()[:24]}.pickle"
+
+
+def _load(file: Path, cache: BuildCache) -> dict | None:
+    """The cache file's object if it is one of this format and code version, else None (warning if corrupt)."""
+    try:
+        raw = file.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        cache.diagnostics.warning(str(file), 0, f"cache file unreadable, ignored: {exc.strerror}")
+        return None
+    try:
+        data = _PlainUnpickler(io.BytesIO(raw)).load()
+        if not isinstance(data, dict):
+            raise ValueError("not a cache file")
+    except Exception as exc:  # noqa: BLE001 - any corrupt pickle (UnpicklingError, EOFError, ValueError, …)
+        cache.diagnostics.warning(str(file), 0, f"cache file corrupt, ignored: {exc}")
+        return None
+    if data.get("format") != FORMAT or data.get("code") != cache.code:
+        return None
+    return data
+
+
+def _remember(cache: BuildCache, data: dict) -> bool:
+    """Hand the per-entry ids and work of a loaded cache file to ``cache``; False when malformed."""
+    try:
+        for row, ids, work in zip(data["result"]["entries"], data["ids"], data["work"], strict=True):
+            abstract, title = row[2], row[3] or None
+            if not (isinstance(abstract, str) and isinstance(ids, list) and len(ids) == 2):
+                return False
+            cache.remember_ids(abstract, row[3], ids)
+            if work is not None:
+                cache.remember_work(abstract, title, _expand(abstract, title, work))
+    except (KeyError, TypeError, ValueError, IndexError):
+        return False
+    return True
+
+
+def _compact(abstract: str, title: str | None, work: list) -> list:
+    """The values of :func:`cache.paper_work` without their sources (they are the entry's own strings);
+    the rendered abstract's text is None when it is the abstract itself (most papers)."""
+    values = [value for _, _, value in work]
+    rendered = values[0]
+    if isinstance(rendered, list) and len(rendered) > 1 and rendered[1] == abstract:
+        values[0] = [rendered[0], None, *rendered[2:]]
+    return values
+
+
+def _expand(abstract: str, title: str | None, values: list) -> list:
+    """Inverse of :func:`_compact`: ``(kind, source, value)`` again."""
+    rendered = values[0]
+    if isinstance(rendered, list) and len(rendered) > 1 and rendered[1] is None:
+        rendered = [rendered[0], abstract, *rendered[2:]]
+    if title:
+        _, inline = values
+        return [("render_abstract", abstract, rendered), ("render_inline", title, inline)]
+    _, derived, inline = values
+    if not isinstance(derived, str):
+        raise ValueError("derived title is not a string")
+    return [("render_abstract", abstract, rendered), ("derive_title", abstract, derived),
+            ("render_inline", derived, inline)]
+
+
+def _store(cache: BuildCache, file: Path, read: _Read) -> None:
+    """Write ``read`` to the cache file ``file`` if its encoding decodes back to the same result."""
+    encoded = encode(read.result)
+    try:
+        same = decode(_PlainUnpickler(io.BytesIO(pickle.dumps(encoded, protocol=5))).load()) == read.result
+    except Exception:  # noqa: BLE001 - anything that does not round-trip is simply not cached
+        same = False
+    if not same:
+        return
+    work = [None if w is None else _compact(e.abstract, e.title, w) for e, w in zip(read.result.entries, read.work)]
+    payload = {"format": FORMAT, "code": cache.code, "key": read.key, "result": encoded, "ids": read.ids,
+               "work": work}
+    try:
+        file.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{file.name}.", dir=file.parent)
+        with os.fdopen(fd, "wb") as handle:
+            pickle.dump(payload, handle, protocol=5)
+        os.replace(tmp, file)
+    except OSError as exc:
+        cache.warn_write(file, exc)
+
+
+class _PlainUnpickler(pickle.Unpickler):
+    """Reads pickles of plain data only: any class or function in the stream is an error."""
+
+    def find_class(self, module: str, name: str):
+        raise pickle.UnpicklingError(f"not plain data: {module}.{name}")
+
+
+# -- all files ----------------------------------------------------------------------------------
+
+def _parse_all(items: list[tuple], sizes: list[int]) -> list[_Read]:
+    """:func:`read_one` of every item, largest file first on every core; results in the order of ``items``."""
+    order = sorted(range(len(items)), key=lambda i: (-sizes[i], i))
+    processes = min(workers.worker_count(), len(items))
+    results: list[_Read | None] = [None] * len(items)
+    pool = workers.fork_pool(processes) if processes >= 2 and sum(sizes) >= MIN_PARALLEL_BYTES else None
+    if pool is None:
+        for i in order:
+            results[i] = read_one(items[i])
+        return results  # type: ignore[return-value]
+    with pool:
+        for i, read in zip(order, pool.imap(read_one, [items[i] for i in order], chunksize=1)):
+            results[i] = read
+    return results  # type: ignore[return-value]
+
+
+def read_lists(configured: list[tuple[Path, str | None, int | None]], cache: BuildCache | None = None
+               ) -> list[ListResult]:
+    """The :class:`reader.ListResult` of each ``(path, venue, year)``, in order, duplicates across
+    lists merged: the same as :func:`reader.read_lists` (see the module docstring).
+
+    With ``cache`` (a :class:`cache.BuildCache`; a disabled one reads everything), unchanged files
+    come from the cache and the per-paper values of every list are handed to it.
+    """
+    cache = cache if cache is not None else BuildCache(None)
+    code = cache.code
+    reads: list[_Read | None] = []
+    todo: list[int] = []
+    for index, (path, venue, year) in enumerate(configured):
+        name = str(path)
+        data = _load(_cache_path(cache.folder, name), cache) if cache.folder is not None else None
+        read = None
+        if data is not None:
+            try:
+                raw = Path(path).read_bytes()
+            except OSError:
+                raw = None
+            fresh = raw is not None and data.get("key") == file_key(name, venue, year, raw, code)
+            if _remember(cache, data) and fresh:
+                try:
+                    read = _Read(decode(data["result"]), data["ids"], [], data["key"])
+                except (KeyError, TypeError, ValueError):
+                    read = None
+        reads.append(read)
+        if read is None:
+            todo.append(index)
+    if todo:
+        global _KNOWN
+        _KNOWN = frozenset(cache.known_items())
+        items = [(str(configured[i][0]), configured[i][1], configured[i][2], code) for i in todo]
+        sizes = []
+        for i in todo:
+            try:
+                sizes.append(Path(configured[i][0]).stat().st_size)
+            except OSError:
+                sizes.append(0)
+        try:
+            parsed = _parse_all(items, sizes)
+        finally:
+            _KNOWN = frozenset()
+        for i, read in zip(todo, parsed):
+            reads[i] = read
+            for entry, ids, work in zip(read.result.entries, read.ids, read.work):
+                cache.remember_ids(entry.abstract, entry.title, ids)
+                if work is not None:
+                    cache.remember_work(entry.abstract, entry.title, work)
+            if cache.folder is not None and read.key is not None:
+                read.work = [_recall(cache, e) for e in read.result.entries]
+                _store(cache, _cache_path(cache.folder, read.result.path), read)
+    _merge([read for read in reads if read is not None])
+    return [read.result for read in reads]  # type: ignore[union-attr]
+
+
+def _merge(reads: list[_Read]) -> None:
+    """:func:`reader.merge_duplicates` over the results of ``reads``, computing identity keys only for
+    the entries whose key (digest, from the cache) is not unique.
+
+    The merge is run on stand-in results holding only those entries (and sharing the real
+    results' diagnostics lists), in order: an entry with a unique key is kept as it is and is
+    never looked up by another, so leaving it out changes nothing for the others. The outcome is
+    then put back: an entry whose key was seen before is dropped, the first of each key takes
+    the (possibly enriched) entry the merge kept in its place.
+    """
+    counts = Counter(ids[1] for read in reads for ids in read.ids)
+    twice = {key for key, n in counts.items() if n > 1}
+    if not twice:
+        return
+    stand_ins = []
+    for read in reads:
+        picked = [i for i, ids in enumerate(read.ids) if ids[1] in twice]
+        if picked:
+            result = read.result
+            stand_ins.append((read, picked, ListResult(result.path, result.heading,
+                                                       [result.entries[i] for i in picked], result.diagnostics)))
+    reader.merge_duplicates([stand_in for _, _, stand_in in stand_ins])
+    seen: set[str] = set()
+    for read, picked, stand_in in stand_ins:
+        kept = iter(stand_in.entries)
+        entries: list = list(read.result.entries)
+        dropped: set[int] = set()
+        for i in picked:
+            key = read.ids[i][1]
+            if key in seen:
+                dropped.add(i)
+            else:
+                seen.add(key)
+                entries[i] = next(kept)
+        read.result.entries = [e for i, e in enumerate(entries) if i not in dropped]
+        read.ids = [ids for i, ids in enumerate(read.ids) if i not in dropped]
+
+
+def _recall(cache: BuildCache, entry: Entry) -> list | None:
+    """The :func:`cache.paper_work` triples of ``entry`` as the cache knows them, or None if it lacks one."""
+    title = entry.title or None
+    rendered = cache.known("render_abstract", entry.abstract)
+    if title is None:
+        title = cache.known("derive_title", entry.abstract)
+        if title is None:
+            return None
+        work = [("render_abstract", entry.abstract, rendered), ("derive_title", entry.abstract, title)]
+    else:
+        work = [("render_abstract", entry.abstract, rendered)]
+    inline = cache.known("render_inline", title)
+    if rendered is None or inline is None:
+        return None
+    return work + [("render_inline", title, inline)]

@@ -1,0 +1,111 @@
+"""Memo tables of small pure functions of strings (slugs, author keys), kept across builds.
+
+Results may be str, int, float or bool (JSON keeps them exactly); a function returning None
+is computed again on every call.
+
+A function decorated with :func:`memoized` remembers its results in this
+process, like :func:`functools.lru_cache`; in addition the build cache saves
+the tables (:func:`export`, ``<cache>/strings.json``) and loads them into the
+next build's process (:func:`load`), so a rebuild does not transliterate
+tens of thousands of names and titles again. The tables are only valid for the
+same code version (the build cache checks it), and a function's result never
+depends on the table: a value missing or unreadable is computed again.
+Each table holds at most :data:`LIMIT` entries (it is cleared when full), so
+a long-running preview server does not grow without bound.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+from functools import wraps
+from typing import Any, Callable
+
+#: Most entries one table holds.
+LIMIT = 1 << 18
+TABLES: dict[str, dict[tuple, Any]] = {}
+VALUE_TYPES = (str, int, float, bool)
+_ADDED: set[str] = set()  # tables that gained entries since the last load or export
+
+
+def memoized(name: str) -> Callable[[Callable], Callable]:
+    """Decorator: memoize a function whose first argument is a str and whose other positional
+    arguments are str or int, returning a str, int, float or bool, in table ``name`` (calls with
+    keywords are not memoized)."""
+    def decorate(function: Callable) -> Callable:
+        table = TABLES.setdefault(name, {})
+        parameters = inspect.signature(function).parameters.values()
+        if len(parameters) == 1 and next(iter(parameters)).kind is inspect.Parameter.POSITIONAL_OR_KEYWORD:
+            @wraps(function)
+            def single(arg):  # the common case, kept lean: a dict lookup per call
+                value = table.get(arg)
+                if value is None:
+                    if len(table) >= LIMIT:
+                        table.clear()
+                    value = table[arg] = function(arg)
+                    _ADDED.add(name)
+                return value
+
+            single.cache_clear = table.clear  # type: ignore[attr-defined]
+            return single
+
+        @wraps(function)
+        def wrapper(*args, **kwargs):
+            if kwargs:
+                return function(*args, **kwargs)
+            key = args[0] if len(args) == 1 else args
+            value = table.get(key)
+            if value is None:
+                if len(table) >= LIMIT:
+                    table.clear()
+                value = table[key] = function(*args)
+                _ADDED.add(name)
+            return value
+
+        wrapper.cache_clear = table.clear  # type: ignore[attr-defined]
+        return wrapper
+    return decorate
+
+
+def changed() -> bool:
+    """Whether a table gained entries since the last :func:`load` or :func:`export`."""
+    return bool(_ADDED)
+
+
+def export() -> dict[str, dict[str, dict[str, str]]]:
+    """The tables as JSON-ready ``{name: {JSON list of the other arguments: {first argument: value}}}``
+    (and marks them saved)."""
+    _ADDED.clear()
+    out: dict[str, dict[str, dict[str, str]]] = {}
+    for name, table in TABLES.items():
+        groups: dict[str, dict[str, str]] = out.setdefault(name, {})
+        for key, value in table.items():
+            if isinstance(key, str):
+                groups.setdefault("[]", {})[key] = value
+            else:
+                groups.setdefault(json.dumps(list(key[1:])), {})[key[0]] = value
+    return out
+
+
+def load(data: Any) -> bool:
+    """Add the entries of an :func:`export` result to the tables; False (nothing added) when malformed."""
+    if not isinstance(data, dict):
+        return False
+    updates: list[tuple[dict, dict]] = []
+    try:
+        for name, groups in data.items():
+            table = TABLES.get(name)
+            if table is None:
+                continue
+            for rest_json, values in groups.items():
+                rest = tuple(json.loads(rest_json))
+                if not (isinstance(values, dict) and all(type(v) in VALUE_TYPES for v in values.values())
+                        and all(type(a) in (str, int) for a in rest)):
+                    return False
+                updates.append((table, values if not rest else {(text, *rest): v for text, v in values.items()}))
+    except (AttributeError, TypeError, ValueError):
+        return False
+    for table, values in updates:
+        if len(table) + len(values) <= LIMIT:
+            table.update(values)
+    return True

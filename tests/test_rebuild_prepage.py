@@ -1,0 +1,314 @@
+"""The stages before the pages, on a rebuild: the list cache and the related-papers update give
+exactly what a build without them gives (entries, diagnostics, related lists, output bytes)."""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import sys
+from dataclasses import astuple
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from conftest import ROOT, SEEDS, build_into
+from site_builder import listcache, reader, related
+from site_builder.cache import BuildCache
+from site_builder.config import load_config
+from site_builder.corpus import DEFAULT_CORPUS
+from site_builder.diagnostics import Diagnostics
+from site_builder.pipeline import list_files, read_lists
+
+sys.path.insert(0, str(ROOT / "bench"))
+from lists import load_corpus, write_lists  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "tests"))
+from test_cache import assert_same_site  # noqa: E402
+
+HOSTILE = ROOT / "tests" / "fixtures" / "hostile"
+
+
+def corpus_texts(n: int, seed: int = 7) -> list[str]:
+    """``n`` real papers (title and abstract) drawn from the corpus, in a fixed order."""
+    lines = [line for line in DEFAULT_CORPUS.read_text(encoding="utf-8").splitlines() if line.strip()]
+    picked = random.Random(seed).sample(lines, n)
+    return [f"{r['title']}. {r['abstract']}" for r in map(json.loads, picked)]
+
+
+# --- reading lists through the cache ---------------------------------------------------------------
+
+def reader_results(seeds: Path, config_path: Path) -> tuple[list, list[str]]:
+    """Entries and diagnostic lines as :func:`reader.read_lists` gives them (no cache)."""
+    config = load_config(config_path)
+    configured = [(p, *astuple(config.list_defaults(p.name))) for p in list_files(seeds)]
+    results = reader.read_lists(configured)
+    return [e for r in results for e in r.entries], [str(d) for r in results for d in r.diagnostics]
+
+
+def cached_results(seeds: Path, config_path: Path, cache: Path) -> tuple[list, list[str], BuildCache]:
+    diagnostics = Diagnostics()
+    build_cache = BuildCache(cache)
+    entries = read_lists(list_files(seeds), load_config(config_path), diagnostics, build_cache)
+    return entries, [str(d) for d in diagnostics], build_cache
+
+
+def lists_with_duplicates(folder: Path) -> Path:
+    """Corpus lists plus the seeds, with papers repeated within and across lists, and a short abstract with a title."""
+    seeds = folder / "seeds"
+    write_lists(load_corpus(DEFAULT_CORPUS, 300), seeds, folder / "site.toml")
+    for path in SEEDS.glob("*.txt"):
+        shutil.copy(path, seeds / f"zz_{path.name}")
+    files = sorted(seeds.glob("*.txt"))
+    first = files[0].read_text(encoding="utf-8").split("\n\n")
+    # the second paper of the first list again at the end of the last list, and twice in another
+    files[-1].write_text(files[-1].read_text(encoding="utf-8").rstrip("\n") + "\n\n" + first[1] + "\n",
+                         encoding="utf-8")
+    files[2].write_text(files[2].read_text(encoding="utf-8").rstrip("\n") + "\n\n" + first[2] + "\n\n"
+                        + first[2].upper() + "\n", encoding="utf-8")
+    return seeds
+
+
+@pytest.mark.parametrize("layout", ["seeds", "hostile", "duplicates"])
+def test_cached_reading_gives_the_readers_entries_and_diagnostics(tmp_path, layout):
+    if layout == "seeds":
+        seeds, config = tmp_path / "seeds", ROOT / "site.toml"
+        shutil.copytree(SEEDS, seeds)
+    elif layout == "hostile":
+        seeds, config = tmp_path / "seeds", HOSTILE / "site.toml"
+        shutil.copytree(HOSTILE, seeds)
+    else:
+        seeds, config = lists_with_duplicates(tmp_path), tmp_path / "site.toml"
+    cache = tmp_path / "cache"
+    expected = reader_results(seeds, config)
+    if layout == "duplicates":
+        assert any("the same paper as" in d for d in expected[1])  # the merge is exercised
+    cold_entries, cold_messages, _ = cached_results(seeds, config, cache)
+    assert (cold_entries, cold_messages) == expected
+    assert list((cache / listcache.FOLDER).glob("*.pickle"))
+    warm_entries, warm_messages, warm_cache = cached_results(seeds, config, cache)
+    assert (warm_entries, warm_messages) == expected
+    assert warm_cache.known_items()  # the per-paper work came from the list cache
+    # one list edited: read again, the others from the cache
+    target = sorted(seeds.glob("*.txt"))[-1]
+    target.write_text(target.read_text(encoding="utf-8") + "\n\nA new paper appended to this list, with an abstract "
+                      "long enough to be read as one.\n", encoding="utf-8")
+    assert cached_results(seeds, config, cache)[:2] == reader_results(seeds, config)
+
+
+def test_a_corrupt_list_cache_file_is_ignored_with_a_warning(tmp_path):
+    seeds, cache = tmp_path / "seeds", tmp_path / "cache"
+    shutil.copytree(SEEDS, seeds)
+    expected = reader_results(seeds, ROOT / "site.toml")
+    cached_results(seeds, ROOT / "site.toml", cache)
+    broken = sorted((cache / listcache.FOLDER).glob("*.pickle"))[0]
+    broken.write_bytes(broken.read_bytes()[:100])
+    entries, messages, build_cache = cached_results(seeds, ROOT / "site.toml", cache)
+    assert (entries, messages) == expected
+    assert [str(d).split(": warning: ")[1][:18] for d in build_cache.diagnostics] == ["cache file corrupt"]
+
+
+# --- related papers --------------------------------------------------------------------------------
+
+def test_weights_agree_with_scikit_learn():
+    from sklearn.feature_extraction.text import TfidfVectorizer
+    texts = corpus_texts(400) + ["", "a the of"]  # two texts without any term
+    vectorizer = TfidfVectorizer(stop_words="english", sublinear_tf=True, dtype=np.float32)
+    expected = vectorizer.fit_transform(texts).tocsr()
+    expected.sort_indices()
+    got = related.tfidf_matrix(texts)
+    assert sorted(related.terms(" ".join(texts))) == list(vectorizer.get_feature_names_out())
+    assert np.array_equal(got.indptr, expected.indptr) and np.array_equal(got.indices, expected.indices)
+    assert np.allclose(got.data, expected.data, rtol=2e-6, atol=1e-7)
+
+
+def edits(texts: list[str]) -> dict[str, tuple[list[str], list[str]]]:
+    """Edited copies of ``texts`` (and their keys): name → (texts, keys). A key is ``text_key(id, text)``."""
+    keys = [related.text_key(str(i), t) for i, t in enumerate(texts)]
+    out: dict[str, tuple[list[str], list[str]]] = {}
+
+    def edit(name: str, index: int, text: str) -> None:
+        new_texts, new_keys = list(texts), list(keys)
+        new_texts[index], new_keys[index] = text, related.text_key(f"edited-{index}", text)
+        out[name] = (new_texts, new_keys)
+
+    edit("append a common sentence", 11, texts[11] + " We also release our code.")
+    edit("append a rare sentence", 12, texts[12] + " Zyzzogeton quokkas flummox.")
+    edit("change a word", 13, texts[13].replace(" the ", " a ", 1).replace(" model", " network", 1))
+    title, _, abstract = texts[14].partition(". ")
+    edit("change the title", 14, f"Another title for this paper. {abstract}")
+    edit("drop every rare word", 15, " ".join(w for w in texts[15].split() if sum(w in t for t in texts[:50]) > 3))
+    edit("replace by another paper", 16, corpus_texts(1, seed=99)[0])
+    edit("replace by a copy of another", 17, texts[18])
+    two_texts, two_keys = list(texts), list(keys)
+    for i in (20, 30):
+        two_texts[i] += " In addition, we study robustness to distribution shift."
+        two_keys[i] = related.text_key(f"twice-{i}", two_texts[i])
+    out["two papers changed"] = (two_texts, two_keys)
+    out["nothing changed"] = (list(texts), list(keys))
+    out["add a paper"] = (texts + ["A new paper on graph neural networks for molecules."],
+                          keys + [related.text_key("new", "A new paper on graph neural networks for molecules.")])
+    out["remove a paper"] = (texts[:5] + texts[6:], keys[:5] + keys[6:])
+    out["move a paper"] = (texts[1:3] + texts[:1] + texts[3:], keys[1:3] + keys[:1] + keys[3:])
+    return out
+
+
+UPDATED = {"append a common sentence", "append a rare sentence", "change a word", "change the title",
+           "drop every rare word", "replace by another paper", "replace by a copy of another",
+           "two papers changed"}
+
+
+@pytest.mark.parametrize("slack", [related.SLACK, 1])
+def test_related_update_equals_the_full_computation(monkeypatch, slack):
+    monkeypatch.setattr(related, "SLACK", slack)  # 1: few spare candidates, so rows must be recomputed too
+    texts = corpus_texts(700)
+    keys = [related.text_key(str(i), t) for i, t in enumerate(texts)]
+    _, state = related.incremental_related(texts, keys, block=128)
+    recomputed = 0
+    for name, (new_texts, new_keys) in edits(texts).items():
+        related.LAST_UPDATE.clear()
+        updated, new_state = related.incremental_related(new_texts, new_keys, block=128, previous=state)
+        full, full_state = related.incremental_related(new_texts, new_keys, block=300)
+        assert updated == full, name
+        assert (related.LAST_UPDATE != {}) == (name in UPDATED), name
+        assert (new_state is state) == (name == "nothing changed"), name
+        recomputed += related.LAST_UPDATE.get("recomputed", 0)
+        # the updated state serves the next update as well as a fresh one (a chain of edits)
+        again_texts = list(new_texts)
+        again_texts[40] += " Experiments on ImageNet confirm the analysis."
+        again_keys = list(new_keys)
+        again_keys[40] = related.text_key("again", again_texts[40])
+        chained, _ = related.incremental_related(again_texts, again_keys, previous=new_state)
+        assert chained == related.incremental_related(again_texts, again_keys)[0], name
+    assert slack == related.SLACK or recomputed > 0  # with one spare candidate some rows were recomputed
+
+
+def test_related_state_round_trips_and_rejects_other_code(tmp_path):
+    texts = corpus_texts(120)
+    _, state = related.incremental_related(texts, None)
+    path = tmp_path / "related.npz"
+    related.save_state(path, state, "code-1")
+    loaded = related.load_state(path, "code-1")
+    assert loaded is not None and loaded.keys == state.keys and loaded.vocabulary == state.vocabulary
+    assert all(np.array_equal(getattr(loaded, f), getattr(state, f)) for f in ("indptr", "indices", "counts",
+                                                                                "weights", "best_cols", "bound"))
+    assert related.load_state(path, "code-2") is None
+    path.write_bytes(b"not a zip file")
+    assert related.load_state(path, "code-1") is None
+
+
+def test_related_ties_and_texts_without_terms():
+    texts = ["alpha beta", "alpha beta", "alpha beta", "gamma delta", "", "alpha beta gamma"]
+    rows, state = related.incremental_related(texts, None, k=2)
+    assert rows[0] == [1, 2] and rows[4] == [] and rows[3] == [5]
+    edited = texts[:4] + ["gamma"] + texts[5:]
+    keys = [related.text_key("", t) for t in edited]
+    assert related.incremental_related(edited, keys, k=2, previous=state)[0] == related.related_indices(edited, k=2)
+
+
+# --- the whole build -------------------------------------------------------------------------------
+
+def test_rebuilds_after_edits_equal_builds_without_cache(tmp_path):
+    """Corpus lists built with a cache, then edited (one abstract, then a paragraph appended to another list): every rebuild
+    equals a build without the cache, byte for byte."""
+    seeds = tmp_path / "seeds"
+    write_lists(load_corpus(DEFAULT_CORPUS, 400), seeds, tmp_path / "site.toml")
+    config, cache, site = tmp_path / "site.toml", tmp_path / "cache", tmp_path / "site"
+
+    def check(label: str) -> None:
+        assert build_into(site, "--cache", str(cache), "--quiet", seeds=seeds, config=config) == 0
+        plain = tmp_path / f"plain-{label}"
+        assert build_into(plain, "--no-cache", "--quiet", seeds=seeds, config=config) == 0
+        assert_same_site(plain, site)
+
+    check("cold")
+    assert (cache / "related.npz").is_file()
+    largest = max(sorted(seeds.glob("*.txt")), key=lambda p: p.stat().st_size)
+    largest.write_text(largest.read_text(encoding="utf-8").rstrip("\n") + " We also release our code.\n",
+                       encoding="utf-8")
+    related.LAST_UPDATE.clear()
+    check("one abstract")
+    assert related.LAST_UPDATE  # the related papers were updated, not recomputed
+    smallest = min(sorted(seeds.glob("*.txt")), key=lambda p: p.stat().st_size)
+    smallest.write_text(smallest.read_text(encoding="utf-8").rstrip("\n") + "\n\nWe propose a new method for "
+                        "learning sparse graphs from few samples, and prove it consistent.\n", encoding="utf-8")
+    check("another list edited")
+
+
+def test_a_list_cache_file_naming_a_class_is_refused(tmp_path):
+    import pickle
+    seeds, cache = tmp_path / "seeds", tmp_path / "cache"
+    shutil.copytree(SEEDS, seeds)
+    cached_results(seeds, ROOT / "site.toml", cache)
+    target = sorted((cache / listcache.FOLDER).glob("*.pickle"))[0]
+    marker = tmp_path / "ran"
+    target.write_bytes(pickle.dumps({"format": listcache.FORMAT, "x": _Touch(str(marker))}))
+    entries, messages, build_cache = cached_results(seeds, ROOT / "site.toml", cache)
+    assert (entries, messages) == reader_results(seeds, ROOT / "site.toml")
+    assert not marker.exists()
+    assert "not plain data" in str(list(build_cache.diagnostics)[0])
+
+
+class _Touch:
+    """Unpickling this would create a file (if the unpickler let it)."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def __reduce__(self):
+        return (Path.touch, (Path(self.path),))
+
+
+def test_string_memo_tables_round_trip_through_json():
+    import json as json_module
+    from site_builder import strmemo
+
+    @strmemo.memoized("test-length-ratio")
+    def ratio(text: str, scale: int) -> float:
+        return len(text) / scale
+
+    @strmemo.memoized("test-upper")
+    def upper(text: str) -> str:
+        return text.upper()
+
+    assert ratio("abc", 7) == 3 / 7 and upper("ß") == "SS"
+    exported = json_module.loads(json_module.dumps(strmemo.export()))
+    assert not strmemo.changed()
+    ratio.cache_clear()
+    upper.cache_clear()
+    assert strmemo.load(exported)
+    assert strmemo.TABLES["test-length-ratio"][("abc", 7)] == 3 / 7 and strmemo.TABLES["test-upper"]["ß"] == "SS"
+    assert not strmemo.load({"test-upper": {"[]": {"x": None}}})  # a value of another type: nothing loaded
+    assert not strmemo.load({"test-upper": {"not json": {}}})
+
+
+@pytest.mark.parametrize("count", [0, 1, 2])
+def test_related_of_tiny_sites(count):
+    texts = ["graph neural networks", "neural networks for graphs"][:count]
+    rows, state = related.incremental_related(texts, None)
+    assert rows == ([[1], [0]] if count == 2 else [[]] * count)
+    assert related.incremental_related(texts, None, previous=state)[0] == rows
+
+
+def test_an_update_imports_neither_scipy_nor_scikit_learn(tmp_path):
+    import subprocess
+    texts = corpus_texts(300)
+    keys = [related.text_key(str(i), t) for i, t in enumerate(texts)]
+    related.save_state(tmp_path / "state.npz", related.incremental_related(texts, keys)[1], "code")
+    texts[7] += " We also release our code."
+    keys[7] = related.text_key("edited", texts[7])
+    (tmp_path / "texts.json").write_text(json.dumps([texts, keys]), encoding="utf-8")
+    script = (
+        "import json, sys\n"
+        "from pathlib import Path\n"
+        "from site_builder import related\n"
+        f"texts, keys = json.loads(Path({str(tmp_path / 'texts.json')!r}).read_text(encoding='utf-8'))\n"
+        f"state = related.load_state(Path({str(tmp_path / 'state.npz')!r}), 'code')\n"
+        "rows, _ = related.incremental_related(texts, keys, previous=state)\n"
+        "print(json.dumps([bool(related.LAST_UPDATE), 'scipy' in sys.modules, 'sklearn' in sys.modules, rows]))\n")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                         env={**__import__("os").environ, "PYTHONPATH": str(ROOT)}).stdout
+    updated, scipy_loaded, sklearn_loaded, rows = json.loads(out)
+    assert updated and not scipy_loaded and not sklearn_loaded
+    assert rows == related.related_indices(texts)
