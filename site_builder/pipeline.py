@@ -17,7 +17,7 @@ from .feeds import DateError, build_time
 from .hosting import write_hosting_files
 from .library import Library, build_library
 from .model import OVERRIDABLE, Site, build_site
-from .pages import plan_pages
+from .pages import common_context, plan_pages
 from .progress import Progress
 from .reader import Entry
 from .search import build_search_data, dump_json, index_script
@@ -176,7 +176,7 @@ def write_site(site: Site, output: Output, library: Library | None = None, updat
     env = make_environment(TEMPLATES)
     library = library if library is not None else Library(site)
     pages = plan_pages(site, library)
-    write_pages_and_index(env, pages, {"site": site, "library": library}, site, output, cache, progress)
+    write_pages_and_index(env, pages, common_context(site), site, output, cache, progress)
     progress.stage("bib files, feeds, assets")
     write_bib_files(site, library, output)
     key = cache.key(urls.PAPERS_JSON, site)

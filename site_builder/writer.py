@@ -8,17 +8,17 @@ interrupt) leaves the previous site exactly as it was.
 from __future__ import annotations
 
 import os
-import posixpath
 import shutil
 import tempfile
 import traceback
-from functools import lru_cache
 from pathlib import Path, PurePosixPath
 
 import jinja2
+from markupsafe import Markup
 
 from . import urls
 from .pages import Page
+from .views import tags_in
 
 MARKER = ".site-builder"
 
@@ -41,7 +41,13 @@ def template_location(exc: BaseException) -> str:
 
 
 def make_environment(templates: Path) -> jinja2.Environment:
-    """A Jinja2 environment over ``templates`` with autoescaping and strict undefined."""
+    """A Jinja2 environment over ``templates`` with autoescaping and strict undefined.
+
+    Globals: ``link(target)`` (the URL of site-root relative ``target`` from the
+    page being rendered), ``paper_item(item, show_track=True)`` (see
+    :class:`PaperItems`), ``tags_in(items)`` and ``urls``; filter ``count``.
+    All are pure functions of their arguments and the page's path.
+    """
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(templates)),
         autoescape=True,
@@ -50,17 +56,51 @@ def make_environment(templates: Path) -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
-    env.globals["link"] = jinja2.pass_context(
-        lambda ctx, target: _relative_url(posixpath.dirname(ctx["page"].path), target))
+    env.globals["link"] = jinja2.pass_context(lambda ctx, target: relative_link(ctx["page"].path, target))
+    env.globals["paper_item"] = jinja2.pass_context(PaperItems(env))
+    env.globals["tags_in"] = tags_in
     env.globals["urls"] = urls
     env.filters["count"] = count_noun
     return env
 
 
-@lru_cache(maxsize=65536)
-def _relative_url(from_dir: str, target: str) -> str:
-    """:func:`urls.relative_url` memoised by the page's folder (it depends on nothing else of the page)."""
-    return urls.relative_url(f"{from_dir}/x" if from_dir else "x", target)
+class PaperItems:
+    """The ``paper_item`` global: ``_macros.html``'s ``paper_item`` macro, rendered once per
+    paper, page folder and ``show_track`` and then reused (as one string) on every page of
+    that folder that lists the paper. The macro's output depends on nothing else: its
+    :class:`~site_builder.views.Item`, ``show_track`` and the links from that folder."""
+
+    def __init__(self, env: jinja2.Environment) -> None:
+        self.env = env
+        self.modules: dict[str, object] = {}
+        self.html: dict[tuple, Markup] = {}
+
+    def __call__(self, ctx, item, show_track: bool = True) -> Markup:
+        folder = ctx["page"].path.rpartition("/")[0]
+        key = (item.id, folder, bool(show_track))
+        html = self.html.get(key)
+        if html is None or html[0] is not item:
+            module = self.modules.get(folder)
+            if module is None:
+                stand_in = Page(f"{folder}/index.html" if folder else "index.html", "_macros.html", "")
+                module = self.modules[folder] = self.env.get_template("_macros.html").make_module({"page": stand_in})
+            html = self.html[key] = (item, module.paper_item(item, show_track))
+        return html[1]
+
+
+_LINKS: dict[tuple[str, str], str] = {}
+
+
+def relative_link(page_path: str, target: str) -> str:
+    """:func:`urls.relative_url` from the page at ``page_path`` to ``target``, memoised by the page's
+    folder (it depends on nothing else of the page)."""
+    folder = page_path.rpartition("/")[0]
+    url = _LINKS.get((folder, target))
+    if url is None:
+        if len(_LINKS) > 1 << 20:
+            _LINKS.clear()
+        url = _LINKS[(folder, target)] = urls.relative_url_from(folder, target)
+    return url
 
 
 def count_noun(items, noun: str) -> str:
