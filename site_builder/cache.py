@@ -81,6 +81,15 @@ def code_version() -> str:
     return h.hexdigest()
 
 
+def folder_digest(folder: Path) -> str:
+    """Hex SHA-256 over the names and bytes of every file under ``folder`` (e.g. the templates in use)."""
+    h = hashlib.sha256()
+    for path in sorted(p for p in Path(folder).rglob("*") if p.is_file()):
+        h.update(path.relative_to(folder).as_posix().encode() + b"\0")
+        h.update(hashlib.sha256(path.read_bytes()).digest())
+    return h.hexdigest()
+
+
 def _digest(*parts: bytes | str) -> str:
     h = hashlib.sha256()
     for part in parts:
@@ -90,72 +99,64 @@ def _digest(*parts: bytes | str) -> str:
     return h.hexdigest()
 
 
-class Fingerprinter:
-    """Digests of model objects, for keys of rendered files.
+class _Undigestible(Exception):
+    """Raised inside :class:`Fingerprinter` for a value it cannot digest."""
 
-    :meth:`of` digests strings, numbers, None, lists, tuples, dicts, sets of
-    those and dataclass instances (by class name and every field, including
-    ``compare=False`` ones), feeding a type tag and length before each value
-    so different shapes never share a digest. Dataclass digests are memoised
-    per object for the lifetime of the fingerprinter (one build), so a paper
-    shown on many pages is hashed once. Returns None when ``obj`` holds
-    anything else: the file is then always rendered (never wrongly reused).
+
+_SCALARS = (str, int, float, bool, type(None))
+
+
+class Fingerprinter:
+    """Digests of model objects and views, for keys of rendered files.
+
+    :meth:`of` digests strings, numbers, booleans, None, lists, tuples,
+    dicts (in their order, which is the order a template iterates them),
+    sets and frozensets of those and dataclass instances (by class name and
+    every field, including ``compare=False`` and ``repr=False`` ones). The
+    value is first turned into a canonical structure of scalars and tuples
+    whose ``repr`` is unambiguous (each kind is tagged; ``repr`` of a
+    string escapes it), in which every dataclass instance stands as the
+    SHA-256 of its own structure; that ``repr`` is then hashed. Dataclass
+    digests are memoised per object for the lifetime of the fingerprinter
+    (one build), so a paper shown on many pages is digested once. Returns
+    None when ``obj`` holds anything else (a subclass of ``str`` or
+    ``dict``, a library object, …): the file is then always rendered
+    (never wrongly reused).
     """
 
     def __init__(self) -> None:
-        self._memo: dict[int, tuple[object, bytes | None]] = {}
+        self._memo: dict[int, tuple[object, bytes]] = {}
+        self._fields: dict[type, tuple[str, ...]] = {}
 
     def of(self, obj: Any) -> str | None:
         """Hex digest of ``obj``'s data, or None when ``obj`` holds an object it cannot digest."""
-        h = hashlib.sha256()
-        return h.hexdigest() if self._feed(h, obj) else None
+        try:
+            return hashlib.sha256(repr(self._canon(obj)).encode("utf-8", "surrogatepass")).hexdigest()
+        except _Undigestible:
+            return None
 
-    def _feed(self, h, obj: Any) -> bool:
+    def _canon(self, obj: Any):
         kind = type(obj)
-        if kind is str:
-            data = obj.encode("utf-8")
-            h.update(b"s" + len(data).to_bytes(8, "little"))
-            h.update(data)
-            return True
-        if obj is None or kind in (bool, int, float):
-            data = repr(obj).encode()
-            h.update(kind.__name__.encode() + b":" + data + b";")
-            return True
-        if kind in (list, tuple):
-            h.update(b"l" + len(obj).to_bytes(8, "little"))
-            return all(self._feed(h, x) for x in obj)
+        if kind in _SCALARS:
+            return obj
+        if kind is tuple:
+            return ("t", tuple([self._canon(x) for x in obj]))
+        if kind is list:
+            return ("l", tuple([self._canon(x) for x in obj]))
         if kind is dict:
-            h.update(b"d" + len(obj).to_bytes(8, "little"))
-            for k, v in sorted(obj.items(), key=lambda kv: repr(kv[0])):
-                if not (self._feed(h, k) and self._feed(h, v)):
-                    return False
-            return True
-        if kind in (set, frozenset):
-            parts = sorted(self.of(x) or "" for x in obj)
-            if "" in parts:
-                return False
-            h.update(b"S" + len(parts).to_bytes(8, "little") + "".join(parts).encode())
-            return True
-        if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-            digest = self._dataclass(obj)
-            if digest is None:
-                return False
-            h.update(b"D" + digest)
-            return True
-        return False
-
-    def _dataclass(self, obj: Any) -> bytes | None:
+            return ("d", tuple([(self._canon(k), self._canon(v)) for k, v in obj.items()]))
+        if kind is set or kind is frozenset:
+            return ("S", tuple(sorted(repr(self._canon(x)) for x in obj)))
         hit = self._memo.get(id(obj))
         if hit is not None and hit[0] is obj:
             return hit[1]
-        h = hashlib.sha256(type(obj).__qualname__.encode() + b"\0")
-        ok = True
-        for f in dataclasses.fields(obj):
-            h.update(f.name.encode() + b"=")
-            if not self._feed(h, getattr(obj, f.name)):
-                ok = False
-                break
-        digest = h.digest() if ok else None
+        names = self._fields.get(kind)
+        if names is None:
+            if not (dataclasses.is_dataclass(kind) and isinstance(kind, type)):
+                raise _Undigestible(kind.__name__)
+            names = self._fields[kind] = tuple(f.name for f in dataclasses.fields(kind))
+        structure = (kind.__qualname__, tuple([self._canon(getattr(obj, name)) for name in names]))
+        digest = hashlib.sha256(repr(structure).encode("utf-8", "surrogatepass")).digest()
         self._memo[id(obj)] = (obj, digest)
         return digest
 
@@ -336,6 +337,36 @@ class BuildCache:
         self._record_stat(path, key, output.staging / path)
         self.reused += 1
         return True
+
+    def reuse_pages(self, keyed: list[tuple[str, str | None]], output) -> set[str]:
+        """Hard-link (or copy) into ``output`` every previous file of ``keyed`` (``(path, key)`` pairs) whose
+        key is unchanged and that is still as the previous build left it; returns the paths reused.
+
+        The same test as :meth:`reuse`, for many files at once (pages): the link shares the previous
+        file's inode, size and mtime, so its stat is taken from the manifest instead of asked again.
+        """
+        done: set[str] = set()
+        if self.folder is None or self._out is None:
+            return done
+        out = str(self._out)
+        for path, key in keyed:
+            entry = self._previous.get(path)
+            if key is None or not (isinstance(entry, list) and len(entry) == 4 and entry[0] == key):
+                continue
+            source = f"{out}/{path}"
+            try:
+                st = os.stat(source)
+            except OSError:
+                continue
+            if [st.st_size, st.st_mtime_ns, st.st_ino] != entry[1:]:
+                continue
+            if output.link_file(path, Path(source)):
+                self._manifest[path] = entry
+            else:
+                self._record_stat(path, key, output.staging / path)
+            self.reused += 1
+            done.add(path)
+        return done
 
     def reusable(self, path: str, key: str | None) -> Path | None:
         """The previous build's file ``path`` if its key is ``key`` and it is unchanged since, else None."""

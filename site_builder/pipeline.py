@@ -10,7 +10,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from . import reader, urls, workers
-from .cache import BuildCache, paper_work
+from .cache import BuildCache, folder_digest, paper_work
 from .config import SiteConfig
 from .diagnostics import Diagnostics
 from .feeds import DateError, build_time
@@ -21,7 +21,7 @@ from .pages import common_context, plan_pages
 from .progress import Progress
 from .reader import Entry
 from .search import build_search_data, dump_json, index_script
-from .writer import Output, make_environment, render_pages
+from .writer import Output, make_environment, render_page
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = PROJECT_ROOT / "templates"
@@ -117,15 +117,28 @@ def write_bib_files(site: Site, library: Library, output: Output) -> None:
         output.write_text(urls.venue_bib_path(venue.slug), library.bib_file(site.papers_of(venue)))
 
 
+def page_keys(pages, common: dict, cache: BuildCache) -> list[tuple[str, str | None]]:
+    """``(path, key)`` of each page: :meth:`BuildCache.key` of exactly what :func:`writer.render_page`
+    hands its template (the page with its context, and ``common``) and of the template folder in use.
+
+    None (the page is always rendered) without a cache, or when the context holds something that
+    cannot be digested (``search.html`` gets the whole library). See :mod:`site_builder.cache`.
+    """
+    if not cache.enabled:
+        return [(page.path, None) for page in pages]
+    templates = folder_digest(TEMPLATES)
+    common_digest = cache.fingerprints.of(common)
+    return [(page.path, cache.key(templates, common_digest, page)) for page in pages]
+
+
 def write_pages_and_index(env, pages, common: dict, site: Site, output: Output, cache: BuildCache,
                           progress: Progress) -> None:
     """Write ``pages`` and the search index (``search-index.json`` and ``.js``) into ``output``.
 
-    Every page is rendered on every build (its content depends on the whole
-    site and library). The search index depends on ``site`` alone: with a
-    cache, it is reused from the previous output when the key of the whole
-    site is unchanged. Pages and index are written on every core when
-    :func:`workers.parallel_workers` allows, else in this process.
+    With a cache, a page whose key (:func:`page_keys`) is the one its file had in the previous
+    build, and whose file is untouched since, is hard-linked from the previous output instead of
+    rendered; so is the search index when the key of the whole site is unchanged. The rest is
+    written on every core when :func:`workers.parallel_workers` allows, else in this process.
     """
     index_paths = (urls.SEARCH_INDEX_JSON, urls.SEARCH_INDEX_JS)
     key = cache.key("search-index", site)
@@ -133,9 +146,15 @@ def write_pages_and_index(env, pages, common: dict, site: Site, output: Output, 
     if index_reused and not cache.reuse(urls.SEARCH_INDEX_JS, key, output):
         output.write_text(urls.SEARCH_INDEX_JS, index_script(output.read_text(urls.SEARCH_INDEX_JSON)))
         cache.record(urls.SEARCH_INDEX_JS, key, output)
-    progress.stage("pages" if index_reused else "pages and search index", len(pages), "pages")
-    if not workers.parallel_workers(len(pages)):
-        render_pages(env, pages, output, common, progress)
+    keys = page_keys(pages, common, cache)
+    reused = cache.reuse_pages(keys, output)
+    todo = [(page, k) for page, (_, k) in zip(pages, keys) if page.path not in reused]
+    progress.stage("pages" if index_reused else "pages and search index", len(todo), "pages")
+    if not workers.parallel_workers(len(todo)):
+        for page, page_key in todo:
+            output.write_text(page.path, render_page(env, page, common))
+            cache.record(page.path, page_key, output)
+            progress.advance()
         if not index_reused:
             progress.stage("search index")
             index_json = dump_json(build_search_data(site))
@@ -144,10 +163,9 @@ def write_pages_and_index(env, pages, common: dict, site: Site, output: Output, 
             for path in index_paths:
                 cache.record(path, key, output)
         return
-    todo = [(page, None) for page in pages]
     jobs = [] if index_reused else [(workers.index_job(site, index_paths, key, output.staging), 0)]
     jobs += [(workers.page_job(env, chunk, common, output.staging), len(chunk)) for chunk in workers.chunks(todo)]
-    workers.claim_all(output, [page.path for page in pages] + ([] if index_reused else list(index_paths)))
+    workers.claim_all(output, [page.path for page, _ in todo] + ([] if index_reused else list(index_paths)))
     index_pending = [not index_reused]
 
     def done(results, weight):
@@ -156,7 +174,7 @@ def write_pages_and_index(env, pages, common: dict, site: Site, output: Output, 
             if written.path == urls.SEARCH_INDEX_JSON:
                 index_pending[0] = False
         progress.advance(weight)
-        if index_pending[0] and progress.done >= len(pages) and progress.total is not None:
+        if index_pending[0] and progress.done >= len(todo) and progress.total is not None:
             progress.stage("search index (pages done)")
 
     workers.run_jobs(jobs, done)

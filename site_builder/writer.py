@@ -55,6 +55,7 @@ def make_environment(templates: Path) -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        auto_reload=False,  # one build: templates do not change while it runs (saves a stat per template and page)
     )
     env.globals["link"] = jinja2.pass_context(lambda ctx, target: relative_link(ctx["page"].path, target))
     env.globals["paper_item"] = jinja2.pass_context(PaperItems(env))
@@ -130,6 +131,7 @@ class Output:
         self.staging = Path(tempfile.mkdtemp(prefix=f".{self.target.name}.building-", dir=self.target.parent))
         self.staging.chmod(default_mode(0o777))  # mkdtemp makes it 0700; the site is for everyone to read
         self.written: set[str] = set()
+        self._folders: set[str] = {""}  # folders of the staging folder made so far
         self.write_text(MARKER, "Built by site_builder; this folder is replaced whole by each build.\n")
 
     def _claim(self, path: str) -> Path:
@@ -138,7 +140,10 @@ class Output:
             raise OutputError(f"refusing to write {path!r}: {'written twice' if path in self.written else 'unsafe path'}")
         self.written.add(path)
         dest = self.staging / pure
-        dest.parent.mkdir(parents=True, exist_ok=True)
+        folder = path.rpartition("/")[0]
+        if folder not in self._folders:
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            self._folders.add(folder)
         return dest
 
     def write_text(self, path: str, text: str) -> None:
@@ -160,13 +165,15 @@ class Output:
         """
         return self._claim(path)
 
-    def link_file(self, path: str, source: Path) -> None:
-        """Hard-link the file ``source`` to ``path`` (copy it where links are not possible)."""
+    def link_file(self, path: str, source: Path) -> bool:
+        """Hard-link the file ``source`` to ``path`` (copy it where links are not possible); True if linked."""
         dest = self._claim(path)
         try:
             os.link(source, dest)
+            return True
         except OSError:
             shutil.copyfile(source, dest)
+            return False
 
     def discard(self) -> None:
         """Remove the staging folder (after a failure)."""
