@@ -11,11 +11,26 @@ Two kinds of reuse, both keyed by content, never by time stamps of inputs:
   its key (a digest of everything the file shows) and its ``(size, mtime_ns,
   inode)``. A file whose key is unchanged and that is still exactly where the
   previous build left it (same stat) is hard-linked (or copied) into the
-  staging folder instead of being written again. Only ``papers.json`` and the
-  search index are reusable (their key is the whole site model, which is all
-  they show); pages, ``.bib`` files, feeds, the sitemap and the 404 page show
-  the reading list (related papers, authors, notes, tags) and the build date,
-  so they are written on every build.
+  staging folder instead of being written again. Reusable: ``papers.json`` and
+  the search index (key: the whole site model, which is all they show), and
+  every page whose context can be digested (all but ``search.html``).
+
+  **The rule for page keys** (:func:`site_builder.pipeline.page_keys`): the key
+  of a page is the digest (:class:`Fingerprinter`) of exactly the values
+  :func:`site_builder.writer.render_page` hands its template: the
+  :class:`~site_builder.pages.Page` (path, template, title and its whole
+  context) and the ``common`` context (``config``), plus the code version and
+  a digest of the template folder in use. It is not a list of fields kept by
+  hand: whatever a template can show must reach it through those values, since
+  page templates receive nothing else (no ``site``, no ``library``: their
+  contexts hold the plain views of :mod:`site_builder.views`, whose methods
+  are pure functions of their fields; the template globals ``link``,
+  ``paper_item``, ``tags_in`` and ``urls`` are pure functions of their
+  arguments and the page's path). A context holding anything the
+  fingerprinter cannot digest (``search.html`` gets the whole library) gives
+  no key: that page is rendered on every build. The build date is shown only
+  by feeds, which are not pages and are written on every build; so are the
+  ``.bib`` files, the sitemap and the 404 page.
 
 Every key includes :func:`code_version`, a digest of the package's sources,
 templates, assets, the npm lock file and the versions of the Python libraries
