@@ -146,6 +146,7 @@ def write_pages_and_index(env, pages, common: dict, site: Site, output: Output, 
     if index_reused and not cache.reuse(urls.SEARCH_INDEX_JS, key, output):
         output.write_text(urls.SEARCH_INDEX_JS, index_script(output.read_text(urls.SEARCH_INDEX_JSON)))
         cache.record(urls.SEARCH_INDEX_JS, key, output)
+    progress.stage("page keys and reuse")
     keys = page_keys(pages, common, cache)
     reused = cache.reuse_pages(keys, output)
     todo = [(page, k) for page, (_, k) in zip(pages, keys) if page.path not in reused]
@@ -193,6 +194,7 @@ def write_site(site: Site, output: Output, library: Library | None = None, updat
     progress = progress if progress is not None else Progress(enabled=False)
     env = make_environment(TEMPLATES)
     library = library if library is not None else Library(site)
+    progress.stage("planning pages")
     pages = plan_pages(site, library)
     write_pages_and_index(env, pages, common_context(site), site, output, cache, progress)
     progress.stage("bib files, feeds, assets")
