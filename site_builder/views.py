@@ -19,6 +19,7 @@ only when what its items show changes (not, e.g., with an abstract).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from markupsafe import Markup
 
@@ -75,6 +76,10 @@ class Citation:
 
     def bibtex(self) -> str:
         """The BibTeX entry."""
+        return self._bibtex
+
+    @cached_property
+    def _bibtex(self) -> str:  # shown twice on a paper page (the entry, the star button's data)
         return bibtex.entry(self.paper, self.bib_key, urls.absolute_url(self.base_url, self.paper.path))
 
     def highwire(self) -> list[tuple[str, str]]:
