@@ -119,6 +119,8 @@ class _Undigestible(Exception):
 
 
 _SCALARS = (str, int, float, bool, type(None))
+#: Strings longer than this (abstracts, rendered HTML) stand as their SHA-256 in a canonical structure.
+_LONG = 256
 
 
 class Fingerprinter:
@@ -131,7 +133,8 @@ class Fingerprinter:
     value is first turned into a canonical structure of scalars and tuples
     whose ``repr`` is unambiguous (each kind is tagged; ``repr`` of a
     string escapes it), in which every dataclass instance stands as the
-    SHA-256 of its own structure; that ``repr`` is then hashed. Dataclass
+    SHA-256 of its own structure and a long string as its tagged SHA-256;
+    that ``repr`` is then hashed. Dataclass
     digests are memoised per object for the lifetime of the fingerprinter
     (one build), so a paper shown on many pages is digested once. Returns
     None when ``obj`` holds anything else (a subclass of ``str`` or
@@ -152,14 +155,18 @@ class Fingerprinter:
 
     def _canon(self, obj: Any):
         kind = type(obj)
+        if kind is str and len(obj) > _LONG:  # its digest, tagged: hashing is cheaper than repr for long text
+            return ("#", hashlib.sha256(obj.encode("utf-8", "surrogatepass")).digest())
         if kind in _SCALARS:
             return obj
+        canon, scalars = self._canon, _SCALARS  # scalars stand for themselves: no call for them
         if kind is tuple:
-            return ("t", tuple([self._canon(x) for x in obj]))
+            return ("t", tuple([x if type(x) in scalars and type(x) is not str else canon(x) for x in obj]))
         if kind is list:
-            return ("l", tuple([self._canon(x) for x in obj]))
+            return ("l", tuple([x if type(x) in scalars and type(x) is not str else canon(x) for x in obj]))
         if kind is dict:
-            return ("d", tuple([(self._canon(k), self._canon(v)) for k, v in obj.items()]))
+            return ("d", tuple([(canon(k), v if type(v) in scalars and type(v) is not str else canon(v))
+                                for k, v in obj.items()]))
         if kind is set or kind is frozenset:
             return ("S", tuple(sorted(repr(self._canon(x)) for x in obj)))
         hit = self._memo.get(id(obj))
@@ -170,7 +177,9 @@ class Fingerprinter:
             if not (dataclasses.is_dataclass(kind) and isinstance(kind, type)):
                 raise _Undigestible(kind.__name__)
             names = self._fields[kind] = tuple(f.name for f in dataclasses.fields(kind))
-        structure = (kind.__qualname__, tuple([self._canon(getattr(obj, name)) for name in names]))
+        values = [getattr(obj, name) for name in names]
+        structure = (kind.__qualname__, tuple([v if type(v) in scalars and (type(v) is not str or len(v) <= _LONG)
+                                               else canon(v) for v in values]))
         digest = hashlib.sha256(repr(structure).encode("utf-8", "surrogatepass")).digest()
         self._memo[id(obj)] = (obj, digest)
         return digest

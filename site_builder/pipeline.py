@@ -126,9 +126,11 @@ def page_keys(pages, common: dict, cache: BuildCache) -> list[tuple[str, str | N
     """
     if not cache.enabled:
         return [(page.path, None) for page in pages]
-    templates = folder_digest(TEMPLATES)
-    common_digest = cache.fingerprints.of(common)
-    return [(page.path, cache.key(templates, common_digest, page)) for page in pages]
+    shared = (cache.code, folder_digest(TEMPLATES), cache.fingerprints.of(common))
+    if shared[2] is None:
+        return [(page.path, None) for page in pages]
+    of = cache.fingerprints.of
+    return [(page.path, of((shared, page))) for page in pages]
 
 
 def write_pages_and_index(env, pages, common: dict, site: Site, output: Output, cache: BuildCache,

@@ -135,16 +135,19 @@ class Output:
         self.write_text(MARKER, "Built by site_builder; this folder is replaced whole by each build.\n")
 
     def _claim(self, path: str) -> Path:
-        pure = PurePosixPath(path)
-        if pure.is_absolute() or ".." in pure.parts or path in self.written:
+        return Path(self._claim_name(path))
+
+    def _claim_name(self, path: str) -> str:
+        """:meth:`_claim` as a string (the file name in the staging folder)."""
+        parts = path.split("/")
+        if path.startswith("/") or ".." in parts or "." in parts or "" in parts or path in self.written:
             raise OutputError(f"refusing to write {path!r}: {'written twice' if path in self.written else 'unsafe path'}")
         self.written.add(path)
-        dest = self.staging / pure
         folder = path.rpartition("/")[0]
         if folder not in self._folders:
-            dest.parent.mkdir(parents=True, exist_ok=True)
+            os.makedirs(os.path.join(self.staging, folder), exist_ok=True)
             self._folders.add(folder)
-        return dest
+        return os.path.join(self.staging, path)
 
     def write_text(self, path: str, text: str) -> None:
         """Write ``text`` (UTF-8, ``\\n`` line ends) at site-root relative ``path``."""
@@ -167,7 +170,7 @@ class Output:
 
     def link_file(self, path: str, source: Path) -> bool:
         """Hard-link the file ``source`` to ``path`` (copy it where links are not possible); True if linked."""
-        dest = self._claim(path)
+        dest = self._claim_name(path)
         try:
             os.link(source, dest)
             return True
