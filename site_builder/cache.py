@@ -10,8 +10,8 @@ Two kinds of reuse, both keyed by content, never by time stamps of inputs:
   manifest of the previous build of one output folder: for each reusable file
   its key (a digest of everything the file shows) and its ``(size, mtime_ns,
   inode)``. A file whose key is unchanged and that is still exactly where the
-  previous build left it (same stat) is hard-linked (or copied) into the
-  staging folder instead of being written again. Reusable: ``papers.json`` and
+  previous build left it (same stat) is kept where it is
+  (:meth:`~site_builder.writer.Output.keep`) instead of being written again. Reusable: ``papers.json`` and
   the search index (key: the whole site model, which is all they show), and
   every page whose context can be digested (all but ``search.html``).
 
@@ -348,27 +348,24 @@ class BuildCache:
         return None if None in digests else _digest(self.code, *digests)
 
     def reuse(self, path: str, key: str | None, output) -> bool:
-        """Put the previous build's ``path`` into ``output`` when its key is ``key``; True if done.
+        """Keep the previous build's ``path`` in ``output`` when its key is ``key``; True if done.
 
         The previous file must still be unchanged (size, mtime and inode as
-        the manifest recorded them); it is hard-linked, or copied where links
-        are not possible.
+        the manifest recorded them); it stays where it is
+        (:meth:`~site_builder.writer.Output.keep`).
         """
         source = self.reusable(path, key)
         if source is None:
             return False
-        output.link_file(path, source)
-        self._record_stat(path, key, output.staging / path)
+        output.keep(path)
+        self._manifest[path] = self._previous[path]
         self.reused += 1
         return True
 
     def reuse_pages(self, keyed: list[tuple[str, str | None]], output) -> set[str]:
-        """Hard-link (or copy) into ``output`` every previous file of ``keyed`` (``(path, key)`` pairs) whose
-        key is unchanged and that is still as the previous build left it; returns the paths reused.
-
-        The same test as :meth:`reuse`, for many files at once (pages): the link shares the previous
-        file's inode, size and mtime, so its stat is taken from the manifest instead of asked again.
-        """
+        """Keep in ``output`` (:meth:`~site_builder.writer.Output.keep`) every previous file of ``keyed``
+        (``(path, key)`` pairs) whose key is unchanged and that is still as the previous build left it;
+        returns the paths reused. The same test as :meth:`reuse`, for many files at once (pages)."""
         done: set[str] = set()
         if self.folder is None or self._out is None:
             return done
@@ -384,10 +381,8 @@ class BuildCache:
                 continue
             if [st.st_size, st.st_mtime_ns, st.st_ino] != entry[1:]:
                 continue
-            if output.link_file(path, Path(source)):
-                self._manifest[path] = entry
-            else:
-                self._record_stat(path, key, output.staging / path)
+            output.keep(path)
+            self._manifest[path] = entry
             self.reused += 1
             done.add(path)
         return done

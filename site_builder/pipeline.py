@@ -270,7 +270,7 @@ def _build(out: Path, config: SiteConfig, strict: bool, build_cache: BuildCache,
     except BaseException:
         output.discard()
         raise
-    index_file = output.staging / urls.SEARCH_INDEX_JSON
+    index_file = output.file(urls.SEARCH_INDEX_JSON)
     index_bytes = index_file.stat().st_size if index_file.exists() else 0
     output.commit()
     progress.stage("saving the build cache")

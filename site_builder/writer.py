@@ -3,6 +3,12 @@
 The build writes into a staging folder beside the output and swaps it in at
 the end, so a failed build (bad input, template error, failed write,
 interrupt) leaves the previous site exactly as it was.
+
+A rebuild that keeps files of the previous output unchanged (:meth:`Output.keep`,
+for the build cache) stages only the files it writes; at the end these are
+moved into the output folder one by one (each an atomic rename) and the
+files the build no longer has are removed, so the kept files are neither
+copied nor linked. Until that commit the output folder is untouched.
 """
 
 from __future__ import annotations
@@ -132,6 +138,7 @@ class Output:
         self.staging.chmod(default_mode(0o777))  # mkdtemp makes it 0700; the site is for everyone to read
         self.written: set[str] = set()
         self._folders: set[str] = {""}  # folders of the staging folder made so far
+        self.kept: set[str] = set()  # files of the previous output kept as they are (see keep)
         self.write_text(MARKER, "Built by site_builder; this folder is replaced whole by each build.\n")
 
     def _claim(self, path: str) -> Path:
@@ -154,8 +161,27 @@ class Output:
         self._claim(path).write_text(text, encoding="utf-8", newline="\n")
 
     def read_text(self, path: str) -> str:
-        """The text of the file already written at site-root relative ``path``."""
-        return (self.staging / PurePosixPath(path)).read_text(encoding="utf-8")
+        """The text of the file already written (or kept) at site-root relative ``path``."""
+        return self.file(path).read_text(encoding="utf-8")
+
+    def file(self, path: str) -> Path:
+        """Where the file of this build at site-root relative ``path`` is now (staging folder, or the
+        output folder for a kept file)."""
+        return (self.target if path in self.kept else self.staging) / PurePosixPath(path)
+
+    def keep(self, path: str) -> None:
+        """Keep the previous output's file at ``path`` as this build's (unchanged; not copied).
+
+        Raises :class:`OutputError` like the writing methods for a path already written or unsafe,
+        or when the output folder was not built by this tool.
+        """
+        if not (self.target / MARKER).is_file():
+            raise OutputError(f"{self.target}: not built by this tool; cannot keep {path!r}")
+        parts = path.split("/")
+        if path.startswith("/") or ".." in parts or "." in parts or "" in parts or path in self.written:
+            raise OutputError(f"refusing to keep {path!r}: {'written twice' if path in self.written else 'unsafe path'}")
+        self.written.add(path)
+        self.kept.add(path)
 
     def copy_file(self, path: str, source: Path) -> None:
         """Copy the file ``source`` to site-root relative ``path``."""
@@ -192,6 +218,9 @@ class Output:
         if t.exists() and (not t.is_dir() or (any(t.iterdir()) and not (t / MARKER).exists())):
             self.discard()
             raise OutputError(f"{t}: exists and was not built by this tool; refusing to replace it")
+        if self.kept:
+            self._commit_in_place()
+            return
         old = None
         if t.exists():
             old = Path(tempfile.mkdtemp(prefix=f".{t.name}.old-", dir=t.parent))
@@ -199,6 +228,46 @@ class Output:
         os.replace(self.staging, t)
         if old is not None:
             shutil.rmtree(old, ignore_errors=True)
+
+
+    def _commit_in_place(self) -> None:
+        """Move the staged files into the output folder and remove its files this build does not have."""
+        target, staging = str(self.target), str(self.staging)
+        made: set[str] = set()
+        for folder, _, names in os.walk(staging):
+            rel = os.path.relpath(folder, staging)
+            rel = "" if rel == "." else rel.replace(os.sep, "/")
+            if rel not in made:
+                _make_folder(target, rel)
+                made.add(rel)
+            for name in names:
+                dest = os.path.join(target, rel, name)
+                if os.path.isdir(dest) and not os.path.islink(dest):
+                    shutil.rmtree(dest)
+                os.replace(os.path.join(folder, name), dest)
+        for folder, subfolders, names in os.walk(target, topdown=False):
+            rel = os.path.relpath(folder, target)
+            rel = "" if rel == "." else rel.replace(os.sep, "/") + "/"
+            for name in names:
+                if rel + name not in self.written:
+                    os.unlink(os.path.join(folder, name))
+            for sub in subfolders:
+                try:
+                    os.rmdir(os.path.join(folder, sub))  # only when empty
+                except OSError:
+                    pass
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def _make_folder(root: str, rel: str) -> None:
+    """Make folder ``rel`` under ``root``, removing a file that stands where one of its folders must be."""
+    path = root
+    for part in [p for p in rel.split("/") if p]:
+        path = os.path.join(path, part)
+        if os.path.lexists(path) and not os.path.isdir(path):
+            os.unlink(path)
+        if not os.path.isdir(path):
+            os.mkdir(path)
 
 
 def render_page(env: jinja2.Environment, page: Page, common: dict) -> str:

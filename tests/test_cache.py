@@ -372,3 +372,27 @@ def test_links_computed_on_strings_equal_relpath(seed_site):
     for folder in folders:
         for target in paths:
             assert urls.relative_url_from(folder, target) == urls.relative_url(f"{folder}/x" if folder else "x", target)
+
+
+def test_a_failed_rebuild_that_keeps_pages_leaves_the_previous_site(tmp_path, seeds_copy, monkeypatch):
+    site, cache = tmp_path / "site", tmp_path / "cache"
+    assert build_into(site, "--cache", str(cache), seeds=seeds_copy) == 0
+    before = files_of(site)
+    monkeypatch.setattr(workers, "worker_count", lambda: 2)
+    monkeypatch.setattr(workers, "MIN_PARALLEL_WORK", 0)
+    real = workers._write
+
+    def failing(staging, path, text, key):
+        if path.startswith("papers/"):
+            raise OSError(28, "No space left on device")
+        return real(staging, path, text, key)
+
+    monkeypatch.setattr(workers, "_write", failing)
+    change_one_abstract(seeds_copy)
+    assert build_into(site, "--cache", str(cache), seeds=seeds_copy) == 2
+    assert files_of(site) == before
+    assert not list(tmp_path.glob(".site.building-*"))
+    monkeypatch.setattr(workers, "_write", real)
+    assert build_into(site, "--cache", str(cache), seeds=seeds_copy) == 0  # and the next build still agrees
+    assert build_into(tmp_path / "plain", "--no-cache", seeds=seeds_copy) == 0
+    assert_same_site(tmp_path / "plain", site)
