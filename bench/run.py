@@ -120,7 +120,10 @@ def measure(argv: list[str], env: dict | None = None) -> dict:
     stderr = out["stderr"].decode("utf-8", "replace")
     if proc.returncode:
         raise SystemExit(f"{' '.join(argv)} failed ({proc.returncode}):\n{stderr[-3000:]}")
+    stages = {m[1]: {"wall_s": float(m[2]), "cpu_s": float(m[3]), "items": int(m[4])}
+              for m in re.finditer(r"^stage (.+): ([0-9.]+) s wall, ([0-9.]+) s CPU, ([0-9]+) items$", stderr, re.M)}
     return {"wall_s": wall, "cpu_s": usage.ru_utime + usage.ru_stime, "max_rss_mb": usage.ru_maxrss / 1024,
+            "stages": stages,
             "load_before": load_before, "load_after": os.getloadavg()[0],
             "tree_rss_mb": peak[0] / 2**20, "stdout": out["stdout"].decode("utf-8", "replace"), "stderr": stderr}
 
@@ -277,7 +280,7 @@ def run_size(n: int, records: list[dict], with_browser: bool, save=lambda result
     folder = OUT / f"n{n}"
     shutil.rmtree(folder, ignore_errors=True)
     write_lists(records[:n], folder / "seeds", folder / "site.toml")
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "SITE_BUILDER_TIMINGS": "1"}  # stage timings on stderr
     result: dict = {"n": n}
     base = measure([sys.executable, str(Path(__file__).resolve()), "--baseline", str(folder)], env)
     result["baseline"] = json.loads(base["stdout"])
@@ -311,6 +314,21 @@ def run_size(n: int, records: list[dict], with_browser: bool, save=lambda result
     return result
 
 
+PAGE_STAGES = ("planning pages", "page keys and reuse", "pages", "pages and search index")
+
+
+def page_stage(run: dict, rendered: bool = False) -> str:
+    """The page stage of one measured build (its ``SITE_BUILDER_TIMINGS`` lines), as table text."""
+    stages = run.get("stages", {})
+    parts = [stages[name] for name in PAGE_STAGES if name in stages]
+    if not parts:
+        return "–"
+    text = f"{sum(p['wall_s'] for p in parts):.1f} s / {sum(p['cpu_s'] for p in parts):.1f} s"
+    if rendered:
+        text += f", {sum(stages[n]['items'] for n in ('pages', 'pages and search index') if n in stages):,}"
+    return text
+
+
 def table(results: list[dict]) -> str:
     """The results as a Markdown table (one column per N)."""
     def row(label, fn):
@@ -331,6 +349,10 @@ def table(results: list[dict]) -> str:
              row("**rebuild / cold** (wall)", lambda r: f"**{100 * r['rebuild_one_abstract']['wall_s'] / r['cold']['wall_s']:.0f} %**"),
              row("same without the search index (wall / CPU)", lambda r: f"{r['rebuild_one_abstract_without_index']['wall_s']:.1f} s / {r['rebuild_one_abstract_without_index']['cpu_s']:.1f} s"),
              row("rebuild / cold, both without the index (wall / CPU)", lambda r: f"{100 * r['rebuild_one_abstract_without_index']['wall_s'] / r['cold_without_index']['wall_s']:.0f} % / {100 * r['rebuild_one_abstract_without_index']['cpu_s'] / r['cold_without_index']['cpu_s']:.0f} %"),
+             row("page stage without the index (planning, keys and reuse, pages), cold: wall / CPU",
+                 lambda r: page_stage(r["cold_without_index"])),
+             row("page stage without the index, one-abstract rebuild: wall / CPU, pages rendered",
+                 lambda r: page_stage(r["rebuild_one_abstract_without_index"], rendered=True)),
              row("output files / size", lambda r: f"{r['files']:,} / {r['output_bytes'] / 1e6:.1f} MB"),
              row("search-index.js raw / gzip", lambda r: f"{r['index_bytes'] / 1e6:.1f} MB / {r['index_gzip_bytes'] / 1e6:.1f} MB"),
              row("index bytes per paper, raw / gzip", lambda r: f"{r['index_bytes'] / r['papers']:,.0f} / {r['index_gzip_bytes'] / r['papers']:,.0f}")]

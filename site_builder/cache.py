@@ -10,12 +10,27 @@ Two kinds of reuse, both keyed by content, never by time stamps of inputs:
   manifest of the previous build of one output folder: for each reusable file
   its key (a digest of everything the file shows) and its ``(size, mtime_ns,
   inode)``. A file whose key is unchanged and that is still exactly where the
-  previous build left it (same stat) is hard-linked (or copied) into the
-  staging folder instead of being written again. Only ``papers.json`` and the
-  search index are reusable (their key is the whole site model, which is all
-  they show); pages, ``.bib`` files, feeds, the sitemap and the 404 page show
-  the reading list (related papers, authors, notes, tags) and the build date,
-  so they are written on every build.
+  previous build left it (same stat) is kept where it is
+  (:meth:`~site_builder.writer.Output.keep`) instead of being written again. Reusable: ``papers.json`` and
+  the search index (key: the whole site model, which is all they show), and
+  every page whose context can be digested (all but ``search.html``).
+
+  **The rule for page keys** (:func:`site_builder.pipeline.page_keys`): the key
+  of a page is the digest (:class:`Fingerprinter`) of exactly the values
+  :func:`site_builder.writer.render_page` hands its template: the
+  :class:`~site_builder.pages.Page` (path, template, title and its whole
+  context) and the ``common`` context (``config``), plus the code version and
+  a digest of the template folder in use. It is not a list of fields kept by
+  hand: whatever a template can show must reach it through those values, since
+  page templates receive nothing else (no ``site``, no ``library``: their
+  contexts hold the plain views of :mod:`site_builder.views`, whose methods
+  are pure functions of their fields; the template globals ``link``,
+  ``paper_item``, ``tags_in`` and ``urls`` are pure functions of their
+  arguments and the page's path). A context holding anything the
+  fingerprinter cannot digest (``search.html`` gets the whole library) gives
+  no key: that page is rendered on every build. The build date is shown only
+  by feeds, which are not pages and are written on every build; so are the
+  ``.bib`` files, the sitemap and the 404 page.
 
 Every key includes :func:`code_version`, a digest of the package's sources,
 templates, assets, the npm lock file and the versions of the Python libraries
@@ -83,6 +98,15 @@ def code_version() -> str:
     return h.hexdigest()
 
 
+def folder_digest(folder: Path) -> str:
+    """Hex SHA-256 over the names and bytes of every file under ``folder`` (e.g. the templates in use)."""
+    h = hashlib.sha256()
+    for path in sorted(p for p in Path(folder).rglob("*") if p.is_file()):
+        h.update(path.relative_to(folder).as_posix().encode() + b"\0")
+        h.update(hashlib.sha256(path.read_bytes()).digest())
+    return h.hexdigest()
+
+
 def _digest(*parts: bytes | str) -> str:
     h = hashlib.sha256()
     for part in parts:
@@ -92,72 +116,73 @@ def _digest(*parts: bytes | str) -> str:
     return h.hexdigest()
 
 
-class Fingerprinter:
-    """Digests of model objects, for keys of rendered files.
+class _Undigestible(Exception):
+    """Raised inside :class:`Fingerprinter` for a value it cannot digest."""
 
-    :meth:`of` digests strings, numbers, None, lists, tuples, dicts, sets of
-    those and dataclass instances (by class name and every field, including
-    ``compare=False`` ones), feeding a type tag and length before each value
-    so different shapes never share a digest. Dataclass digests are memoised
-    per object for the lifetime of the fingerprinter (one build), so a paper
-    shown on many pages is hashed once. Returns None when ``obj`` holds
-    anything else: the file is then always rendered (never wrongly reused).
+
+_SCALARS = (str, int, float, bool, type(None))
+#: Strings longer than this (abstracts, rendered HTML) stand as their SHA-256 in a canonical structure.
+_LONG = 256
+
+
+class Fingerprinter:
+    """Digests of model objects and views, for keys of rendered files.
+
+    :meth:`of` digests strings, numbers, booleans, None, lists, tuples,
+    dicts (in their order, which is the order a template iterates them),
+    sets and frozensets of those and dataclass instances (by class name and
+    every field, including ``compare=False`` and ``repr=False`` ones). The
+    value is first turned into a canonical structure of scalars and tuples
+    whose ``repr`` is unambiguous (each kind is tagged; ``repr`` of a
+    string escapes it), in which every dataclass instance stands as the
+    SHA-256 of its own structure and a long string as its tagged SHA-256;
+    that ``repr`` is then hashed. Dataclass
+    digests are memoised per object for the lifetime of the fingerprinter
+    (one build), so a paper shown on many pages is digested once. Returns
+    None when ``obj`` holds anything else (a subclass of ``str`` or
+    ``dict``, a library object, …): the file is then always rendered
+    (never wrongly reused).
     """
 
     def __init__(self) -> None:
-        self._memo: dict[int, tuple[object, bytes | None]] = {}
+        self._memo: dict[int, tuple[object, bytes]] = {}
+        self._fields: dict[type, tuple[str, ...]] = {}
 
     def of(self, obj: Any) -> str | None:
         """Hex digest of ``obj``'s data, or None when ``obj`` holds an object it cannot digest."""
-        h = hashlib.sha256()
-        return h.hexdigest() if self._feed(h, obj) else None
+        try:
+            return hashlib.sha256(repr(self._canon(obj)).encode("utf-8", "surrogatepass")).hexdigest()
+        except _Undigestible:
+            return None
 
-    def _feed(self, h, obj: Any) -> bool:
+    def _canon(self, obj: Any):
         kind = type(obj)
-        if kind is str:
-            data = obj.encode("utf-8")
-            h.update(b"s" + len(data).to_bytes(8, "little"))
-            h.update(data)
-            return True
-        if obj is None or kind in (bool, int, float):
-            data = repr(obj).encode()
-            h.update(kind.__name__.encode() + b":" + data + b";")
-            return True
-        if kind in (list, tuple):
-            h.update(b"l" + len(obj).to_bytes(8, "little"))
-            return all(self._feed(h, x) for x in obj)
+        if kind is str and len(obj) > _LONG:  # its digest, tagged: hashing is cheaper than repr for long text
+            return ("#", hashlib.sha256(obj.encode("utf-8", "surrogatepass")).digest())
+        if kind in _SCALARS:
+            return obj
+        canon, scalars = self._canon, _SCALARS  # scalars stand for themselves: no call for them
+        if kind is tuple:
+            return ("t", tuple([x if type(x) in scalars and type(x) is not str else canon(x) for x in obj]))
+        if kind is list:
+            return ("l", tuple([x if type(x) in scalars and type(x) is not str else canon(x) for x in obj]))
         if kind is dict:
-            h.update(b"d" + len(obj).to_bytes(8, "little"))
-            for k, v in sorted(obj.items(), key=lambda kv: repr(kv[0])):
-                if not (self._feed(h, k) and self._feed(h, v)):
-                    return False
-            return True
-        if kind in (set, frozenset):
-            parts = sorted(self.of(x) or "" for x in obj)
-            if "" in parts:
-                return False
-            h.update(b"S" + len(parts).to_bytes(8, "little") + "".join(parts).encode())
-            return True
-        if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-            digest = self._dataclass(obj)
-            if digest is None:
-                return False
-            h.update(b"D" + digest)
-            return True
-        return False
-
-    def _dataclass(self, obj: Any) -> bytes | None:
+            return ("d", tuple([(canon(k), v if type(v) in scalars and type(v) is not str else canon(v))
+                                for k, v in obj.items()]))
+        if kind is set or kind is frozenset:
+            return ("S", tuple(sorted(repr(self._canon(x)) for x in obj)))
         hit = self._memo.get(id(obj))
         if hit is not None and hit[0] is obj:
             return hit[1]
-        h = hashlib.sha256(type(obj).__qualname__.encode() + b"\0")
-        ok = True
-        for f in dataclasses.fields(obj):
-            h.update(f.name.encode() + b"=")
-            if not self._feed(h, getattr(obj, f.name)):
-                ok = False
-                break
-        digest = h.digest() if ok else None
+        names = self._fields.get(kind)
+        if names is None:
+            if not (dataclasses.is_dataclass(kind) and isinstance(kind, type)):
+                raise _Undigestible(kind.__name__)
+            names = self._fields[kind] = tuple(f.name for f in dataclasses.fields(kind))
+        values = [getattr(obj, name) for name in names]
+        structure = (kind.__qualname__, tuple([v if type(v) in scalars and (type(v) is not str or len(v) <= _LONG)
+                                               else canon(v) for v in values]))
+        digest = hashlib.sha256(repr(structure).encode("utf-8", "surrogatepass")).digest()
         self._memo[id(obj)] = (obj, digest)
         return digest
 
@@ -377,19 +402,44 @@ class BuildCache:
         return None if None in digests else _digest(self.code, *digests)
 
     def reuse(self, path: str, key: str | None, output) -> bool:
-        """Put the previous build's ``path`` into ``output`` when its key is ``key``; True if done.
+        """Keep the previous build's ``path`` in ``output`` when its key is ``key``; True if done.
 
         The previous file must still be unchanged (size, mtime and inode as
-        the manifest recorded them); it is hard-linked, or copied where links
-        are not possible.
+        the manifest recorded them); it stays where it is
+        (:meth:`~site_builder.writer.Output.keep`).
         """
         source = self.reusable(path, key)
         if source is None:
             return False
-        output.link_file(path, source)
-        self._record_stat(path, key, output.staging / path)
+        output.keep(path)
+        self._manifest[path] = self._previous[path]
         self.reused += 1
         return True
+
+    def reuse_pages(self, keyed: list[tuple[str, str | None]], output) -> set[str]:
+        """Keep in ``output`` (:meth:`~site_builder.writer.Output.keep`) every previous file of ``keyed``
+        (``(path, key)`` pairs) whose key is unchanged and that is still as the previous build left it;
+        returns the paths reused. The same test as :meth:`reuse`, for many files at once (pages)."""
+        done: set[str] = set()
+        if self.folder is None or self._out is None:
+            return done
+        out = str(self._out)
+        for path, key in keyed:
+            entry = self._previous.get(path)
+            if key is None or not (isinstance(entry, list) and len(entry) == 4 and entry[0] == key):
+                continue
+            source = f"{out}/{path}"
+            try:
+                st = os.stat(source)
+            except OSError:
+                continue
+            if [st.st_size, st.st_mtime_ns, st.st_ino] != entry[1:]:
+                continue
+            output.keep(path)
+            self._manifest[path] = entry
+            self.reused += 1
+            done.add(path)
+        return done
 
     def reusable(self, path: str, key: str | None) -> Path | None:
         """The previous build's file ``path`` if its key is ``key`` and it is unchanged since, else None."""

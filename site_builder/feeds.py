@@ -112,7 +112,7 @@ def entry_id(paper: Paper) -> str:
 def _href(base_url: str, feed_path: str, target: str) -> str:
     if base_url:
         return urls.canonical_url(base_url, target)
-    return urls.relative_url(feed_path, target)
+    return urls.relative_url_from(feed_path.rpartition("/")[0], target)
 
 
 def atom_feed(site: Site, feed_path: str, title: str, papers: list[Paper], updated: datetime,

@@ -46,7 +46,7 @@ def render_not_found(env: jinja2.Environment, site: Site, top_names: list[str], 
     """The HTML of ``404.html``; ``top_names`` are the site's top-level file and folder names,
     ``css`` the site's stylesheet (inlined when there is no base URL)."""
     page = Page(urls.NOT_FOUND, "404.html", "Page not found")
-    return env.get_template(page.template).render(page=page, site=site, link=not_found_link(site.config.base_url),
+    return env.get_template(page.template).render(page=page, config=site.config, link=not_found_link(site.config.base_url),
                                                   top_names=top_names, inline_css=inline_style(css))
 
 

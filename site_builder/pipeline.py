@@ -10,18 +10,18 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from . import listcache, urls, workers
-from .cache import BuildCache, paper_work
+from .cache import BuildCache, folder_digest, paper_work
 from .config import SiteConfig
 from .diagnostics import Diagnostics
 from .feeds import DateError, build_time
 from .hosting import write_hosting_files
 from .library import Library, build_library
 from .model import OVERRIDABLE, Site, build_site
-from .pages import plan_pages
+from .pages import common_context, plan_pages
 from .progress import Progress
 from .reader import Entry
 from .search import INDEX_FILES, index_files
-from .writer import Output, make_environment, render_pages
+from .writer import Output, make_environment, render_page
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = PROJECT_ROOT / "templates"
@@ -122,33 +122,54 @@ def write_bib_files(site: Site, library: Library, output: Output) -> None:
         output.write_text(urls.venue_bib_path(venue.slug), library.bib_file(site.papers_of(venue)))
 
 
+def page_keys(pages, common: dict, cache: BuildCache) -> list[tuple[str, str | None]]:
+    """``(path, key)`` of each page: :meth:`BuildCache.key` of exactly what :func:`writer.render_page`
+    hands its template (the page with its context, and ``common``) and of the template folder in use.
+
+    None (the page is always rendered) without a cache, or when the context holds something that
+    cannot be digested (``search.html`` gets the whole library). See :mod:`site_builder.cache`.
+    """
+    if not cache.enabled:
+        return [(page.path, None) for page in pages]
+    shared = (cache.code, folder_digest(TEMPLATES), cache.fingerprints.of(common))
+    if shared[2] is None:
+        return [(page.path, None) for page in pages]
+    of = cache.fingerprints.of
+    return [(page.path, of((shared, page))) for page in pages]
+
+
 def write_pages_and_index(env, pages, common: dict, site: Site, output: Output, cache: BuildCache,
                           progress: Progress) -> None:
     """Write ``pages`` and the search index (:data:`search.INDEX_FILES`) into ``output``.
 
-    Every page is rendered on every build (its content depends on the whole
-    site and library). The search index depends on ``site`` alone: with a
-    cache, it is reused from the previous output when the key of the whole
-    site is unchanged. Pages and index are written on every core when
-    :func:`workers.parallel_workers` allows, else in this process.
+    With a cache, a page whose key (:func:`page_keys`) is the one its file had in the previous
+    build, and whose file is untouched since, is hard-linked from the previous output instead of
+    rendered; so is the search index when the key of the whole site is unchanged. The rest is
+    written on every core when :func:`workers.parallel_workers` allows, else in this process.
     """
     index_paths = INDEX_FILES
     key = cache.key("search-index", site)
     index_reused = (all(cache.reusable(path, key) is not None for path in index_paths)
                     and all([cache.reuse(path, key, output) for path in index_paths]))
-    progress.stage("pages" if index_reused else "pages and search index", len(pages), "pages")
-    if not workers.parallel_workers(len(pages)):
-        render_pages(env, pages, output, common, progress)
+    progress.stage("page keys and reuse")
+    keys = page_keys(pages, common, cache)
+    reused = cache.reuse_pages(keys, output)
+    todo = [(page, k) for page, (_, k) in zip(pages, keys) if page.path not in reused]
+    progress.stage("pages" if index_reused else "pages and search index", len(todo), "pages")
+    if not workers.parallel_workers(len(todo)):
+        for page, page_key in todo:
+            output.write_text(page.path, render_page(env, page, common))
+            cache.record(page.path, page_key, output)
+            progress.advance()
         if not index_reused:
             progress.stage("search index")
             for path, text in index_files(site).items():
                 output.write_text(path, text)
                 cache.record(path, key, output)
         return
-    todo = [(page, None) for page in pages]
     jobs = [] if index_reused else [(workers.index_job(site, index_paths, key, output.staging), 0)]
     jobs += [(workers.page_job(env, chunk, common, output.staging), len(chunk)) for chunk in workers.chunks(todo)]
-    workers.claim_all(output, [page.path for page in pages] + ([] if index_reused else list(index_paths)))
+    workers.claim_all(output, [page.path for page, _ in todo] + ([] if index_reused else list(index_paths)))
     index_pending = [not index_reused]
 
     def done(results, weight):
@@ -157,7 +178,7 @@ def write_pages_and_index(env, pages, common: dict, site: Site, output: Output, 
             if written.path == index_paths[0]:
                 index_pending[0] = False
         progress.advance(weight)
-        if index_pending[0] and progress.done >= len(pages) and progress.total is not None:
+        if index_pending[0] and progress.done >= len(todo) and progress.total is not None:
             progress.stage("search index (pages done)")
 
     workers.run_jobs(jobs, done)
@@ -176,8 +197,9 @@ def write_site(site: Site, output: Output, library: Library | None = None, updat
     progress = progress if progress is not None else Progress(enabled=False)
     env = make_environment(TEMPLATES)
     library = library if library is not None else Library(site)
+    progress.stage("planning pages")
     pages = plan_pages(site, library)
-    write_pages_and_index(env, pages, {"site": site, "library": library}, site, output, cache, progress)
+    write_pages_and_index(env, pages, common_context(site), site, output, cache, progress)
     progress.stage("bib files, feeds, assets")
     write_bib_files(site, library, output)
     key = cache.key(urls.PAPERS_JSON, site)
@@ -249,7 +271,7 @@ def _build(out: Path, config: SiteConfig, strict: bool, build_cache: BuildCache,
     except BaseException:
         output.discard()
         raise
-    index_file = output.staging / INDEX_FILES[0]
+    index_file = output.file(INDEX_FILES[0])
     index_bytes = index_file.stat().st_size if index_file.exists() else 0
     output.commit()
     progress.stage("saving the build cache")

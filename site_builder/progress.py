@@ -8,6 +8,7 @@ line and diagnostics print on a clean line. Standard library only.
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from typing import TextIO
@@ -36,6 +37,7 @@ class Progress:
         self.done = 0
         self._last = 0.0
         self._width = 0
+        self.stages: list[tuple[str, float, float, int | None]] = []  # (name, wall start, CPU start, total)
 
     @property
     def elapsed(self) -> float:
@@ -45,6 +47,7 @@ class Progress:
     def stage(self, name: str, total: int | None = None, unit: str = "") -> None:
         """Start stage ``name`` (e.g. ``"pages"``) of ``total`` items (None: no count)."""
         self.name, self.total, self.done, self.unit = name, total, 0, unit
+        self.stages.append((name, time.monotonic(), _cpu(), total))
         self._draw(force=True)
 
     def advance(self, count: int = 1) -> None:
@@ -66,12 +69,27 @@ class Progress:
         self.stream.flush()
         self._width = len(line)
 
+    def timings(self) -> list[tuple[str, float, float, int | None]]:
+        """``(stage name, wall seconds, CPU seconds, items or None)`` of each stage so far, in order."""
+        marks = self.stages + [("", time.monotonic(), _cpu(), None)]
+        return [(name, marks[i + 1][1] - wall, marks[i + 1][2] - cpu, total)
+                for i, (name, wall, cpu, total) in enumerate(self.stages)]
+
     def close(self) -> None:
-        """Clear the status line (if one was drawn)."""
+        """Clear the status line (if one was drawn); print the stage timings when asked (see module doc)."""
+        if os.environ.get("SITE_BUILDER_TIMINGS") and self.stages:
+            for name, wall, cpu, total in self.timings():
+                print(f"stage {name}: {wall:.2f} s wall, {cpu:.2f} s CPU, {total or 0} items", file=sys.stderr)
+            self.stages = []
         if self.enabled and self._width:
             self.stream.write("\r" + " " * self._width + "\r")
             self.stream.flush()
             self._width = 0
+
+
+def _cpu() -> float:
+    times = os.times()
+    return times.user + times.system + times.children_user + times.children_system
 
 
 def format_bytes(size: int) -> str:

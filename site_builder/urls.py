@@ -122,6 +122,21 @@ def relative_url(from_path: str, to_path: str) -> str:
     return quote(posixpath.relpath(to_path, start), safe="/#?=&.-_~")
 
 
+def relative_url_from(folder: str, to_path: str) -> str:
+    """:func:`relative_url` from a page in ``folder`` (``""``: the site root) to ``to_path``, computed on the
+    strings alone (faster; the site's paths are normalised: no ``.``, ``..`` or empty segments).
+
+    >>> relative_url_from("venues/iclr-2025", "venues/iclr-2025/theory.html")
+    'theory.html'
+    """
+    here = folder.split("/") if folder else []
+    there = to_path.split("/")
+    common = 0
+    while common < len(here) and common < len(there) - 1 and here[common] == there[common]:
+        common += 1
+    return quote("/".join([".."] * (len(here) - common) + there[common:]), safe="/#?=&.-_~")
+
+
 def absolute_url(base_url: str, path: str) -> str:
     """Absolute URL of ``path`` under ``base_url`` (which ends in ``/``); ``""`` without a base URL."""
     return base_url + quote(path, safe="/") if base_url else ""

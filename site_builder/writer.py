@@ -3,22 +3,28 @@
 The build writes into a staging folder beside the output and swaps it in at
 the end, so a failed build (bad input, template error, failed write,
 interrupt) leaves the previous site exactly as it was.
+
+A rebuild that keeps files of the previous output unchanged (:meth:`Output.keep`,
+for the build cache) stages only the files it writes; at the end these are
+moved into the output folder one by one (each an atomic rename) and the
+files the build no longer has are removed, so the kept files are neither
+copied nor linked. Until that commit the output folder is untouched.
 """
 
 from __future__ import annotations
 
 import os
-import posixpath
 import shutil
 import tempfile
 import traceback
-from functools import lru_cache
 from pathlib import Path, PurePosixPath
 
 import jinja2
+from markupsafe import Markup
 
 from . import urls
 from .pages import Page
+from .views import tags_in
 
 MARKER = ".site-builder"
 
@@ -41,7 +47,13 @@ def template_location(exc: BaseException) -> str:
 
 
 def make_environment(templates: Path) -> jinja2.Environment:
-    """A Jinja2 environment over ``templates`` with autoescaping and strict undefined."""
+    """A Jinja2 environment over ``templates`` with autoescaping and strict undefined.
+
+    Globals: ``link(target)`` (the URL of site-root relative ``target`` from the
+    page being rendered), ``paper_item(item, show_track=True)`` (see
+    :class:`PaperItems`), ``tags_in(items)`` and ``urls``; filter ``count``.
+    All are pure functions of their arguments and the page's path.
+    """
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(templates)),
         autoescape=True,
@@ -49,18 +61,53 @@ def make_environment(templates: Path) -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        auto_reload=False,  # one build: templates do not change while it runs (saves a stat per template and page)
     )
-    env.globals["link"] = jinja2.pass_context(
-        lambda ctx, target: _relative_url(posixpath.dirname(ctx["page"].path), target))
+    env.globals["link"] = jinja2.pass_context(lambda ctx, target: relative_link(ctx["page"].path, target))
+    env.globals["paper_item"] = jinja2.pass_context(PaperItems(env))
+    env.globals["tags_in"] = tags_in
     env.globals["urls"] = urls
     env.filters["count"] = count_noun
     return env
 
 
-@lru_cache(maxsize=65536)
-def _relative_url(from_dir: str, target: str) -> str:
-    """:func:`urls.relative_url` memoised by the page's folder (it depends on nothing else of the page)."""
-    return urls.relative_url(f"{from_dir}/x" if from_dir else "x", target)
+class PaperItems:
+    """The ``paper_item`` global: ``_macros.html``'s ``paper_item`` macro, rendered once per
+    paper, page folder and ``show_track`` and then reused (as one string) on every page of
+    that folder that lists the paper. The macro's output depends on nothing else: its
+    :class:`~site_builder.views.Item`, ``show_track`` and the links from that folder."""
+
+    def __init__(self, env: jinja2.Environment) -> None:
+        self.env = env
+        self.modules: dict[str, object] = {}
+        self.html: dict[tuple, Markup] = {}
+
+    def __call__(self, ctx, item, show_track: bool = True) -> Markup:
+        folder = ctx["page"].path.rpartition("/")[0]
+        key = (item.id, folder, bool(show_track))
+        html = self.html.get(key)
+        if html is None or html[0] is not item:
+            module = self.modules.get(folder)
+            if module is None:
+                stand_in = Page(f"{folder}/index.html" if folder else "index.html", "_macros.html", "")
+                module = self.modules[folder] = self.env.get_template("_macros.html").make_module({"page": stand_in})
+            html = self.html[key] = (item, module.paper_item(item, show_track))
+        return html[1]
+
+
+_LINKS: dict[tuple[str, str], str] = {}
+
+
+def relative_link(page_path: str, target: str) -> str:
+    """:func:`urls.relative_url` from the page at ``page_path`` to ``target``, memoised by the page's
+    folder (it depends on nothing else of the page)."""
+    folder = page_path.rpartition("/")[0]
+    url = _LINKS.get((folder, target))
+    if url is None:
+        if len(_LINKS) > 1 << 20:
+            _LINKS.clear()
+        url = _LINKS[(folder, target)] = urls.relative_url_from(folder, target)
+    return url
 
 
 def count_noun(items, noun: str) -> str:
@@ -90,24 +137,51 @@ class Output:
         self.staging = Path(tempfile.mkdtemp(prefix=f".{self.target.name}.building-", dir=self.target.parent))
         self.staging.chmod(default_mode(0o777))  # mkdtemp makes it 0700; the site is for everyone to read
         self.written: set[str] = set()
+        self._folders: set[str] = {""}  # folders of the staging folder made so far
+        self.kept: set[str] = set()  # files of the previous output kept as they are (see keep)
         self.write_text(MARKER, "Built by site_builder; this folder is replaced whole by each build.\n")
 
     def _claim(self, path: str) -> Path:
-        pure = PurePosixPath(path)
-        if pure.is_absolute() or ".." in pure.parts or path in self.written:
+        return Path(self._claim_name(path))
+
+    def _claim_name(self, path: str) -> str:
+        """:meth:`_claim` as a string (the file name in the staging folder)."""
+        parts = path.split("/")
+        if path.startswith("/") or ".." in parts or "." in parts or "" in parts or path in self.written:
             raise OutputError(f"refusing to write {path!r}: {'written twice' if path in self.written else 'unsafe path'}")
         self.written.add(path)
-        dest = self.staging / pure
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        return dest
+        folder = path.rpartition("/")[0]
+        if folder not in self._folders:
+            os.makedirs(os.path.join(self.staging, folder), exist_ok=True)
+            self._folders.add(folder)
+        return os.path.join(self.staging, path)
 
     def write_text(self, path: str, text: str) -> None:
         """Write ``text`` (UTF-8, ``\\n`` line ends) at site-root relative ``path``."""
         self._claim(path).write_text(text, encoding="utf-8", newline="\n")
 
     def read_text(self, path: str) -> str:
-        """The text of the file already written at site-root relative ``path``."""
-        return (self.staging / PurePosixPath(path)).read_text(encoding="utf-8")
+        """The text of the file already written (or kept) at site-root relative ``path``."""
+        return self.file(path).read_text(encoding="utf-8")
+
+    def file(self, path: str) -> Path:
+        """Where the file of this build at site-root relative ``path`` is now (staging folder, or the
+        output folder for a kept file)."""
+        return (self.target if path in self.kept else self.staging) / PurePosixPath(path)
+
+    def keep(self, path: str) -> None:
+        """Keep the previous output's file at ``path`` as this build's (unchanged; not copied).
+
+        Raises :class:`OutputError` like the writing methods for a path already written or unsafe,
+        or when the output folder was not built by this tool.
+        """
+        if not (self.target / MARKER).is_file():
+            raise OutputError(f"{self.target}: not built by this tool; cannot keep {path!r}")
+        parts = path.split("/")
+        if path.startswith("/") or ".." in parts or "." in parts or "" in parts or path in self.written:
+            raise OutputError(f"refusing to keep {path!r}: {'written twice' if path in self.written else 'unsafe path'}")
+        self.written.add(path)
+        self.kept.add(path)
 
     def copy_file(self, path: str, source: Path) -> None:
         """Copy the file ``source`` to site-root relative ``path``."""
@@ -120,13 +194,15 @@ class Output:
         """
         return self._claim(path)
 
-    def link_file(self, path: str, source: Path) -> None:
-        """Hard-link the file ``source`` to ``path`` (copy it where links are not possible)."""
-        dest = self._claim(path)
+    def link_file(self, path: str, source: Path) -> bool:
+        """Hard-link the file ``source`` to ``path`` (copy it where links are not possible); True if linked."""
+        dest = self._claim_name(path)
         try:
             os.link(source, dest)
+            return True
         except OSError:
             shutil.copyfile(source, dest)
+            return False
 
     def discard(self) -> None:
         """Remove the staging folder (after a failure)."""
@@ -142,6 +218,9 @@ class Output:
         if t.exists() and (not t.is_dir() or (any(t.iterdir()) and not (t / MARKER).exists())):
             self.discard()
             raise OutputError(f"{t}: exists and was not built by this tool; refusing to replace it")
+        if self.kept:
+            self._commit_in_place()
+            return
         old = None
         if t.exists():
             old = Path(tempfile.mkdtemp(prefix=f".{t.name}.old-", dir=t.parent))
@@ -149,6 +228,46 @@ class Output:
         os.replace(self.staging, t)
         if old is not None:
             shutil.rmtree(old, ignore_errors=True)
+
+
+    def _commit_in_place(self) -> None:
+        """Move the staged files into the output folder and remove its files this build does not have."""
+        target, staging = str(self.target), str(self.staging)
+        made: set[str] = set()
+        for folder, _, names in os.walk(staging):
+            rel = os.path.relpath(folder, staging)
+            rel = "" if rel == "." else rel.replace(os.sep, "/")
+            if rel not in made:
+                _make_folder(target, rel)
+                made.add(rel)
+            for name in names:
+                dest = os.path.join(target, rel, name)
+                if os.path.isdir(dest) and not os.path.islink(dest):
+                    shutil.rmtree(dest)
+                os.replace(os.path.join(folder, name), dest)
+        for folder, subfolders, names in os.walk(target, topdown=False):
+            rel = os.path.relpath(folder, target)
+            rel = "" if rel == "." else rel.replace(os.sep, "/") + "/"
+            for name in names:
+                if rel + name not in self.written:
+                    os.unlink(os.path.join(folder, name))
+            for sub in subfolders:
+                try:
+                    os.rmdir(os.path.join(folder, sub))  # only when empty
+                except OSError:
+                    pass
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def _make_folder(root: str, rel: str) -> None:
+    """Make folder ``rel`` under ``root``, removing a file that stands where one of its folders must be."""
+    path = root
+    for part in [p for p in rel.split("/") if p]:
+        path = os.path.join(path, part)
+        if os.path.lexists(path) and not os.path.isdir(path):
+            os.unlink(path)
+        if not os.path.isdir(path):
+            os.mkdir(path)
 
 
 def render_page(env: jinja2.Environment, page: Page, common: dict) -> str:

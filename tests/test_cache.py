@@ -128,13 +128,15 @@ def test_corrupt_cache_files_are_ignored_with_a_warning(tmp_path, seeds_copy):
 def test_a_hand_edited_output_file_is_rendered_again(tmp_path, seeds_copy):
     cache = tmp_path / "cache"
     run(seeds_copy, tmp_path / "site", cache)
-    for name in ("search-index.js", "papers.json"):
+    reusable = run(seeds_copy, tmp_path / "site", cache).reused
+    assert reusable > 100  # pages, papers.json, the index
+    for name in ("search-index.js", "papers.json", "index.html", "venues/iclr-2025/index.html"):
         file = tmp_path / "site" / name
         original = file.read_bytes()
         file.write_bytes(b"edited by hand")
         report = run(seeds_copy, tmp_path / "site", cache)
         assert file.read_bytes() == original
-        assert report.reused == 1  # the other file still reused
+        assert report.reused == reusable - 1  # every other file still reused
 
 
 def test_strict_build_is_not_failed_by_a_corrupt_cache(tmp_path, seeds_copy):
@@ -203,12 +205,13 @@ def test_summary_line_and_quiet(tmp_path, seeds_copy, capsys):
 def test_a_deleted_index_script_is_written_again(tmp_path, seeds_copy):
     cache = tmp_path / "cache"
     run(seeds_copy, tmp_path / "site", cache)
+    reusable = run(seeds_copy, tmp_path / "site", cache).reused
     script = tmp_path / "site" / "search-index.js"
     original = script.read_bytes()
     script.unlink()
     report = run(seeds_copy, tmp_path / "site", cache)
     assert script.read_bytes() == original
-    assert report.reused == 1  # papers.json
+    assert report.reused == reusable - 1  # all but the script
 
 
 def test_a_failed_write_in_a_worker_keeps_the_previous_site(tmp_path, seeds_copy, monkeypatch):
@@ -230,3 +233,165 @@ def test_a_failed_write_in_a_worker_keeps_the_previous_site(tmp_path, seeds_copy
     assert build_into(site, "--no-cache", seeds=seeds_copy) == 2
     assert files_of(site) == before
     assert not list(tmp_path.glob(".site.building-*"))
+
+
+# -- page-level reuse: every kind of edit, rebuilt with the cache, gives the bytes of a build without it ----------
+
+CONTROLLABILITY = "Controllability has become a critical issue in trustworthy machine learning"
+AUTHORS_LINE = "Yi-Fan Zhang, Xiao Zhang, Min-Ling Zhang"
+
+
+def _list_003(seeds: Path) -> Path:
+    return next(seeds.glob("003_*.txt"))
+
+
+def _replace(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def edit_title(seeds: Path, notes: Path, templates: Path) -> str:
+    (seeds / "overrides.toml").write_text('[papers.2bb1acffdb]\ntitle = "Controllable Learners Generalise"\n',
+                                         encoding="utf-8")
+    return "Controllable Learners Generalise"
+
+
+def edit_author(seeds: Path, notes: Path, templates: Path) -> str:
+    _replace(_list_003(seeds), AUTHORS_LINE, AUTHORS_LINE + ", Ada Lovelace")
+    return "Ada Lovelace"
+
+
+def edit_note(seeds: Path, notes: Path, templates: Path) -> str:
+    (notes / "added.md").write_text("---\npaper: a6a374ae39\nstatus: reading\ntags: [freshly added tag]\n---\n"
+                                    "Read it twice.\n", encoding="utf-8")
+    return "freshly added tag"
+
+
+def edit_template(seeds: Path, notes: Path, templates: Path) -> str:
+    _replace(templates / "base.html", "All venues</a>", "All the venues</a>")
+    return "All the venues"
+
+
+def add_paper(seeds: Path, notes: Path, templates: Path) -> str:
+    path = _list_003(seeds)
+    path.write_text(path.read_text(encoding="utf-8").rstrip("\n") + "\n\nTheory · Learning Theory\n\n"
+                    "Ada Lovelace, Charles Babbage\n\nWe show that an analytical engine of finite memory can "
+                    "compute every Bernoulli number, and bound the number of cards it needs.\n", encoding="utf-8")
+    return "analytical engine of finite memory"
+
+
+def remove_paper(seeds: Path, notes: Path, templates: Path) -> str:
+    path = _list_003(seeds)
+    text = path.read_text(encoding="utf-8")
+    start = text.index("Theory · Learning Theory\n\n" + AUTHORS_LINE)
+    end = text.index("\n\n", text.index(CONTROLLABILITY)) + 2
+    path.write_text(text[:start] + text[end:], encoding="utf-8")
+    return ""
+
+
+EDITS = {"abstract": lambda seeds, notes, templates: change_one_abstract(seeds), "title": edit_title,
+         "author": edit_author, "note": edit_note, "template": edit_template, "add paper": add_paper,
+         "remove paper": remove_paper}
+
+
+@pytest.mark.parametrize("edit", list(EDITS))
+def test_an_edit_rebuilt_with_reused_pages_gives_the_bytes_of_a_build_without_cache(tmp_path, seeds_copy, monkeypatch,
+                                                                                   edit):
+    from site_builder import pipeline
+
+    notes, templates, cache, site = tmp_path / "notes", tmp_path / "templates", tmp_path / "cache", tmp_path / "site"
+    shutil.copytree(NOTES, notes)
+    shutil.copytree(pipeline.TEMPLATES, templates)
+    monkeypatch.setattr(pipeline, "TEMPLATES", templates)
+    config = load_config(CONFIG)
+    first = build(seeds_copy, site, config, notes=notes, cache=cache)
+    pages = first.pages
+    before = files_of(site)
+    marker = EDITS[edit](seeds_copy, notes, templates)
+    report = build(seeds_copy, site, config, notes=notes, cache=cache)
+    assert report.files > 100
+    build(seeds_copy, tmp_path / "plain", config, notes=notes, cache=None)
+    assert_same_site(tmp_path / "plain", site)
+    after = files_of(site)
+    changed = [p for p in after if p.endswith(".html") and before.get(p) != after[p]]
+    assert changed  # the edit shows somewhere
+    if marker:
+        assert any(marker.encode() in after[p] for p in changed)
+    if edit == "template":
+        assert report.reused <= 3  # every page rendered again (only papers.json and the index can be reused)
+    else:
+        assert report.reused > pages // 2  # most pages hard-linked from the previous output
+        assert (site / "search.html").stat().st_nlink == 1  # search.html gets the whole library: always rendered
+
+
+def test_cached_paper_items_give_the_bytes_of_the_macro_rendered_each_time(tmp_path, seeds_copy, monkeypatch):
+    from site_builder import writer
+
+    assert build_into(tmp_path / "cached", "--no-cache", "--notes", str(NOTES), seeds=seeds_copy) == 0
+    real = writer.PaperItems.__call__
+
+    def uncached(self, ctx, item, show_track=True):
+        self.html.clear()
+        return real(self, ctx, item, show_track)
+
+    monkeypatch.setattr(writer.PaperItems, "__call__", uncached)
+    assert build_into(tmp_path / "fresh", "--no-cache", "--notes", str(NOTES), seeds=seeds_copy) == 0
+    assert_same_site(tmp_path / "fresh", tmp_path / "cached")
+
+
+def test_page_citation_views_equal_the_library(seeds_copy):
+    from site_builder.diagnostics import Diagnostics
+    from site_builder.library import build_library
+    from site_builder.model import build_site
+    from site_builder.pipeline import list_files, load_overrides, read_lists
+    from site_builder.views import Citation
+
+    for base_url in ("", "https://example.org/repo/"):
+        config = load_config(CONFIG).with_base_url(base_url)
+        diagnostics = Diagnostics()
+        site = build_site(read_lists(list_files(seeds_copy), config, diagnostics),
+                          load_overrides(seeds_copy, diagnostics), config, diagnostics)
+        library = build_library(site, NOTES, diagnostics)
+        assert len(site.papers) > 20
+        for paper in site.papers:
+            cite = Citation(paper, library.bib_key(paper), base_url)
+            assert cite.bibtex() == library.bibtex(paper)
+            assert cite.highwire() == library.highwire(paper)
+            assert cite.json_ld() == library.json_ld(paper)
+            assert cite.star_data() == library.star_data(paper)
+
+
+def test_links_computed_on_strings_equal_relpath(seed_site):
+    from site_builder import urls
+
+    paths = sorted(p.relative_to(seed_site).as_posix() for p in seed_site.rglob("*") if p.is_file())
+    folders = sorted({p.rpartition("/")[0] for p in paths})
+    assert len(folders) > 5 and len(paths) > 100
+    for folder in folders:
+        for target in paths:
+            assert urls.relative_url_from(folder, target) == urls.relative_url(f"{folder}/x" if folder else "x", target)
+
+
+def test_a_failed_rebuild_that_keeps_pages_leaves_the_previous_site(tmp_path, seeds_copy, monkeypatch):
+    site, cache = tmp_path / "site", tmp_path / "cache"
+    assert build_into(site, "--cache", str(cache), seeds=seeds_copy) == 0
+    before = files_of(site)
+    monkeypatch.setattr(workers, "worker_count", lambda: 2)
+    monkeypatch.setattr(workers, "MIN_PARALLEL_WORK", 0)
+    real = workers._write
+
+    def failing(staging, path, text, key):
+        if path.startswith("papers/"):
+            raise OSError(28, "No space left on device")
+        return real(staging, path, text, key)
+
+    monkeypatch.setattr(workers, "_write", failing)
+    change_one_abstract(seeds_copy)
+    assert build_into(site, "--cache", str(cache), seeds=seeds_copy) == 2
+    assert files_of(site) == before
+    assert not list(tmp_path.glob(".site.building-*"))
+    monkeypatch.setattr(workers, "_write", real)
+    assert build_into(site, "--cache", str(cache), seeds=seeds_copy) == 0  # and the next build still agrees
+    assert build_into(tmp_path / "plain", "--no-cache", seeds=seeds_copy) == 0
+    assert_same_site(tmp_path / "plain", site)
