@@ -227,18 +227,24 @@ class BuildCache:
 
     # -- reading and writing cache files -------------------------------------------------------
 
+    def read_bytes(self, path: Path) -> bytes | None:
+        """The bytes of the cache file at ``path``; None when it is missing, or unreadable (with a warning)."""
+        try:
+            return path.read_bytes()
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            self.diagnostics.warning(str(path), 0, f"cache file unreadable, ignored: {exc.strerror}")
+            return None
+
     def _load(self, path: Path) -> dict | None:
         """The JSON object at ``path`` if it is a cache file of this code version, else None.
 
         A missing file or one of another code version is silently None; an
         unreadable or malformed one is None with a warning.
         """
-        try:
-            raw = path.read_bytes()
-        except FileNotFoundError:
-            return None
-        except OSError as exc:
-            self.diagnostics.warning(str(path), 0, f"cache file unreadable, ignored: {exc.strerror}")
+        raw = self.read_bytes(path)
+        if raw is None:
             return None
         try:
             data = json.loads(raw.decode("utf-8"))

@@ -142,12 +142,8 @@ def _cache_path(folder: Path, path: str) -> Path:
 
 def _load(file: Path, cache: BuildCache) -> dict | None:
     """The cache file's object if it is one of this format and code version, else None (warning if corrupt)."""
-    try:
-        raw = file.read_bytes()
-    except FileNotFoundError:
-        return None
-    except OSError as exc:
-        cache.diagnostics.warning(str(file), 0, f"cache file unreadable, ignored: {exc.strerror}")
+    raw = cache.read_bytes(file)
+    if raw is None:
         return None
     try:
         data = _PlainUnpickler(io.BytesIO(raw)).load()

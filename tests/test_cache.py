@@ -214,10 +214,9 @@ def test_a_deleted_index_script_is_written_again(tmp_path, seeds_copy):
     assert report.reused == reusable - 1  # all but the script
 
 
-def test_a_failed_write_in_a_worker_keeps_the_previous_site(tmp_path, seeds_copy, monkeypatch):
-    site = tmp_path / "site"
-    assert build_into(site, "--no-cache", seeds=seeds_copy) == 0
-    before = files_of(site)
+def fail_paper_writes_in_workers(monkeypatch):
+    """Make pages render in two forked workers, where writing any paper page fails with ENOSPC;
+    returns the real write function (to undo it)."""
     monkeypatch.setattr(workers, "worker_count", lambda: 2)
     monkeypatch.setattr(workers, "MIN_PARALLEL_WORK", 0)
     monkeypatch.setattr(workers, "CHUNK", 7)
@@ -229,6 +228,14 @@ def test_a_failed_write_in_a_worker_keeps_the_previous_site(tmp_path, seeds_copy
         return real(staging, path, text, key)
 
     monkeypatch.setattr(workers, "_write", failing)
+    return real
+
+
+def test_a_failed_write_in_a_worker_keeps_the_previous_site(tmp_path, seeds_copy, monkeypatch):
+    site = tmp_path / "site"
+    assert build_into(site, "--no-cache", seeds=seeds_copy) == 0
+    before = files_of(site)
+    fail_paper_writes_in_workers(monkeypatch)
     change_one_abstract(seeds_copy)
     assert build_into(site, "--no-cache", seeds=seeds_copy) == 2
     assert files_of(site) == before
@@ -377,16 +384,7 @@ def test_a_failed_rebuild_that_keeps_pages_leaves_the_previous_site(tmp_path, se
     site, cache = tmp_path / "site", tmp_path / "cache"
     assert build_into(site, "--cache", str(cache), seeds=seeds_copy) == 0
     before = files_of(site)
-    monkeypatch.setattr(workers, "worker_count", lambda: 2)
-    monkeypatch.setattr(workers, "MIN_PARALLEL_WORK", 0)
-    real = workers._write
-
-    def failing(staging, path, text, key):
-        if path.startswith("papers/"):
-            raise OSError(28, "No space left on device")
-        return real(staging, path, text, key)
-
-    monkeypatch.setattr(workers, "_write", failing)
+    real = fail_paper_writes_in_workers(monkeypatch)
     change_one_abstract(seeds_copy)
     assert build_into(site, "--cache", str(cache), seeds=seeds_copy) == 2
     assert files_of(site) == before
