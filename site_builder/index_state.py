@@ -65,16 +65,17 @@ def texts_digest(texts: dict[str, list[str]]) -> bytes:
     """:data:`DIGEST_SIZE`-byte BLAKE2b digest of ``{field: [text, ...]}`` (:func:`search.search_texts`).
 
     Covers every field of :data:`search.FIELDS` in order, each as its number of
-    texts then each text's UTF-8 length and bytes, so no two different inputs share a form.
+    texts then each text's length (in code points) and characters, so no two different inputs share a form.
     """
     h = hashlib.blake2b(digest_size=DIGEST_SIZE)
+    parts = []
     for name in _NAMES:
-        parts = texts.get(name) or []
-        h.update(len(parts).to_bytes(8, "little"))
-        for text in parts:
-            data = text.encode("utf-8", "surrogatepass")
-            h.update(len(data).to_bytes(8, "little"))
-            h.update(data)
+        texts_of = texts.get(name) or []
+        parts.append(f"{len(texts_of)}\n")
+        for text in texts_of:
+            parts.append(f"{len(text)}\n")
+            parts.append(text)
+    h.update("".join(parts).encode("utf-8", "surrogatepass"))
     return h.digest()
 
 

@@ -174,7 +174,8 @@ def scored_tables(fields: Sequence[tuple[str, float]], refs: tuple[str, ...], te
     x = score * 1000  # Math.round(x): ties toward +infinity
     r = np.floor(x)
     rounded = (r + (x - r >= 0.5)).astype(np.int64)
-    order = np.lexsort((doc, field, term))
+    # By term, then field, then document: one int64 key per entry (the triples are distinct).
+    order = np.argsort((term * len(names) + field) * max(n_docs, 1) + doc, kind="stable")
     return IndexTables(names, tuple(refs), tuple(terms), term[order], field[order], doc[order], rounded[order])
 
 

@@ -195,3 +195,18 @@ def test_texts_digest_tells_fields_apart():
     digests = {index_state.texts_digest(t) for t in [base] + variants}
     assert len(digests) == 1 + len(variants)
     assert index_state.texts_digest(dict(base)) == index_state.texts_digest(base)
+
+
+def test_snippet_reads_only_the_start_yet_equals_the_whole_text_collapsed():
+    """``snippet`` collapses only a prefix of long texts: the result is that of the whole text collapsed."""
+    from site_builder.search import snippet
+
+    site, _ = sample_site()
+    texts = [p.rendered.text for p in site.papers] + [p.abstract.replace(" ", "  \n\t ") for p in site.papers]
+    texts += ["word " * 400, " " * 1000 + "a b", "x" * 1000, "a" + " " * 900 + "b" * 300]
+    for text in texts:
+        for limit in (200, 60, 12):
+            collapsed = " ".join(text.split())
+            assert snippet(text, limit) == snippet(collapsed, limit)
+            assert " ".join(snippet(text, limit).rstrip("…").split()) == snippet(text, limit).rstrip("…")
+            assert collapsed.startswith(snippet(text, limit).rstrip("…").rstrip(" ,;:"))
