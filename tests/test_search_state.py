@@ -210,3 +210,30 @@ def test_snippet_reads_only_the_start_yet_equals_the_whole_text_collapsed():
             assert snippet(text, limit) == snippet(collapsed, limit)
             assert " ".join(snippet(text, limit).rstrip("…").split()) == snippet(text, limit).rstrip("…")
             assert collapsed.startswith(snippet(text, limit).rstrip("…").rstrip(" ,;:"))
+
+
+def test_build_keeps_the_state_in_the_cache_folder_and_retokenizes_only_the_changed_paper(tmp_path, monkeypatch):
+    """Through the command line: the cache folder gets the state; after one abstract changed in a list,
+    the rebuild tokenizes that paper alone and writes the same search-index.js as a build without cache."""
+    import shutil
+
+    from conftest import SEEDS, build_into
+
+    seeds, cache, site = tmp_path / "seeds", tmp_path / "cache", tmp_path / "site"
+    shutil.copytree(SEEDS, seeds)
+    assert build_into(site, "--cache", str(cache), seeds=seeds) == 0
+    assert index_state.load_state(cache / index_state.STATE_NAME) is not None
+    path = next(seeds.glob("003_*.txt"))
+    old = "Controllability has become a critical issue in trustworthy machine learning"
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, f"Quokkaformers are new. {old}", 1), encoding="utf-8")
+    calls = []
+    real = index_state.document_terms
+    monkeypatch.setattr(index_state, "document_terms", lambda texts: calls.append(texts) or real(texts))
+    assert build_into(site, "--cache", str(cache), seeds=seeds) == 0
+    assert len(calls) == 1 and "Quokkaformers are new." in calls[0]["abstract"][0]
+    assert build_into(tmp_path / "plain", "--no-cache", seeds=seeds) == 0
+    index = (site / "search-index.js").read_bytes()
+    assert index == (tmp_path / "plain" / "search-index.js").read_bytes()
+    assert "Quokkaformers are new." in index.decode("utf-8")  # the result snippet
