@@ -103,7 +103,6 @@ def index_tables(documents: Iterable[tuple[str, dict[str, object]]],
     import numpy as np
 
     names = [name for name, _ in fields]
-    boosts = {name: float(boost or 1) for name, boost in fields}
     refs: list[str] = []
     seen: set[str] = set()
     totals = dict.fromkeys(names, 0)
@@ -120,33 +119,64 @@ def index_tables(documents: Iterable[tuple[str, dict[str, object]]],
                 rows.append((len(refs), f, length, tf))
         refs.append(ref)
     n_docs = len(refs)
-    average = {name: (totals[name] / n_docs if n_docs else 0) for name in names}
     # df counts (field, document) pairs, as lunr.idf does.
     df = Counter(chain.from_iterable(row[3] for row in rows))
     ordered = sorted(df, key=js_sort_key)
     index_of = {t: i for i, t in enumerate(ordered)}
-    idf = np.array([math.log(1 + abs((n_docs - df[t] + 0.5) / (df[t] + 0.5))) for t in ordered], dtype=np.float64)
 
     # Every (row, term) entry as flat arrays.
     sizes = np.fromiter((len(row[3]) for row in rows), dtype=np.int64, count=len(rows))
     ids = np.fromiter(chain.from_iterable(map(index_of.__getitem__, row[3]) for row in rows),
                       dtype=np.int64, count=int(sizes.sum()))
-    tfs = np.fromiter(chain.from_iterable(row[3].values() for row in rows), dtype=np.float64, count=len(ids))
+    tfs = np.fromiter(chain.from_iterable(row[3].values() for row in rows), dtype=np.int64, count=len(ids))
     row_of = np.repeat(np.arange(len(rows)), sizes)
+    doc_of = np.array([row[0] for row in rows], dtype=np.int64)[row_of]
+    field_of = np.array([row[1] for row in rows], dtype=np.int64)[row_of]
+    length_of = np.array([row[2] for row in rows], dtype=np.int64)[row_of]
+    return scored_tables(fields, tuple(refs), tuple(ordered), np.array([df[t] for t in ordered], dtype=np.int64),
+                         [totals[name] for name in names], ids, field_of, doc_of, length_of, tfs)
 
+
+def scored_tables(fields: Sequence[tuple[str, float]], refs: tuple[str, ...], terms: tuple[str, ...],
+                  df: "np.ndarray", totals: Sequence[int], term: "np.ndarray", field: "np.ndarray",
+                  doc: "np.ndarray", length: "np.ndarray", tf: "np.ndarray") -> IndexTables:
+    """The BM25 scoring, rounding and ordering shared by every way of building :class:`IndexTables`.
+
+    ``fields``: ``(name, boost)`` pairs; ``refs``: document refs (their count
+    is lunr's ``N``); ``terms``: the distinct terms in JavaScript string order
+    (:func:`js_sort_key`), each held by at least one entry; ``df`` (int64, one
+    per term): number of (field, document) pairs holding it; ``totals``: each
+    field's token count summed over all documents (empty fields count 0).
+    One entry per (term, field, document) triple, in any order, as int64
+    arrays of equal length: ``term`` (number into ``terms``), ``field``,
+    ``doc``, ``length`` (that field's token count in that document) and ``tf``
+    (the term's frequency there, > 0). Arithmetic in lunr.js 2.3.9's order of
+    operations (see the module doc); the result is sorted by term, field, document.
+    """
+    import numpy as np
+
+    names = tuple(name for name, _ in fields)
+    n_docs = len(refs)
+    average = np.array([(total / n_docs if n_docs else 0) for total in totals], dtype=np.float64)
+    boosts = np.array([float(boost or 1) for _, boost in fields], dtype=np.float64)
+    # idf per distinct df value, in Python floats exactly as lunr.idf computes it.
+    values, inverse = np.unique(np.asarray(df, dtype=np.int64), return_inverse=True)
+    idf = np.array([math.log(1 + abs((n_docs - d + 0.5) / (d + 0.5))) for d in values.tolist()],
+                   dtype=np.float64)[inverse.reshape(-1)]
+    term = np.asarray(term, dtype=np.int64)
+    field = np.asarray(field, dtype=np.int64)
+    doc = np.asarray(doc, dtype=np.int64)
+    tfs = np.asarray(tf, dtype=np.float64)
     # BM25 for every entry at once, in lunr.js's order of operations (same IEEE doubles).
-    norm = np.array([K1 * (1 - B + B * (row[2] / average[names[row[1]]])) for row in rows], dtype=np.float64)
-    boost = np.array([boosts[names[row[1]]] for row in rows], dtype=np.float64)
-    score = idf[ids] * ((K1 + 1) * tfs) / (norm[row_of] + tfs)
-    score *= boost[row_of]
+    norm = K1 * (1 - B + B * (np.asarray(length, dtype=np.float64) / average[field]))
+    score = idf[term] * ((K1 + 1) * tfs) / (norm + tfs)
+    score *= boosts[field]
     x = score * 1000  # Math.round(x): ties toward +infinity
     r = np.floor(x)
     rounded = (r + (x - r >= 0.5)).astype(np.int64)
-    doc_of = np.array([row[0] for row in rows], dtype=np.int64)[row_of]
-    field_of = np.array([row[1] for row in rows], dtype=np.int64)[row_of]
-    order = np.lexsort((doc_of, field_of, ids))
-    return IndexTables(tuple(names), tuple(refs), tuple(ordered), ids[order], field_of[order], doc_of[order],
-                       rounded[order])
+    # By term, then field, then document: one int64 key per entry (the triples are distinct).
+    order = np.argsort((term * len(names) + field) * max(n_docs, 1) + doc, kind="stable")
+    return IndexTables(names, tuple(refs), tuple(terms), term[order], field[order], doc[order], rounded[order])
 
 
 def lunr_json(tables: IndexTables) -> dict:

@@ -20,6 +20,7 @@ from .model import OVERRIDABLE, Site, build_site
 from .pages import common_context, plan_pages
 from .progress import Progress
 from .reader import Entry
+from .index_state import state_path
 from .search import INDEX_FILES, index_files
 from .writer import Output, make_environment, render_page
 
@@ -148,6 +149,7 @@ def write_pages_and_index(env, pages, common: dict, site: Site, output: Output, 
     written on every core when :func:`workers.parallel_workers` allows, else in this process.
     """
     index_paths = INDEX_FILES
+    state = state_path(cache.folder)  # tokenized papers kept for the next build (index_state.py)
     key = cache.key("search-index", site)
     index_reused = (all(cache.reusable(path, key) is not None for path in index_paths)
                     and all([cache.reuse(path, key, output) for path in index_paths]))
@@ -163,11 +165,11 @@ def write_pages_and_index(env, pages, common: dict, site: Site, output: Output, 
             progress.advance()
         if not index_reused:
             progress.stage("search index")
-            for path, text in index_files(site).items():
+            for path, text in index_files(site, state).items():
                 output.write_text(path, text)
                 cache.record(path, key, output)
         return
-    jobs = [] if index_reused else [(workers.index_job(site, index_paths, key, output.staging), 0)]
+    jobs = [] if index_reused else [(workers.index_job(site, index_paths, key, output.staging, state), 0)]
     jobs += [(workers.page_job(env, chunk, common, output.staging), len(chunk)) for chunk in workers.chunks(todo)]
     workers.claim_all(output, [page.path for page, _ in todo] + ([] if index_reused else list(index_paths)))
     index_pending = [not index_reused]

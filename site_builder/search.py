@@ -22,6 +22,7 @@ list (``"et al."`` last when the list said so); ``track`` a label or null;
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Iterable
 
 from . import urls
@@ -103,7 +104,10 @@ def recall_words(paper: Paper) -> set[str]:
 
 def snippet(text: str, limit: int = SNIPPET_CHARS) -> str:
     """The start of ``text`` (white space collapsed), cut at a word, ``…`` added when cut."""
-    text = " ".join(text.split())
+    # Only the start is shown: collapse a prefix when that alone is longer than the limit (the collapsed
+    # prefix is a prefix of the collapsed text, so the result is the same).
+    head = " ".join(text[:4 * limit + 8].split()) if len(text) > 4 * limit + 8 else ""
+    text = head if len(head) > limit else " ".join(text.split())
     if len(text) <= limit:
         return text
     cut = text[:limit]
@@ -142,15 +146,22 @@ def paper_terms(paper: Paper) -> dict[str, tuple[dict[str, int], int]]:
     return document_terms(search_texts(paper))
 
 
-def search_tables(site: Site) -> tuple[IndexTables, dict[str, dict]]:
+def search_tables(site: Site, state: Path | None = None) -> tuple[IndexTables, dict[str, dict]]:
     """The index over every paper of ``site``, in the model's fixed order, as
     :class:`~site_builder.indexer.IndexTables`, and the result records ``{ref: record}``.
 
     Refs are short (:func:`short_ref` of the paper's position); each record
-    carries the paper's stable ``id``.
+    carries the paper's stable ``id``. ``state``: a file (in the build cache
+    folder, :func:`index_state.state_path`) keeping the tokenized papers from
+    one build to the next, so only changed papers are tokenized again
+    (:func:`index_state.stateful_tables`); the tables are the same with or without it.
     """
     refs = [short_ref(i) for i in range(len(site.papers))]
-    tables = index_tables(((r, paper_terms(p)) for r, p in zip(refs, site.papers)), FIELDS)
+    if state is not None:
+        from .index_state import stateful_tables
+        tables = stateful_tables(site.papers, refs, Path(state))
+    else:
+        tables = index_tables(((r, paper_terms(p)) for r, p in zip(refs, site.papers)), FIELDS)
     return tables, {r: {**result_record(p), "id": p.id} for r, p in zip(refs, site.papers)}
 
 
@@ -168,10 +179,12 @@ def build_search_data(site: Site) -> dict:
 INDEX_FILES = (urls.SEARCH_INDEX_JS,)
 
 
-def index_files(site: Site) -> dict[str, str]:
+def index_files(site: Site, state: Path | None = None) -> dict[str, str]:
     """``{path: text}`` of the search index files of ``site`` (:data:`INDEX_FILES`):
-    ``search-index.js``, the classic script that the search page loads (also from ``file://``)."""
-    tables, docs = search_tables(site)
+    ``search-index.js``, the classic script that the search page loads (also from ``file://``).
+
+    ``state``: see :func:`search_tables` (same output with or without it)."""
+    tables, docs = search_tables(site, state)
     return {urls.SEARCH_INDEX_JS: index_script(tables, docs)}
 
 

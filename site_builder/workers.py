@@ -91,10 +91,12 @@ def page_job(env: jinja2.Environment, pages: list[tuple[Page, str | None]], comm
     return lambda: [_write(staging, page.path, render_page(env, page, common), key) for page, key in pages]
 
 
-def index_job(site, paths: tuple[str, ...], key: str | None, staging: Path) -> Callable[[], list[Written]]:
-    """A job building the search index of ``site`` into the claimed files ``paths`` (:data:`search.INDEX_FILES`)."""
+def index_job(site, paths: tuple[str, ...], key: str | None, staging: Path,
+              state: Path | None = None) -> Callable[[], list[Written]]:
+    """A job building the search index of ``site`` into the claimed files ``paths`` (:data:`search.INDEX_FILES`),
+    with the tokenized papers kept in ``state`` (see :func:`search.index_files`)."""
     def run() -> list[Written]:
-        files = index_files(site)
+        files = index_files(site, state)
         return [_write(staging, path, files[path], key) for path in paths]
     return run
 

@@ -1,0 +1,110 @@
+"""Benchmark: CPU time of the search index with and without the kept tokenized papers (site_builder/index_state.py).
+
+Usage (from the repository root, after ``bench/lists.py N FOLDER``)::
+
+    PYTHONPATH=$PWD python bench/index_state.py FOLDER [--repeat 1]
+
+Reads the lists of ``FOLDER/seeds`` with ``FOLDER/site.toml`` and builds the
+site model as a build does (memo in a temporary cache folder), then measures
+CPU time (``time.process_time``: user + system; each in a forked process, so
+the tokenizer's caches start empty as in a fresh build) of:
+
+1. ``search.index_files(site)`` without state (every paper tokenized);
+2. ``index_files(site, state)`` cold (no state file: every paper tokenized, the state written);
+3. the same with the warm state and nothing changed;
+4. the same with the warm state after one abstract changed (the one paper re-tokenized, the state rewritten);
+
+then, with the warm state, the parts of ``index_files``: ``stateful_tables``,
+the result records and ``transport.index_script``; and ``index_state.load_state`` and ``save_state`` of the
+state file, its size, and checks that all outputs are byte-identical to the
+stateless one of the same papers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import hashlib
+import json
+import os
+import tempfile
+import time
+from pathlib import Path
+
+from site_builder import index_state, pipeline
+from site_builder.cache import BuildCache
+from site_builder.config import load_config
+from site_builder.diagnostics import Diagnostics
+from site_builder.model import build_site
+from site_builder.search import index_files, result_record, short_ref
+from site_builder.transport import index_script
+
+
+def cpu(fn):
+    """``(digest of the result, CPU seconds)`` of ``fn()`` run in a forked child process, so every
+    measurement starts with the tokenizer's caches as a fresh build has them (empty)."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read)
+        t = time.process_time()
+        out = fn()
+        seconds = time.process_time() - t
+        os.write(write, json.dumps([hashlib.sha256(repr(out).encode()).hexdigest(), seconds]).encode())
+        os._exit(0)
+    os.close(write)
+    with os.fdopen(read) as pipe:
+        data = pipe.read()
+    os.waitpid(pid, 0)
+    digest, seconds = json.loads(data)
+    return digest, seconds
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("folder", type=Path)
+    parser.add_argument("--repeat", type=int, default=1)
+    args = parser.parse_args()
+    config = load_config(args.folder / "site.toml")
+    diagnostics = Diagnostics()
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        entries = pipeline.read_lists(pipeline.list_files(args.folder / "seeds"), config, diagnostics)
+        site = build_site(entries, {}, config, diagnostics, memo=BuildCache(tmp / "memo"))
+        papers = list(site.papers)
+        i = len(papers) // 2
+        edited = dataclasses.replace(papers[i], abstract=papers[i].abstract + " We also study robustness.",
+                                     rendered=dataclasses.replace(papers[i].rendered,
+                                                                  text=papers[i].rendered.text + " We also study robustness."))
+        site2 = dataclasses.replace(site, papers=tuple(papers[:i] + [edited] + papers[i + 1:]))
+        state = index_state.state_path(tmp)
+        print(f"{len(papers)} papers")
+        for _ in range(args.repeat):
+            state.unlink(missing_ok=True)
+            plain, t_plain = cpu(lambda: index_files(site))
+            cold, t_cold = cpu(lambda: index_files(site, state))
+            warm, t_warm = cpu(lambda: index_files(site, state))
+            plain2, _ = cpu(lambda: index_files(site2))
+            one, t_one = cpu(lambda: index_files(site2, state))
+            _, t_load = cpu(lambda: index_state.load_state(state))
+            loaded = index_state.load_state(state)
+            _, t_save = cpu(lambda: index_state.save_state(tmp / "copy.npz", loaded))
+            assert cold == plain and warm == plain and one == plain2, "outputs differ"
+            print(f"index_files(site) without state   {t_plain:6.3f} s CPU")
+            print(f"index_files(site, state) cold      {t_cold:6.3f} s CPU")
+            print(f"  warm, nothing changed            {t_warm:6.3f} s CPU")
+            print(f"  warm, one abstract changed       {t_one:6.3f} s CPU")
+            refs = [short_ref(k) for k in range(len(papers))]
+            _, t_tables = cpu(lambda: index_state.stateful_tables(site.papers, refs, state))
+            _, t_records = cpu(lambda: [result_record(p) for p in site.papers])
+            tables = index_state.stateful_tables(site.papers, refs, state)
+            docs = {r: {**result_record(p), "id": p.id} for r, p in zip(refs, site.papers)}
+            _, t_script = cpu(lambda: index_script(tables, docs))
+            print(f"  of which (warm): stateful_tables {t_tables:.3f} s, result records {t_records:.3f} s, "
+                  f"transport.index_script {t_script:.3f} s")
+            print(f"load_state {t_load * 1000:.0f} ms, save_state {t_save * 1000:.0f} ms, "
+                  f"file {state.stat().st_size / 1e6:.1f} MB; outputs byte-identical")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,271 @@
+"""The search index's tokenized papers kept from one build to the next, so a rebuild tokenizes only what changed.
+
+Tokenizing every paper's title, authors, track and abstract
+(:func:`search.document_terms`) is most of the search index's cost; it is a
+pure function of the texts :func:`search.search_texts` returns. The state file
+(``<cache folder>/search-terms.npz``, :data:`STATE_NAME`) keeps, for the
+papers of the previous build, each one's tokenized fields in compact numpy
+form, keyed by a digest of exactly those texts (:func:`texts_digest`).
+:func:`stateful_tables` reuses the rows of papers whose digest is known,
+tokenizes only the others, and builds the index with vectorised numpy
+(vocabulary merge, ``df`` by ``bincount``, unused terms dropped, term numbers
+remapped to JavaScript string order), then scores it with
+:func:`indexer.scored_tables`, the same function :func:`indexer.index_tables`
+ends with: the result is exactly ``index_tables`` over all papers.
+
+File format (numpy ``.npz``, uncompressed, no pickled objects), arrays:
+
+- ``format`` (int64 scalar, :data:`FORMAT`), ``code`` (uint8: ASCII of
+  :func:`cache.code_version`): a file with another value of either is ignored;
+- ``digests`` (uint8, ``(P, 16)``): per paper, :func:`texts_digest`;
+- ``vocab`` (uint8): UTF-8 of the terms joined by NUL, in JavaScript string
+  order (every term is held by some paper of the file); ``vocab_size`` (int64 scalar);
+- ``lengths`` (int64, ``(P, F)``): token count of each (paper, field), fields in :data:`search.FIELDS` order;
+- ``starts`` (int64, ``P * F + 1``): entries of row ``p * F + f`` are ``starts[r]:starts[r + 1]``;
+- ``term`` (int32) and ``tf`` (int32): per entry, a term number into ``vocab`` and its frequency.
+
+A missing, unreadable, corrupt (the zip CRC is checked on reading) or
+inconsistent file, or one of another format or code version, is ignored and
+rewritten: the state only ever saves time, never changes the output. It is
+saved atomically (a temporary file in the same folder, then renamed); a
+folder that cannot be written is silently skipped.
+"""
+
+from __future__ import annotations
+
+import bisect
+import hashlib
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+
+from .indexer import IndexTables, js_sort_key, scored_tables
+from .model import Paper
+from .search import FIELDS, document_terms, search_texts
+
+#: Version of the state file layout; bump it on any change of the layout or of what a row means.
+FORMAT = 1
+#: The state file's name inside the build cache folder.
+STATE_NAME = "search-terms.npz"
+DIGEST_SIZE = 16
+_NAMES = tuple(name for name, _ in FIELDS)
+_F = len(_NAMES)
+
+
+def state_path(cache_folder: Path | None) -> Path | None:
+    """The state file inside ``cache_folder`` (a :class:`cache.BuildCache`'s ``folder``), None without one."""
+    return None if cache_folder is None else Path(cache_folder) / STATE_NAME
+
+
+def texts_digest(texts: dict[str, list[str]]) -> bytes:
+    """:data:`DIGEST_SIZE`-byte BLAKE2b digest of ``{field: [text, ...]}`` (:func:`search.search_texts`).
+
+    Covers every field of :data:`search.FIELDS` in order, each as its number of
+    texts then each text's length (in code points) and characters, so no two different inputs share a form.
+    """
+    h = hashlib.blake2b(digest_size=DIGEST_SIZE)
+    parts = []
+    for name in _NAMES:
+        texts_of = texts.get(name) or []
+        parts.append(f"{len(texts_of)}\n")
+        for text in texts_of:
+            parts.append(f"{len(text)}\n")
+            parts.append(text)
+    h.update("".join(parts).encode("utf-8", "surrogatepass"))
+    return h.digest()
+
+
+@dataclass
+class TermState:
+    """Tokenized papers (see the module doc for the meaning of each array).
+
+    ``vocab``: terms in JavaScript string order; ``digests``: one
+    :data:`DIGEST_SIZE`-byte digest per paper; ``lengths`` int64 ``(P, F)``;
+    ``starts`` int64 ``P * F + 1``; ``term``, ``tf`` int32 per entry.
+    """
+
+    vocab: list[str]
+    digests: list[bytes]
+    lengths: np.ndarray
+    starts: np.ndarray
+    term: np.ndarray
+    tf: np.ndarray
+
+
+def _code() -> str:
+    from .cache import code_version
+    return code_version()
+
+
+def _empty() -> TermState:
+    return TermState([], [], np.zeros((0, _F), np.int64), np.zeros(1, np.int64),
+                     np.zeros(0, np.int32), np.zeros(0, np.int32))
+
+
+def load_state(path: Path) -> TermState | None:
+    """The state saved at ``path``, or None when it is missing, unreadable, corrupt,
+    inconsistent, or of another :data:`FORMAT` or code version. Never raises."""
+    try:
+        with open(path, "rb") as file, np.load(file, allow_pickle=False) as data:
+            if int(data["format"]) != FORMAT or bytes(data["code"]).decode("ascii") != _code():
+                return None
+            digests = data["digests"]
+            vocab_size = int(data["vocab_size"])
+            blob = bytes(data["vocab"]).decode("utf-8")
+            lengths, starts = data["lengths"].astype(np.int64), data["starts"].astype(np.int64)
+            term, tf = data["term"].astype(np.int32), data["tf"].astype(np.int32)
+    except Exception:  # unreadable, not an npz of ours, CRC mismatch (zipfile.BadZipFile), missing arrays: rebuilt
+        return None
+    vocab = blob.split("\0") if vocab_size else []
+    n = len(digests)
+    if (len(vocab) != vocab_size or digests.ndim != 2 or digests.shape[1] != DIGEST_SIZE
+            or lengths.shape != (n, _F) or starts.shape != (n * _F + 1,) or starts[0] != 0
+            or term.shape != tf.shape or starts[-1] != len(term) or np.any(np.diff(starts) < 0)
+            or (len(term) and (term.min() < 0 or term.max() >= vocab_size or tf.min() < 1))
+            or np.any(lengths < 0)):
+        return None
+    return TermState(vocab, [bytes(d) for d in digests], lengths, starts, term, tf)
+
+
+def save_state(path: Path, state: TermState) -> bool:
+    """Write ``state`` to ``path`` atomically (temporary file, then rename). Returns whether it was written;
+    a folder that cannot be written, or a term holding a NUL (never made by the tokenizer), is skipped."""
+    blob = "\0".join(state.vocab)
+    if blob.count("\0") != max(len(state.vocab) - 1, 0) or (len(state.vocab) == 1 and not blob):
+        return False
+    arrays = {
+        "format": np.array(FORMAT, np.int64),
+        "code": np.frombuffer(_code().encode("ascii"), np.uint8),
+        "digests": np.frombuffer(b"".join(state.digests), np.uint8).reshape(len(state.digests), DIGEST_SIZE),
+        "vocab": np.frombuffer(blob.encode("utf-8"), np.uint8),
+        "vocab_size": np.array(len(state.vocab), np.int64),
+        "lengths": np.asarray(state.lengths, np.int64),
+        "starts": np.asarray(state.starts, np.int64),
+        "term": np.asarray(state.term, np.int32),
+        "tf": np.asarray(state.tf, np.int32),
+    }
+    path = Path(path)
+    tmp = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".search-terms-", suffix=".npz", dir=path.parent)
+        with os.fdopen(fd, "wb") as out:
+            np.savez(out, **arrays)
+        os.replace(tmp, path)
+        return True
+    except OSError:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+        return False
+
+
+def _ranges(begins: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """Concatenation of ``arange(b, b + s)`` for each begin ``b`` and size ``s`` (int64)."""
+    total = int(sizes.sum())
+    if not total:
+        return np.zeros(0, np.int64)
+    offsets = np.cumsum(sizes) - sizes
+    return np.repeat(begins - offsets, sizes) + np.arange(total, dtype=np.int64)
+
+
+def _merge_order(old: list[str], new: list[str]) -> tuple[list[str], np.ndarray]:
+    """``(merged, position)``: ``old`` (sorted by :func:`js_sort_key`) and ``new`` (terms not in
+    ``old``) merged in that order, and the merged position of every term of ``old + new``."""
+    if not new:
+        return old, np.arange(len(old), dtype=np.int64)
+    order = sorted(range(len(new)), key=lambda k: js_sort_key(new[k]))
+    at = np.array([bisect.bisect_left(old, js_sort_key(new[k]), key=js_sort_key) for k in order], np.int64)
+    position = np.empty(len(old) + len(new), np.int64)
+    position[:len(old)] = np.arange(len(old)) + np.searchsorted(at, np.arange(len(old)), side="right")
+    position[len(old) + np.array(order, np.int64)] = at + np.arange(len(new))
+    merged: list[str] = [""] * (len(old) + len(new))
+    for i, t in enumerate(old + new):
+        merged[position[i]] = t
+    return merged, position
+
+
+def stateful_tables(papers: Sequence[Paper], refs: Sequence[str], path: Path | None) -> IndexTables:
+    """``indexer.index_tables`` over ``(ref, search.paper_terms(paper))`` for ``papers``, exactly
+    (every array and tuple equal), reusing the tokenized papers saved at ``path`` by the previous
+    call and saving this call's there (see the module doc). ``path`` None: no state, nothing saved.
+
+    ``refs``: one unique ref per paper. Never raises because of the state file.
+    """
+    texts = [search_texts(p) for p in papers]
+    digests = [texts_digest(t) for t in texts]
+    old = (load_state(path) if path is not None else None) or _empty()
+    known = {d: i for i, d in enumerate(old.digests)}
+    n_old, v_old = len(old.digests), len(old.vocab)
+
+    # Tokenize the papers whose texts are not in the state; their terms numbered after the old vocabulary.
+    source = np.empty(len(papers), np.int64)
+    fresh = 0
+    lookup: dict[str, int] | None = None
+    new_terms: list[str] = []
+    new_lengths: list[int] = []
+    new_sizes: list[int] = []
+    new_term: list[int] = []
+    new_tf: list[int] = []
+    for i, d in enumerate(digests):
+        j = known.get(d)
+        if j is not None:
+            source[i] = j
+            continue
+        source[i] = n_old + fresh
+        fresh += 1
+        if lookup is None:
+            lookup = {t: k for k, t in enumerate(old.vocab)}
+        doc = document_terms(texts[i])
+        for name in _NAMES:
+            counts, length = doc[name]
+            new_lengths.append(length)
+            new_sizes.append(len(counts))
+            for t, c in counts.items():
+                k = lookup.get(t)
+                if k is None:
+                    k = lookup[t] = v_old + len(new_terms)
+                    new_terms.append(t)
+                new_term.append(k)
+                new_tf.append(c)
+
+    # The pool: old papers, then the fresh ones (rows of F fields each).
+    if fresh:
+        lengths = np.concatenate([old.lengths, np.array(new_lengths, np.int64).reshape(fresh, _F)])
+        sizes_pool = np.concatenate([np.diff(old.starts), np.array(new_sizes, np.int64)])
+        starts = np.concatenate([[0], np.cumsum(sizes_pool)]).astype(np.int64)
+        pool_term = np.concatenate([old.term.astype(np.int64), np.array(new_term, np.int64)])
+        pool_tf = np.concatenate([old.tf.astype(np.int64), np.array(new_tf, np.int64)])
+    else:
+        lengths, starts = old.lengths, old.starts
+        pool_term, pool_tf = old.term.astype(np.int64), old.tf.astype(np.int64)
+
+    # This build's rows and entries, by paper then field.
+    rows = (source[:, None] * _F + np.arange(_F)).reshape(-1)
+    row_sizes = starts[rows + 1] - starts[rows]
+    picked = _ranges(starts[rows], row_sizes)
+    row_of = np.repeat(np.arange(len(rows), dtype=np.int64), row_sizes)
+    merged, position = _merge_order(old.vocab, new_terms)
+    term = position[pool_term[picked]]
+    tf = pool_tf[picked]
+    df = np.bincount(term, minlength=len(merged))
+    used = df > 0
+    final = np.cumsum(used) - 1
+    term = final[term]
+    terms = tuple(t for t, u in zip(merged, used.tolist()) if u)
+    row_lengths = lengths[source].reshape(-1)
+    totals = [int(x) for x in lengths[source].sum(axis=0)] if len(papers) else [0] * _F
+    tables = scored_tables(FIELDS, tuple(refs), terms, df[used], totals, term, row_of % _F, row_of // _F,
+                           row_lengths[row_of], tf)
+
+    unchanged = not fresh and len(papers) == n_old and np.array_equal(source, np.arange(n_old))
+    if path is not None and not unchanged:
+        save_state(path, TermState(list(terms), digests, lengths[source], np.concatenate([[0], np.cumsum(row_sizes)]),
+                                   term.astype(np.int32), tf.astype(np.int32)))
+    return tables

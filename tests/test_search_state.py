@@ -1,0 +1,239 @@
+"""The search index built with the tokenized papers kept between builds (site_builder/index_state.py)
+is exactly the index built from scratch, cold and after every kind of edit, and a bad state file
+changes nothing."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from functools import lru_cache
+
+import numpy as np
+import pytest
+
+from search_helpers import seed_model
+from site_builder import index_state
+from site_builder.corpus import corpus_site, read_corpus
+from site_builder.indexer import IndexTables, index_tables
+from site_builder.search import FIELDS, index_files, paper_terms, search_tables, short_ref
+
+
+@lru_cache(maxsize=1)
+def sample_site():
+    """The seed papers followed by 300 real corpus papers (the corpus sample also feeds 'paper added')."""
+    seeds = seed_model()
+    corpus = corpus_site(read_corpus(sample=350, seed=3))
+    return dataclasses.replace(seeds, papers=tuple(seeds.papers) + tuple(corpus.papers[:300])), corpus.papers[300:]
+
+
+def fresh_tables(papers) -> IndexTables:
+    refs = [short_ref(i) for i in range(len(papers))]
+    return index_tables(((r, paper_terms(p)) for r, p in zip(refs, papers)), FIELDS)
+
+
+def stateful(papers, path) -> IndexTables:
+    return index_state.stateful_tables(papers, [short_ref(i) for i in range(len(papers))], path)
+
+
+def assert_same(got: IndexTables, want: IndexTables, context: str = "") -> None:
+    for field in dataclasses.fields(IndexTables):
+        a, b = getattr(got, field.name), getattr(want, field.name)
+        if isinstance(b, np.ndarray):
+            assert a.dtype == b.dtype and a.shape == b.shape, (context, field.name)
+            assert np.array_equal(a, b), (context, field.name)
+        else:
+            assert type(a) is type(b) and a == b, (context, field.name)
+
+
+def with_abstract(paper, abstract):
+    return dataclasses.replace(paper, abstract=abstract,
+                               rendered=dataclasses.replace(paper.rendered, text=abstract))
+
+
+def edits(papers, extra):
+    """``(name, papers)`` in sequence, each an edit of the one before, as successive builds see them."""
+    rng = random.Random(8)
+    p = list(papers)
+    i = rng.randrange(len(p))
+    p[i] = with_abstract(p[i], p[i].abstract + " We also evaluate robustness under distribution shift.")
+    yield "one abstract changed", list(p)
+    j = rng.randrange(len(p))
+    p[j] = dataclasses.replace(p[j], title="Sparse *Attention* Revisited")
+    yield "a title changed", list(p)
+    k = rng.randrange(len(p))
+    p[k] = dataclasses.replace(p[k], authors=tuple(p[k].authors) + ("Zoë Ångström-Nakamura",))
+    yield "an author added", list(p)
+    p.insert(rng.randrange(len(p)), extra[0])
+    yield "a paper added", list(p)
+    del p[rng.randrange(len(p))]
+    yield "a paper removed", list(p)
+    m = rng.randrange(len(p))
+    before = p[m]
+    unique = "Qwxyzzorbitron 𝒬uasitron 𠮷野家 \ufa0e\ufa0f \U00010400deseret"
+    p[m] = with_abstract(p[m], p[m].abstract + " " + unique)
+    yield "new words only that paper has (astral and BMP CJK among them)", list(p)
+    p[m] = before
+    yield "the words only that paper had removed", list(p)
+    p = [dataclasses.replace(q, title=q.title + " Again") for q in p]
+    yield "every paper changed", list(p)
+    rng.shuffle(p)
+    yield "papers reordered", list(p)
+    p = p[: len(p) // 2] + list(extra[1:])
+    yield "half the papers removed, others added", list(p)
+    yield "nothing changed", list(p)
+    yield "no papers", []
+    yield "papers again after none", list(papers)
+
+
+def test_cold_state_equals_index_tables(tmp_path):
+    site, _ = sample_site()
+    path = tmp_path / index_state.STATE_NAME
+    assert_same(stateful(site.papers, path), fresh_tables(site.papers))
+    assert path.is_file()
+    assert index_state.load_state(path) is not None
+    assert_same(stateful(site.papers, path), fresh_tables(site.papers))  # warm, nothing to tokenize
+
+
+def test_state_after_edits_equals_index_tables(tmp_path):
+    site, extra = sample_site()
+    path = tmp_path / index_state.STATE_NAME
+    stateful(site.papers, path)
+    terms = {}
+    for name, papers in edits(site.papers, extra):
+        want = fresh_tables(papers)
+        terms[name] = set(want.terms)
+        assert_same(stateful(papers, path), want, name)
+        # The saved state holds exactly this build's papers and only terms they use.
+        state = index_state.load_state(path)
+        if papers:
+            assert state is not None, name
+            assert len(state.digests) == len(papers), name
+            assert tuple(state.vocab) == want.terms, name
+    # The edits are real: the word added only to one paper comes and goes.
+    added, removed = "new words only that paper has (astral and BMP CJK among them)", "the words only that paper had removed"
+    assert {"qwxyzzorbitron", "quasitron", "\U00020bb7野", "\ufa0e\ufa0f"} <= terms[added]
+    assert not {"qwxyzzorbitron", "quasitron", "\U00020bb7野", "\ufa0e\ufa0f"} & terms[removed]
+    assert terms["one abstract changed"] != terms["every paper changed"]
+
+
+def test_only_changed_papers_are_tokenized(tmp_path, monkeypatch):
+    site, _ = sample_site()
+    path = tmp_path / index_state.STATE_NAME
+    stateful(site.papers, path)
+    calls = []
+    real = index_state.document_terms
+    monkeypatch.setattr(index_state, "document_terms", lambda texts: calls.append(texts) or real(texts))
+    papers = list(site.papers)
+    papers[5] = with_abstract(papers[5], papers[5].abstract + " One more sentence.")
+    assert_same(stateful(papers, path), fresh_tables(papers))
+    assert len(calls) == 1 and calls[0]["abstract"][0].endswith("One more sentence.")
+
+
+def test_search_index_js_is_byte_identical(tmp_path):
+    site, extra = sample_site()
+    path = tmp_path / index_state.STATE_NAME
+    assert index_files(site, path) == index_files(site)
+    changed = dataclasses.replace(site, papers=next(iter(edits(site.papers, extra)))[1])
+    assert index_files(changed, path) == index_files(changed)
+    tables, docs = search_tables(changed, path)
+    assert docs == search_tables(changed)[1]
+
+
+@pytest.mark.parametrize("damage", ["garbage", "truncated", "empty", "other code version", "other format",
+                                    "term numbers out of range", "a directory"])
+def test_bad_state_file_gives_the_same_output(tmp_path, monkeypatch, damage):
+    site, _ = sample_site()
+    path = tmp_path / index_state.STATE_NAME
+    stateful(site.papers, path)
+    data = path.read_bytes()
+    if damage == "garbage":
+        path.write_bytes(bytes(random.Random(1).randrange(256) for _ in range(5000)))
+    elif damage == "truncated":
+        path.write_bytes(data[: len(data) // 2])
+    elif damage == "empty":
+        path.write_bytes(b"")
+    elif damage == "other code version":
+        monkeypatch.setattr(index_state, "_code", lambda: "0" * 64)
+    elif damage == "other format":
+        monkeypatch.setattr(index_state, "FORMAT", index_state.FORMAT + 1)
+    elif damage == "term numbers out of range":
+        state = index_state.load_state(path)
+        state.term[0] = len(state.vocab) + 5
+        index_state.save_state(path, state)
+    elif damage == "a directory":
+        path.unlink()
+        path.mkdir()
+    assert index_state.load_state(path) is None
+    papers = list(site.papers)
+    papers[3] = with_abstract(papers[3], papers[3].abstract + " Changed.")
+    assert_same(stateful(papers, path), fresh_tables(papers))
+    assert index_files(site, path) == index_files(site)
+    if damage != "a directory":
+        assert index_state.load_state(path) is not None  # rewritten
+
+
+def test_flipped_byte_in_saved_arrays_is_ignored(tmp_path):
+    """A corrupted byte inside the stored arrays fails the zip CRC check: the state is not used."""
+    site, _ = sample_site()
+    path = tmp_path / index_state.STATE_NAME
+    stateful(site.papers, path)
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0x55
+    path.write_bytes(bytes(data))
+    assert index_state.load_state(path) is None
+    assert_same(stateful(site.papers, path), fresh_tables(site.papers))
+
+
+def test_texts_digest_tells_fields_apart():
+    base = {"title": ["A B"], "authors": ["C"], "track": [], "abstract": ["D"]}
+    variants = [
+        {**base, "title": ["A", "B"]},
+        {**base, "title": ["A B", ""]},
+        {**base, "authors": [], "track": ["C"]},
+        {**base, "abstract": ["D", "D"]},
+    ]
+    digests = {index_state.texts_digest(t) for t in [base] + variants}
+    assert len(digests) == 1 + len(variants)
+    assert index_state.texts_digest(dict(base)) == index_state.texts_digest(base)
+
+
+def test_snippet_reads_only_the_start_yet_equals_the_whole_text_collapsed():
+    """``snippet`` collapses only a prefix of long texts: the result is that of the whole text collapsed."""
+    from site_builder.search import snippet
+
+    site, _ = sample_site()
+    texts = [p.rendered.text for p in site.papers] + [p.abstract.replace(" ", "  \n\t ") for p in site.papers]
+    texts += ["word " * 400, " " * 1000 + "a b", "x" * 1000, "a" + " " * 900 + "b" * 300]
+    for text in texts:
+        for limit in (200, 60, 12):
+            collapsed = " ".join(text.split())
+            assert snippet(text, limit) == snippet(collapsed, limit)
+            assert " ".join(snippet(text, limit).rstrip("…").split()) == snippet(text, limit).rstrip("…")
+            assert collapsed.startswith(snippet(text, limit).rstrip("…").rstrip(" ,;:"))
+
+
+def test_build_keeps_the_state_in_the_cache_folder_and_retokenizes_only_the_changed_paper(tmp_path, monkeypatch):
+    """Through the command line: the cache folder gets the state; after one abstract changed in a list,
+    the rebuild tokenizes that paper alone and writes the same search-index.js as a build without cache."""
+    import shutil
+
+    from conftest import SEEDS, build_into
+
+    seeds, cache, site = tmp_path / "seeds", tmp_path / "cache", tmp_path / "site"
+    shutil.copytree(SEEDS, seeds)
+    assert build_into(site, "--cache", str(cache), seeds=seeds) == 0
+    assert index_state.load_state(cache / index_state.STATE_NAME) is not None
+    path = next(seeds.glob("003_*.txt"))
+    old = "Controllability has become a critical issue in trustworthy machine learning"
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, f"Quokkaformers are new. {old}", 1), encoding="utf-8")
+    calls = []
+    real = index_state.document_terms
+    monkeypatch.setattr(index_state, "document_terms", lambda texts: calls.append(texts) or real(texts))
+    assert build_into(site, "--cache", str(cache), seeds=seeds) == 0
+    assert len(calls) == 1 and "Quokkaformers are new." in calls[0]["abstract"][0]
+    assert build_into(tmp_path / "plain", "--no-cache", seeds=seeds) == 0
+    index = (site / "search-index.js").read_bytes()
+    assert index == (tmp_path / "plain" / "search-index.js").read_bytes()
+    assert "Quokkaformers are new." in index.decode("utf-8")  # the result snippet
