@@ -106,6 +106,7 @@ _ET_AL = re.compile(r"(?:\s*[,;，、]?\s*(?:等人?|et\s*al\.?|…|\.\.\.|and\s
 _AUTHOR_SEP = re.compile(r"\s*(?:[;；，、]|,(?:\s*and\s+)?|\s+and\s+|\s+&\s+|\s+和\s+|\s+[·•]\s+)\s*")
 
 
+@functools.lru_cache(maxsize=65536)
 def split_authors(text: str) -> tuple[tuple[str, ...], bool]:
     """Split an author line into names and whether it ends in ``等``/``et al.``/``…``.
 
@@ -174,7 +175,7 @@ _SENTENCE_END = re.compile(r"[.!?。！？]['\"”’)]*$")
 
 
 def _tokens(text: str) -> list[str]:
-    return [t for t in re.split(r"\s+", text) if t]
+    return text.split()  # the same as splitting at r"\s+" and dropping empty pieces (str.isspace == \s)
 
 
 _INITIALS_COLON = re.compile(r"(?<![\w.])((?:[A-Z]\.)+[A-Z]):(?=\s)")
@@ -182,13 +183,18 @@ _INITIALS_COLON = re.compile(r"(?<![\w.])((?:[A-Z]\.)+[A-Z]):(?=\s)")
 
 def _typo_initials(text: str) -> str:
     """``K.H: Tung`` as ``K.H. Tung``: a colon typed for the last dot of initials (seen in real author lists)."""
+    if ":" not in text:
+        return text
     return _INITIALS_COLON.sub(r"\1.", text)
 
 
+@functools.lru_cache(maxsize=65536)
 def name_shape(name: str) -> float:
     """How much ``name`` looks like a person's name: 1.0 (capitalised tokens, initials,
     particles, CJK), 0.5 (all-lowercase tokens such as ``xiaofei wu`` or a user name), 0.0 (not a name).
     A colon typed for the last dot of initials (``Anthony K.H: Tung``) counts as the dot."""
+    if len(name) > 60:
+        return 0.0  # checked first: _typo_initials keeps the length
     name = _typo_initials(name)
     tokens = _tokens(name)
     if not 1 <= len(tokens) <= 7 or len(name) > 60:
@@ -243,6 +249,7 @@ def author_score(text: str) -> float:
     return score
 
 
+@functools.lru_cache(maxsize=65536)
 def capital_ratio(text: str) -> float | None:
     """Share of words of four or more letters that start with a capital (Title Case ≈ 1), None when too few."""
     words = [w for w in re.findall(r"[^\W\d_][\w'’-]*", text) if len(w) >= 4]
@@ -251,6 +258,7 @@ def capital_ratio(text: str) -> float | None:
     return sum(w[0].isupper() for w in words) / len(words)
 
 
+@functools.lru_cache(maxsize=65536)
 def title_score(text: str) -> float:
     """Log-odds-like evidence that ``text`` is a paper title (positive: title)."""
     tokens = _tokens(text)
@@ -278,6 +286,7 @@ def title_score(text: str) -> float:
     return score
 
 
+@functools.lru_cache(maxsize=65536)
 def track_score(text: str, repeats: int) -> float:
     """Evidence that a single-area line (no separator) is a track; ``repeats`` is how often it recurs in the file."""
     score = 3.0 if repeats >= 2 else -1.5
@@ -300,6 +309,7 @@ _CONNECTIVES = re.compile(r"^(?:furthermore|moreover|in particular|additionally|
                           r"\(\d|\(?[ivx]+\)|\d+[.)]|[-*•])(?:\b|\s|$)", re.I)
 
 
+@functools.lru_cache(maxsize=65536)
 def prose_score(text: str) -> float:
     """Evidence that a short line is an abstract paragraph rather than a header (positive: prose)."""
     score = -2.0

@@ -15,6 +15,8 @@ _ZERO_WIDTH = re.compile(r"[\u200b\u200c\u200d\u2060\ufeff]")
 
 def clean(text: str) -> str:
     """Return ``text`` with tabs and Unicode spaces as plain spaces, zero-width marks dropped, ends stripped."""
+    if text.isascii():
+        return text.replace("\t", " ").strip()  # the only ASCII character of _SPACES/_ZERO_WIDTH is the tab
     return _SPACES.sub(" ", _ZERO_WIDTH.sub("", text)).strip()
 
 
