@@ -103,7 +103,8 @@ def parse_track(text: str) -> tuple[str, ...] | None:
 
 
 _ET_AL = re.compile(r"(?:\s*[,;，、]?\s*(?:等人?|et\s*al\.?|…|\.\.\.|and\s+others|等等)\s*)$", re.I)
-_AUTHOR_SEP = re.compile(r"\s*(?:[;；，、]|,(?:\s*and\s+)?|\s+and\s+|\s+&\s+|\s+和\s+|\s+[·•]\s+)\s*")
+_ET_AL_LAST = tuple("等人….lLsSſ")  # the last character of every _ET_AL match in stripped text (re.I: ſ is s)
+_AUTHOR_SEP = re.compile(r"(?=[\s;；，、,])\s*(?:[;；，、]|,(?:\s*and\s+)?|\s+and\s+|\s+&\s+|\s+和\s+|\s+[·•]\s+)\s*")
 
 
 @functools.lru_cache(maxsize=65536)
@@ -115,7 +116,7 @@ def split_authors(text: str) -> tuple[tuple[str, ...], bool]:
     """
     text = text.strip()
     et_al = False
-    m = _ET_AL.search(text)
+    m = _ET_AL.search(text) if text.endswith(_ET_AL_LAST) else None
     if m and m.start() > 0:
         text, et_al = text[:m.start()], True
     names = tuple(n.strip() for n in _AUTHOR_SEP.split(text) if n.strip())
@@ -178,7 +179,7 @@ def _tokens(text: str) -> list[str]:
     return text.split()  # the same as splitting at r"\s+" and dropping empty pieces (str.isspace == \s)
 
 
-_INITIALS_COLON = re.compile(r"(?<![\w.])((?:[A-Z]\.)+[A-Z]):(?=\s)")
+_INITIALS_COLON = re.compile(r"(?=[A-Z]\.)(?<![\w.])((?:[A-Z]\.)+[A-Z]):(?=\s)")
 
 
 def _typo_initials(text: str) -> str:
