@@ -103,7 +103,8 @@ def parse_track(text: str) -> tuple[str, ...] | None:
 
 
 _ET_AL = re.compile(r"(?:\s*[,;，、]?\s*(?:等人?|et\s*al\.?|…|\.\.\.|and\s+others|等等)\s*)$", re.I)
-_ET_AL_LAST = tuple("等人….lLsSſ")  # the last character of every _ET_AL match in stripped text (re.I: ſ is s)
+# How every _ET_AL match in stripped text ends (re.I: ſ folds to s; a final "." only in "al." or "...").
+_ET_AL_LAST = tuple("等人…lLsSſ") + ("l.", "L.", "...")
 _AUTHOR_SEP = re.compile(r"(?=[\s;；，、,])\s*(?:[;；，、]|,(?:\s*and\s+)?|\s+and\s+|\s+&\s+|\s+和\s+|\s+[·•]\s+)\s*")
 
 
@@ -189,6 +190,11 @@ def _typo_initials(text: str) -> str:
     return _INITIALS_COLON.sub(r"\1.", text)
 
 
+_NOT_NAME_CHAR = re.compile(r"[\d:?!$@/\[\]{}=+*<>|]")
+_OPEN_PAREN = re.compile(r"\((?![A-Z][\w'’.\-]*\))")
+_LOWER_NAME_TOKEN = re.compile(r"[a-z\u00df-\u00ff][a-z\u00df-\u00ff\u0300-\u036f\-']{1,30}")
+
+
 @functools.lru_cache(maxsize=65536)
 def name_shape(name: str) -> float:
     """How much ``name`` looks like a person's name: 1.0 (capitalised tokens, initials,
@@ -204,7 +210,7 @@ def name_shape(name: str) -> float:
         return 0.0
     if any(part.lower() in TITLE_WORDS for t in tokens for part in [t, *t.split("-")]):
         return 0.0
-    if re.search(r"[\d:?!$@/\[\]{}=+*<>|]", name) or re.search(r"\((?![A-Z][\w'’.\-]*\))", name):
+    if _NOT_NAME_CHAR.search(name) or _OPEN_PAREN.search(name):
         return 0.0
     caps = weak = 0
     for t in tokens:
@@ -212,7 +218,7 @@ def name_shape(name: str) -> float:
             caps += 1
         elif t.lower() in _PARTICLES:
             continue
-        elif re.fullmatch(r"[a-z\u00df-\u00ff][a-z\u00df-\u00ff\u0300-\u036f\-']{1,30}", t) and len(tokens) <= 4:
+        elif _LOWER_NAME_TOKEN.fullmatch(t) and len(tokens) <= 4:
             weak += 1
         else:
             return 0.0
