@@ -232,6 +232,11 @@ def name_shaped(name: str) -> bool:
     return name_shape(name) == 1.0
 
 
+# A match is at most 6 characters and ends at the end or before a final newline, so author_score
+# searches only the last 7 (\b still sees the character before: the search position is not the string start).
+_ENDS_INITIAL = re.compile(r"(?:\b[A-Z]\.|et al\.)$")
+
+
 @functools.lru_cache(maxsize=65536)
 def author_score(text: str) -> float:
     """Log-odds-like evidence that ``text`` is an author line (positive: authors)."""
@@ -251,7 +256,7 @@ def author_score(text: str) -> float:
             score += 1.5  # one name such as "Ana Perez": an author line of one author
     if re.search(r"[:?!]|\d", text):
         score -= 3.0
-    if _SENTENCE_END.search(text) and not re.search(r"(?:\b[A-Z]\.|et al\.)$", text):
+    if _SENTENCE_END.search(text) and not _ENDS_INITIAL.search(text, max(0, len(text) - 7)):
         score -= 2.0
     return score
 
