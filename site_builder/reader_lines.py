@@ -338,11 +338,12 @@ def prose_score(text: str) -> float:
         score += 2.0
     if len(text) < 40:
         score -= 1.5
-    if _SENTENCE_BREAK.search(text):
+    if _STOP_CHAR.search(text) and _SENTENCE_BREAK.search(text):
         score += 2.0
     return score
 
 
+_STOP_CHAR = re.compile(r"[.!?。！？]")  # every _SENTENCE_BREAK match holds one: a cheap test before it
 _SENTENCE_BREAK = re.compile(r"(?:[^\W\d_]{2,}|[\d)\]$%])(?<!\bvs)(?<!\bal)(?<!\betc)(?<!\bcf)(?<!\bFig)(?<!\bEq)"
                              r"(?<!\bSec)(?<!\bNo)(?<!\bSt)(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bJr)[.!?]['\"”’)]*\s+[(\[A-Z\d]|[。！？]\s*\S")
 
@@ -360,5 +361,5 @@ def is_prose(text: str) -> bool:
         return True
     if re.search(r"https?://|www\.", text) and len(text) > 60 and " " in text:
         return True
-    sentences = len(_SENTENCE_BREAK.findall(text))
+    sentences = len(_SENTENCE_BREAK.findall(text)) if _STOP_CHAR.search(text) else 0
     return (sentences >= 2 and len(text) > 120) or (sentences >= 1 and _SENTENCE_END.search(text) is not None and len(text) > 150)
