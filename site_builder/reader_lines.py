@@ -261,6 +261,16 @@ def author_score(text: str) -> float:
     return score
 
 
+_MARK_OR_DIGIT = re.compile(r"[?!\d]")
+
+
+def _surely_not_authors(text: str) -> bool:
+    """A cheap sufficient test that ``author_score(text) < 2.5`` for stripped ``text``: no et-al.
+    ending (see _ET_AL_LAST) and a digit, ``?`` or ``!`` (which _typo_initials keeps), so the score is
+    at most 3.0 + 6 * 0.3 (the largest bonus) - 3.0 = 1.8. Keep in step with author_score."""
+    return not text.endswith(_ET_AL_LAST) and _MARK_OR_DIGIT.search(text) is not None
+
+
 @functools.lru_cache(maxsize=65536)
 def capital_ratio(text: str) -> float | None:
     """Share of words of four or more letters that start with a capital (Title Case ≈ 1), None when too few."""
@@ -355,6 +365,8 @@ def is_prose(text: str) -> bool:
     A line shaped like an author list (two or more name-shaped pieces) is never prose.
     """
     text = clean(text)
+    if len(text) > 200 and _surely_not_authors(text):
+        return True  # what the two checks below give, without splitting a whole abstract into names
     if author_score(text) >= 2.5:
         return False
     if len(text) > 200:
