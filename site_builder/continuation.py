@@ -46,6 +46,7 @@ on papers read correctly.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections import Counter
@@ -120,16 +121,24 @@ class Boundary:
     reasons: tuple[str, ...]
 
 
-def _tokens(text: str) -> list[str]:
-    return [w.lower().rstrip("s") for w in _WORD.findall(text) if len(w) >= 3 and w.lower() not in _STOP]
+@functools.lru_cache(maxsize=65536)
+def _tokens(text: str) -> list[str]:  # cached: callers must not change the list
+    return [lw.rstrip("s") for w in _WORD.findall(text) if len(w) >= 3 for lw in (w.lower(),) if lw not in _STOP]
 
 
-def _names(text: str) -> set[str]:
+_UPPER = re.compile(r"[A-Z]")
+_DIGIT = re.compile(r"\d")
+_TWO_LETTERS = re.compile(r"[A-Za-z]{2}")
+
+
+@functools.lru_cache(maxsize=65536)
+def _names(text: str) -> set[str]:  # cached: callers must not change the set
     """Names with a capital after the first letter or a digit (``SmolVLM``, ``COOL``, ``GPT-4o``)."""
-    return {w for w in _NAME.findall(text) if len(w) >= 2 and (re.search(r"[A-Z]", w[1:]) or re.search(r"\d", w))
-            and re.search(r"[A-Za-z]{2}", w)}
+    return {w for w in _NAME.findall(text) if len(w) >= 2 and (_UPPER.search(w, 1) or _DIGIT.search(w))
+            and _TWO_LETTERS.search(w)}
 
 
+@functools.lru_cache(maxsize=65536)
 def _unary(text: str, short: float) -> dict[str, bool]:
     first = _FIRST_SENTENCE.match(text).group(0)
     last = _LAST_SENTENCE.search(text[-600:])

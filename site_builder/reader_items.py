@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import re
@@ -419,6 +420,12 @@ def _assignments(n: int, fixed: list[str | None], allow_cont: bool) -> Iterable[
                 yield combo
 
 
+@functools.lru_cache(maxsize=4096)
+def _assignments_cached(n: int, fixed: tuple[str | None, ...], allow_cont: bool) -> tuple[tuple[str, ...], ...]:
+    """:func:`_assignments` as a tuple, computed once per ``(n, fixed, allow_cont)``."""
+    return tuple(_assignments(n, fixed, allow_cont))  # type: ignore[arg-type]
+
+
 _CANONICAL = ["title", "track", "authors"]
 AMBIGUOUS_MARGIN = 1.5  # below this score margin a role choice is reported as a warning
 
@@ -437,7 +444,7 @@ def _best_roles(headers: list[_Item], repeats: _Evidence, prior: Counter | None,
     local = [_role_scores(i, repeats) if f is None else None for i, f in zip(headers, fixed)]
     total = sum(prior.values()) if prior else 0
     scored = []
-    for combo in _assignments(len(headers), fixed, allow_cont):
+    for combo in _assignments_cached(len(headers), tuple(fixed), allow_cont):
         score = sum(0.0 if loc is None else loc[r] for loc, r in zip(local, combo))
         middle = [r for r in combo if r in _CANONICAL]
         if middle != sorted(middle, key=_CANONICAL.index):

@@ -103,9 +103,12 @@ def parse_track(text: str) -> tuple[str, ...] | None:
 
 
 _ET_AL = re.compile(r"(?:\s*[,;，、]?\s*(?:等人?|et\s*al\.?|…|\.\.\.|and\s+others|等等)\s*)$", re.I)
-_AUTHOR_SEP = re.compile(r"\s*(?:[;；，、]|,(?:\s*and\s+)?|\s+and\s+|\s+&\s+|\s+和\s+|\s+[·•]\s+)\s*")
+# How every _ET_AL match in stripped text ends (re.I: ſ folds to s; a final "." only in "al." or "...").
+_ET_AL_LAST = tuple("等人…lLsSſ") + ("l.", "L.", "...")
+_AUTHOR_SEP = re.compile(r"(?=[\s;；，、,])\s*(?:[;；，、]|,(?:\s*and\s+)?|\s+and\s+|\s+&\s+|\s+和\s+|\s+[·•]\s+)\s*")
 
 
+@functools.lru_cache(maxsize=65536)
 def split_authors(text: str) -> tuple[tuple[str, ...], bool]:
     """Split an author line into names and whether it ends in ``等``/``et al.``/``…``.
 
@@ -114,7 +117,7 @@ def split_authors(text: str) -> tuple[tuple[str, ...], bool]:
     """
     text = text.strip()
     et_al = False
-    m = _ET_AL.search(text)
+    m = _ET_AL.search(text) if text.endswith(_ET_AL_LAST) else None
     if m and m.start() > 0:
         text, et_al = text[:m.start()], True
     names = tuple(n.strip() for n in _AUTHOR_SEP.split(text) if n.strip())
@@ -174,21 +177,31 @@ _SENTENCE_END = re.compile(r"[.!?。！？]['\"”’)]*$")
 
 
 def _tokens(text: str) -> list[str]:
-    return [t for t in re.split(r"\s+", text) if t]
+    return text.split()  # the same as splitting at r"\s+" and dropping empty pieces (str.isspace == \s)
 
 
-_INITIALS_COLON = re.compile(r"(?<![\w.])((?:[A-Z]\.)+[A-Z]):(?=\s)")
+_INITIALS_COLON = re.compile(r"(?=[A-Z]\.)(?<![\w.])((?:[A-Z]\.)+[A-Z]):(?=\s)")
 
 
 def _typo_initials(text: str) -> str:
     """``K.H: Tung`` as ``K.H. Tung``: a colon typed for the last dot of initials (seen in real author lists)."""
+    if ":" not in text:
+        return text
     return _INITIALS_COLON.sub(r"\1.", text)
 
 
+_NOT_NAME_CHAR = re.compile(r"[\d:?!$@/\[\]{}=+*<>|]")
+_OPEN_PAREN = re.compile(r"\((?![A-Z][\w'’.\-]*\))")
+_LOWER_NAME_TOKEN = re.compile(r"[a-z\u00df-\u00ff][a-z\u00df-\u00ff\u0300-\u036f\-']{1,30}")
+
+
+@functools.lru_cache(maxsize=65536)
 def name_shape(name: str) -> float:
     """How much ``name`` looks like a person's name: 1.0 (capitalised tokens, initials,
     particles, CJK), 0.5 (all-lowercase tokens such as ``xiaofei wu`` or a user name), 0.0 (not a name).
     A colon typed for the last dot of initials (``Anthony K.H: Tung``) counts as the dot."""
+    if len(name) > 60:
+        return 0.0  # checked first: _typo_initials keeps the length
     name = _typo_initials(name)
     tokens = _tokens(name)
     if not 1 <= len(tokens) <= 7 or len(name) > 60:
@@ -197,7 +210,7 @@ def name_shape(name: str) -> float:
         return 0.0
     if any(part.lower() in TITLE_WORDS for t in tokens for part in [t, *t.split("-")]):
         return 0.0
-    if re.search(r"[\d:?!$@/\[\]{}=+*<>|]", name) or re.search(r"\((?![A-Z][\w'’.\-]*\))", name):
+    if _NOT_NAME_CHAR.search(name) or _OPEN_PAREN.search(name):
         return 0.0
     caps = weak = 0
     for t in tokens:
@@ -205,7 +218,7 @@ def name_shape(name: str) -> float:
             caps += 1
         elif t.lower() in _PARTICLES:
             continue
-        elif re.fullmatch(r"[a-z\u00df-\u00ff][a-z\u00df-\u00ff\u0300-\u036f\-']{1,30}", t) and len(tokens) <= 4:
+        elif _LOWER_NAME_TOKEN.fullmatch(t) and len(tokens) <= 4:
             weak += 1
         else:
             return 0.0
@@ -217,6 +230,11 @@ def name_shape(name: str) -> float:
 def name_shaped(name: str) -> bool:
     """True when ``name`` looks like a person's name: 1–7 capitalised tokens, initials or particles."""
     return name_shape(name) == 1.0
+
+
+# A match is at most 6 characters and ends at the end or before a final newline, so author_score
+# searches only the last 7 (\b still sees the character before: the search position is not the string start).
+_ENDS_INITIAL = re.compile(r"(?:\b[A-Z]\.|et al\.)$")
 
 
 @functools.lru_cache(maxsize=65536)
@@ -238,11 +256,22 @@ def author_score(text: str) -> float:
             score += 1.5  # one name such as "Ana Perez": an author line of one author
     if re.search(r"[:?!]|\d", text):
         score -= 3.0
-    if _SENTENCE_END.search(text) and not re.search(r"(?:\b[A-Z]\.|et al\.)$", text):
+    if _SENTENCE_END.search(text) and not _ENDS_INITIAL.search(text, max(0, len(text) - 7)):
         score -= 2.0
     return score
 
 
+_MARK_OR_DIGIT = re.compile(r"[?!\d]")
+
+
+def _surely_not_authors(text: str) -> bool:
+    """A cheap sufficient test that ``author_score(text) < 2.5`` for stripped ``text``: no et-al.
+    ending (see _ET_AL_LAST) and a digit, ``?`` or ``!`` (which _typo_initials keeps), so the score is
+    at most 3.0 + 6 * 0.3 (the largest bonus) - 3.0 = 1.8. Keep in step with author_score."""
+    return not text.endswith(_ET_AL_LAST) and _MARK_OR_DIGIT.search(text) is not None
+
+
+@functools.lru_cache(maxsize=65536)
 def capital_ratio(text: str) -> float | None:
     """Share of words of four or more letters that start with a capital (Title Case ≈ 1), None when too few."""
     words = [w for w in re.findall(r"[^\W\d_][\w'’-]*", text) if len(w) >= 4]
@@ -251,6 +280,7 @@ def capital_ratio(text: str) -> float | None:
     return sum(w[0].isupper() for w in words) / len(words)
 
 
+@functools.lru_cache(maxsize=65536)
 def title_score(text: str) -> float:
     """Log-odds-like evidence that ``text`` is a paper title (positive: title)."""
     tokens = _tokens(text)
@@ -278,6 +308,7 @@ def title_score(text: str) -> float:
     return score
 
 
+@functools.lru_cache(maxsize=65536)
 def track_score(text: str, repeats: int) -> float:
     """Evidence that a single-area line (no separator) is a track; ``repeats`` is how often it recurs in the file."""
     score = 3.0 if repeats >= 2 else -1.5
@@ -300,6 +331,7 @@ _CONNECTIVES = re.compile(r"^(?:furthermore|moreover|in particular|additionally|
                           r"\(\d|\(?[ivx]+\)|\d+[.)]|[-*•])(?:\b|\s|$)", re.I)
 
 
+@functools.lru_cache(maxsize=65536)
 def prose_score(text: str) -> float:
     """Evidence that a short line is an abstract paragraph rather than a header (positive: prose)."""
     score = -2.0
@@ -316,11 +348,12 @@ def prose_score(text: str) -> float:
         score += 2.0
     if len(text) < 40:
         score -= 1.5
-    if _SENTENCE_BREAK.search(text):
+    if _STOP_CHAR.search(text) and _SENTENCE_BREAK.search(text):
         score += 2.0
     return score
 
 
+_STOP_CHAR = re.compile(r"[.!?。！？]")  # every _SENTENCE_BREAK match holds one: a cheap test before it
 _SENTENCE_BREAK = re.compile(r"(?:[^\W\d_]{2,}|[\d)\]$%])(?<!\bvs)(?<!\bal)(?<!\betc)(?<!\bcf)(?<!\bFig)(?<!\bEq)"
                              r"(?<!\bSec)(?<!\bNo)(?<!\bSt)(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bJr)[.!?]['\"”’)]*\s+[(\[A-Z\d]|[。！？]\s*\S")
 
@@ -332,11 +365,13 @@ def is_prose(text: str) -> bool:
     A line shaped like an author list (two or more name-shaped pieces) is never prose.
     """
     text = clean(text)
+    if len(text) > 200 and _surely_not_authors(text):
+        return True  # what the two checks below give, without splitting a whole abstract into names
     if author_score(text) >= 2.5:
         return False
     if len(text) > 200:
         return True
     if re.search(r"https?://|www\.", text) and len(text) > 60 and " " in text:
         return True
-    sentences = len(_SENTENCE_BREAK.findall(text))
+    sentences = len(_SENTENCE_BREAK.findall(text)) if _STOP_CHAR.search(text) else 0
     return (sentences >= 2 and len(text) > 120) or (sentences >= 1 and _SENTENCE_END.search(text) is not None and len(text) > 150)

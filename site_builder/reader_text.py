@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 from .diagnostics import Diagnostic
@@ -13,8 +14,11 @@ _CONTROLS = re.compile(r"[\x00-\x08\x0e-\x1f\x7f-\x9f]")
 _ZERO_WIDTH = re.compile(r"[\u200b\u200c\u200d\u2060\ufeff]")
 
 
+@functools.lru_cache(maxsize=65536)
 def clean(text: str) -> str:
     """Return ``text`` with tabs and Unicode spaces as plain spaces, zero-width marks dropped, ends stripped."""
+    if text.isascii():
+        return text.replace("\t", " ").strip()  # the only ASCII character of _SPACES/_ZERO_WIDTH is the tab
     return _SPACES.sub(" ", _ZERO_WIDTH.sub("", text)).strip()
 
 
@@ -66,7 +70,7 @@ def decode_bytes(data: bytes) -> str:
     controls = len(_CONTROLS.findall(text))
     if controls > max(2, len(text) // 100):
         raise ReadError("the file is binary (it holds control characters), not a text list")
-    if not clean(text):
+    if not clean.__wrapped__(text):  # uncached: a whole file is not worth keeping
         raise ReadError("the file is empty")
     return text
 
