@@ -173,7 +173,7 @@ def build_without_index(argv: list[str]) -> int:
     """
     from site_builder import cli, pipeline, workers
 
-    workers.index_files = pipeline.index_files = lambda site: {path: "" for path in pipeline.INDEX_FILES}
+    workers.index_files = pipeline.index_files = lambda site, state=None: {path: "" for path in pipeline.INDEX_FILES}
     return cli.main(argv)
 
 

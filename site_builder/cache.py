@@ -69,7 +69,7 @@ PACKAGE = Path(__file__).resolve().parent
 PROJECT = PACKAGE.parent
 #: Python distributions whose version can change the output.
 LIBRARIES = ("jinja2", "markdown-it-py", "mdit-py-plugins", "python-slugify", "text-unidecode", "lunr",
-             "latex2mathml", "scikit-learn")
+             "latex2mathml", "scikit-learn", "numpy", "scipy")
 MEMO_NAME = "memo.json"
 STRINGS_NAME = "strings.json"
 
