@@ -71,7 +71,7 @@ def run_build(args: argparse.Namespace, out: Path) -> int:
         report = build(args.seeds, out, config, strict=args.strict, notes=args.notes,
                        cache=getattr(args, "cache", None), progress=progress)
     except (ConfigError, BuildError, OutputError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(exc if getattr(exc, "located", False) else f"error: {exc}", file=sys.stderr)
         return 2
     except TemplateFailure as exc:
         print(f"{exc}; {kept(out)}", file=sys.stderr)
@@ -82,9 +82,10 @@ def run_build(args: argparse.Namespace, out: Path) -> int:
     except KeyboardInterrupt:
         print(f"interrupted; {kept(out)}", file=sys.stderr)
         return 130
-    for diagnostic in report.diagnostics:
+    unused = config.unused_lists({p.name for p in args.seeds.iterdir()}) if args.seeds.is_dir() else []
+    for diagnostic in [*unused, *report.diagnostics]:
         print(diagnostic, file=sys.stderr)
-    errors, warnings = len(report.diagnostics.errors), len(report.diagnostics.warnings)
+    errors, warnings = len(report.diagnostics.errors), len(report.diagnostics.warnings) + len(unused)
     if report.files == 0:
         why = f"{errors} error(s)" if errors else f"{warnings} warning(s) with --strict"
         print(f"build failed: {why}; {kept(out)}", file=sys.stderr)
