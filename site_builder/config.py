@@ -134,7 +134,7 @@ def load_config(path: Path | None) -> SiteConfig:
 
 def _table_line(lines: list[str], keys: tuple[str, ...]) -> int:
     """The 1-based line of the table header ``[a."b"]`` for ``keys``; 0 when not found."""
-    parts = [r"\s*(?:" + re.escape(k) + "|\"" + re.escape(k) + "\"|'" + re.escape(k) + "')\s*" for k in keys]
+    parts = [r"\s*(?:" + re.escape(k) + r"|\"" + re.escape(k) + r"\"|'" + re.escape(k) + r"')\s*" for k in keys]
     header = re.compile(r"^\s*\[" + r"\.".join(parts) + r"\]")
     return next((n for n, raw in enumerate(lines, 1) if header.match(raw)), 0)
 
@@ -143,7 +143,7 @@ def _key_line(lines: list[str], key: str, table: tuple[str, ...]) -> int:
     """The 1-based line where ``key = …`` is set inside ``table`` (``()`` for the top level),
     or where ``[key]`` opens; 0 when not found."""
     start = _table_line(lines, table) if table else 0
-    assign = re.compile(r"^\s*(?:" + re.escape(key) + "|\"" + re.escape(key) + "\")\s*[=.]")
+    assign = re.compile(r"^\s*(?:" + re.escape(key) + r"|\"" + re.escape(key) + r"\")\s*[=.]")
     for n in range(start + 1, len(lines) + 1):
         raw = lines[n - 1]
         if n > start + 1 and raw.lstrip().startswith("[") and table:
