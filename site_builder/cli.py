@@ -68,6 +68,11 @@ def run_build(args: argparse.Namespace, out: Path) -> int:
         if args.notes is not None and not args.notes.is_dir():
             raise BuildError(f"{args.notes}: no such folder of notes")
         progress = Progress(enabled=False if getattr(args, "quiet", False) else None)
+        unused = config.unused_lists({p.name for p in args.seeds.iterdir()}) if args.seeds.is_dir() else []
+        if unused and args.strict:
+            print(*unused, f"build failed: {len(unused)} warning(s) with --strict; {kept(out)}", sep="\n",
+                  file=sys.stderr)
+            return 1
         report = build(args.seeds, out, config, strict=args.strict, notes=args.notes,
                        cache=getattr(args, "cache", None), progress=progress)
     except (ConfigError, BuildError, OutputError) as exc:
@@ -82,7 +87,6 @@ def run_build(args: argparse.Namespace, out: Path) -> int:
     except KeyboardInterrupt:
         print(f"interrupted; {kept(out)}", file=sys.stderr)
         return 130
-    unused = config.unused_lists({p.name for p in args.seeds.iterdir()}) if args.seeds.is_dir() else []
     for diagnostic in [*unused, *report.diagnostics]:
         print(diagnostic, file=sys.stderr)
     errors, warnings = len(report.diagnostics.errors), len(report.diagnostics.warnings) + len(unused)

@@ -30,14 +30,13 @@ LIST_KEYS = ("venue", "year")
 
 
 class ConfigError(Exception):
-    """The config file is missing, not TOML, or holds a value of the wrong type."""
+    """The config file is missing, not TOML, holds a value of the wrong type or an unknown key.
 
+    ``located`` True: ``str()`` is a whole diagnostic, ``path:line: error: unknown key …``."""
 
-class ConfigKeyError(ConfigError):
-    """An unknown key or table in the config; ``str()`` is the whole diagnostic,
-    ``path:line: error: unknown key …``."""
-
-    located = True
+    def __init__(self, message: str, located: bool = False):
+        super().__init__(message)
+        self.located = located
 
 
 @dataclass(frozen=True)
@@ -157,13 +156,13 @@ def _key_line(lines: list[str], key: str, table: tuple[str, ...]) -> int:
 
 
 def _check_keys(data: dict, lines: list[str], path: str) -> None:
-    """Raise :class:`ConfigKeyError` at the first key or table the format does not know."""
+    """Raise a located :class:`ConfigError` at the first key or table the format does not know."""
     def unknown(key: str, table: tuple[str, ...], known: tuple[str, ...]) -> None:
         where = "[" + ".".join(table) + "]" if table else "the top level"
         hint = f"; did you mean {close[0]!r}?" if (close := _close(key, known)) else ""
         kind = "table" if isinstance(data_at(table).get(key), dict) else "key"
-        raise ConfigKeyError(f"{path}:{_key_line(lines, key, table)}: error: unknown {kind} {key!r} in {where} "
-                             f"(known: {', '.join(known)}){hint}")
+        raise ConfigError(f"{path}:{_key_line(lines, key, table)}: error: unknown {kind} {key!r} in {where} "
+                          f"(known: {', '.join(known)}){hint}", located=True)
 
     def data_at(table: tuple[str, ...]) -> dict:
         d = data
