@@ -311,8 +311,10 @@ def _unmarked_entry(item: _Item, before: _Item, after: _Item | None, cur: _Draft
         return False
     if item.kind == "label":
         return item.field_name == "title"
-    return item.kind == "short" and after is not None and after.block == item.block and \
-        after.kind in ("short", "label", "prose", "track")
+    if item.kind != "short" or after is None or after.block != item.block or \
+            after.kind not in ("short", "label", "prose", "track"):
+        return False
+    return _title_line(item.text) or (not _SENTENCE_END.search(item.text) and author_score(after.text) >= 2.5)
 
 
 def _split_by_pattern(drafts: list[_Draft]) -> list[_Draft]:
