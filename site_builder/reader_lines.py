@@ -12,7 +12,7 @@ from .reader_text import clean
 LABELS = {
     "title": "title", "paper title": "title", "paper": "title", "标题": "title", "题目": "title", "論文題目": "title",
     "authors": "authors", "author": "authors", "author(s)": "authors", "by": "authors", "作者": "authors",
-    "abstract": "abstract", "summary": "abstract", "tl;dr": "tldr", "tldr": "tldr", "摘要": "abstract", "简介": "abstract",
+    "abstract": "abstract", "summary": "abstract", "tl;dr": "tldr", "摘要": "abstract", "简介": "abstract",
     "track": "track", "area": "track", "primary area": "track", "subject area": "track", "session": "track",
     "topic": "track", "category": "track", "领域": "track", "方向": "track", "分类": "track", "主题": "track",
     "keywords": "keywords", "keyword": "keywords", "关键词": "keywords", "關鍵詞": "keywords",
