@@ -68,10 +68,15 @@ def run_build(args: argparse.Namespace, out: Path) -> int:
         if args.notes is not None and not args.notes.is_dir():
             raise BuildError(f"{args.notes}: no such folder of notes")
         progress = Progress(enabled=False if getattr(args, "quiet", False) else None)
+        unused = config.unused_lists({p.name for p in args.seeds.iterdir()}) if args.seeds.is_dir() else []
+        if unused and args.strict:
+            print(*unused, f"build failed: {len(unused)} warning(s) with --strict; {kept(out)}", sep="\n",
+                  file=sys.stderr)
+            return 1
         report = build(args.seeds, out, config, strict=args.strict, notes=args.notes,
                        cache=getattr(args, "cache", None), progress=progress)
     except (ConfigError, BuildError, OutputError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(exc if getattr(exc, "located", False) else f"error: {exc}", file=sys.stderr)
         return 2
     except TemplateFailure as exc:
         print(f"{exc}; {kept(out)}", file=sys.stderr)
@@ -82,9 +87,9 @@ def run_build(args: argparse.Namespace, out: Path) -> int:
     except KeyboardInterrupt:
         print(f"interrupted; {kept(out)}", file=sys.stderr)
         return 130
-    for diagnostic in report.diagnostics:
+    for diagnostic in [*unused, *report.diagnostics]:
         print(diagnostic, file=sys.stderr)
-    errors, warnings = len(report.diagnostics.errors), len(report.diagnostics.warnings)
+    errors, warnings = len(report.diagnostics.errors), len(report.diagnostics.warnings) + len(unused)
     if report.files == 0:
         why = f"{errors} error(s)" if errors else f"{warnings} warning(s) with --strict"
         print(f"build failed: {why}; {kept(out)}", file=sys.stderr)

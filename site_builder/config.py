@@ -11,17 +11,32 @@ Format (TOML, read with :mod:`tomllib`)::
     [lists."003_x.txt"]      # per list file name, wins over [default]
     venue = "ICML"
     year = 2025
+
+A key or table not listed here (a typo such as ``titel``, ``venu`` or ``[list."x.txt"]``) is
+an error naming its line: ``site.toml:3: error: unknown key 'titel' …``.
 """
 
 from __future__ import annotations
 
+import re
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+
+from .diagnostics import Diagnostic
+
+TOP_KEYS = ("title", "description", "base_url", "default", "lists")
+LIST_KEYS = ("venue", "year")
 
 
 class ConfigError(Exception):
-    """The config file is missing, not TOML, or holds a value of the wrong type."""
+    """The config file is missing, not TOML, holds a value of the wrong type or an unknown key.
+
+    ``located`` True: ``str()`` is a whole diagnostic, ``path:line: error: unknown key …``."""
+
+    def __init__(self, message: str, located: bool = False):
+        super().__init__(message)
+        self.located = located
 
 
 @dataclass(frozen=True)
@@ -30,6 +45,7 @@ class ListDefaults:
 
     venue: str | None = None
     year: int | None = None
+    explicit: bool = False  # given by a [lists."file"] entry, not by [default]
 
 
 @dataclass(frozen=True)
@@ -41,6 +57,8 @@ class SiteConfig:
     base_url: str = ""
     default: ListDefaults = ListDefaults()
     lists: dict[str, ListDefaults] = field(default_factory=dict)
+    source: str = ""  # the config file's path, for diagnostics
+    list_lines: dict[str, int] = field(default_factory=dict)  # [lists."file"] → its line in the file
 
     def list_defaults(self, filename: str) -> ListDefaults:
         """Return the venue and year the config gives for the list named ``filename``."""
@@ -50,7 +68,14 @@ class SiteConfig:
         """Return a copy whose base URL is ``base_url`` (normalised to end in ``/``) when given."""
         if base_url is None:
             return self
-        return SiteConfig(self.title, self.description, normalise_base_url(base_url), self.default, self.lists)
+        return replace(self, base_url=normalise_base_url(base_url))
+
+    def unused_lists(self, names: set[str]) -> list[Diagnostic]:
+        """Warnings for ``[lists."file"]`` entries naming no list file among ``names`` (file
+        names in the lists folder): ``site.toml:N: warning: …``, one per entry, in file order."""
+        return [Diagnostic(self.source, self.list_lines.get(name, 0), "warning",
+                           f'[lists."{name}"] names no list file in the lists folder; it is not used')
+                for name in sorted(self.lists, key=lambda n: self.list_lines.get(n, 0)) if name not in names]
 
 
 def normalise_base_url(url: str) -> str:
@@ -59,7 +84,7 @@ def normalise_base_url(url: str) -> str:
     return url.rstrip("/") + "/" if url else ""
 
 
-def _defaults(table: object, where: str) -> ListDefaults:
+def _defaults(table: object, where: str, explicit: bool = False) -> ListDefaults:
     if not isinstance(table, dict):
         raise ConfigError(f"{where}: expected a table with venue and year")
     venue, year = table.get("venue"), table.get("year")
@@ -67,7 +92,7 @@ def _defaults(table: object, where: str) -> ListDefaults:
         raise ConfigError(f"{where}: venue must be a non-empty string")
     if year is not None and not (isinstance(year, int) and 1900 <= year <= 2100):
         raise ConfigError(f"{where}: year must be an integer year, got {year!r}")
-    return ListDefaults(venue.strip() if venue else None, year)
+    return ListDefaults(venue.strip() if venue else None, year, explicit)
 
 
 def _string(data: dict, key: str, path: Path, default: str) -> str:
@@ -93,10 +118,72 @@ def load_config(path: Path | None) -> SiteConfig:
     lists = data.get("lists", {})
     if not isinstance(lists, dict):
         raise ConfigError(f"{path}: [lists] must be a table")
+    lines = Path(path).read_text(encoding="utf-8-sig").splitlines()
+    _check_keys(data, lines, str(path))
     return SiteConfig(
         title=_string(data, "title", path, SiteConfig.title),
         description=_string(data, "description", path, ""),
         base_url=normalise_base_url(_string(data, "base_url", path, "")),
         default=_defaults(data.get("default", {}), f"{path}: [default]"),
-        lists={name: _defaults(t, f"{path}: [lists.{name!r}]") for name, t in sorted(lists.items())},
+        lists={name: _defaults(t, f"{path}: [lists.{name!r}]", True) for name, t in sorted(lists.items())},
+        source=str(path),
+        list_lines={name: _table_line(lines, ("lists", name)) for name in lists},
     )
+
+
+def _table_line(lines: list[str], keys: tuple[str, ...]) -> int:
+    """The 1-based line of the table header ``[a."b"]`` for ``keys``; 0 when not found."""
+    parts = [r"\s*(?:" + re.escape(k) + r"|\"" + re.escape(k) + r"\"|'" + re.escape(k) + r"')\s*" for k in keys]
+    header = re.compile(r"^\s*\[" + r"\.".join(parts) + r"\]")
+    return next((n for n, raw in enumerate(lines, 1) if header.match(raw)), 0)
+
+
+def _key_line(lines: list[str], key: str, table: tuple[str, ...]) -> int:
+    """The 1-based line where ``key = …`` is set inside ``table`` (``()`` for the top level),
+    or where ``[key]`` opens; 0 when not found."""
+    start = _table_line(lines, table) if table else 0
+    assign = re.compile(r"^\s*(?:" + re.escape(key) + r"|\"" + re.escape(key) + r"\")\s*[=.]")
+    for n in range(start + 1, len(lines) + 1):
+        raw = lines[n - 1]
+        if n > start + 1 and raw.lstrip().startswith("[") and table:
+            break
+        if table == () and raw.lstrip().startswith("["):
+            break
+        if assign.match(raw):
+            return n
+    return _table_line(lines, table + (key,)) or next(
+        (n for n, raw in enumerate(lines, 1) if re.match(r"^\s*\[+\s*\"?" + re.escape(key) + r"\b", raw)), 0)
+
+
+def _check_keys(data: dict, lines: list[str], path: str) -> None:
+    """Raise a located :class:`ConfigError` at the first key or table the format does not know."""
+    def unknown(key: str, table: tuple[str, ...], known: tuple[str, ...]) -> None:
+        where = "[" + ".".join(table) + "]" if table else "the top level"
+        hint = f"; did you mean {close[0]!r}?" if (close := _close(key, known)) else ""
+        kind = "table" if isinstance(data_at(table).get(key), dict) else "key"
+        raise ConfigError(f"{path}:{_key_line(lines, key, table)}: error: unknown {kind} {key!r} in {where} "
+                          f"(known: {', '.join(known)}){hint}", located=True)
+
+    def data_at(table: tuple[str, ...]) -> dict:
+        d = data
+        for k in table:
+            d = d[k]
+        return d
+
+    for key in data:
+        if key not in TOP_KEYS:
+            unknown(key, (), TOP_KEYS)
+    if isinstance(data.get("default"), dict):
+        for key in data["default"]:
+            if key not in LIST_KEYS:
+                unknown(key, ("default",), LIST_KEYS)
+    for name, table in (data.get("lists") or {}).items():
+        if isinstance(table, dict):
+            for key in table:
+                if key not in LIST_KEYS:
+                    unknown(key, ("lists", name), LIST_KEYS)
+
+
+def _close(key: str, known: tuple[str, ...]) -> list[str]:
+    import difflib
+    return difflib.get_close_matches(key, known, n=1, cutoff=0.6)

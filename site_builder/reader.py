@@ -84,8 +84,10 @@ __all__ = [
 # Reading
 
 
-def read_list(path: Path, venue: str | None = None, year: int | None = None) -> ListResult:
+def read_list(path: Path, venue: str | None = None, year: int | None = None, explicit: bool = True) -> ListResult:
     """Read the list file at ``path``; ``venue``/``year`` apply when the heading names none.
+    ``explicit`` False: they come from the config's ``[default]``, so a heading naming its own
+    venue is no conflict (no warning).
 
     Returns a :class:`ListResult`.  Raises nothing for bad content: an
     unreadable file (missing, binary, empty, undecodable) becomes an error
@@ -101,7 +103,7 @@ def read_list(path: Path, venue: str | None = None, year: int | None = None) -> 
     except ReadError as exc:
         return ListResult(name, None, [], [Diagnostic(name, 0, "error", str(exc))])
     text, removed = remove_controls(text, name)
-    result = read_text(text, name, venue, year)
+    result = read_text(text, name, venue, year, explicit)
     result.diagnostics[:0] = removed
     return result
 
@@ -133,11 +135,26 @@ def _field_text(item: _Item) -> str:
     return _ZERO_WIDTH.sub("", item.raw[0]).strip() if item.raw else item.text
 
 
+def _title_text(item: _Item) -> str:
+    """A title field: :func:`_field_text` without a list marker the numbering did not take
+    (``1)``, ``•``, ``*``, ``#7`` in a list that mixes them) and without ``**`` emphasis
+    around the whole title."""
+    text = _field_text(item)
+    style, _, rest = strip_number(text)
+    if style and rest.strip():
+        text = rest.strip()
+    bold = re.fullmatch(r"\*\*(.+?)\*\*", text) or re.fullmatch(r"__(.+?)__", text)
+    if bold and "**" not in bold[1]:
+        text = bold[1].strip()
+    return text
+
+
 class _Reader:
     """State for reading one list text; see :func:`read_text`."""
 
-    def __init__(self, text: str, path: str, venue: str | None, year: int | None):
+    def __init__(self, text: str, path: str, venue: str | None, year: int | None, explicit: bool = True):
         self.path = path
+        self.explicit = explicit
         self.lines = split_lines(text)
         self.config = (venue, year)
         self.result = ListResult(path, None)
@@ -189,7 +206,8 @@ class _Reader:
         heading = self.result.heading
         venue = heading.venue if heading and heading.venue else self.config[0]
         year = heading.year if heading and heading.year else self.config[1]
-        if heading and heading.venue and self.config[0] and heading.venue.lower() != self.config[0].lower():
+        if heading and heading.venue and self.config[0] and heading.venue.lower() != self.config[0].lower() \
+                and self.explicit:
             self.warn(heading.line, f"the heading names {heading.venue} but the config gives {self.config[0]}; "
                                     f"using {heading.venue}")
         if venue is None or year is None:
@@ -224,7 +242,7 @@ class _Reader:
         previous: dict | None = None
         for n, draft in enumerate(drafts):
             heads = _headers(draft)
-            allow_cont = previous is not None and bool(heads) and not heads[0].mark and heads[0].kind == "short" \
+            allow_cont = previous is not None and bool(heads) and not draft.header_block and not heads[0].mark and heads[0].kind == "short" \
                 and not any(i.kind == "number" for i in draft.items[:1])
             roles, margin = _best_roles(heads, repeats, prior, allow_cont) if heads else ((), 99.0)
             if allow_cont and any(r == "cont" and author_score(h.text) >= 2.5 for r, h in zip(roles, heads)):
@@ -298,7 +316,7 @@ class _Reader:
             if f["line"] == item.line:
                 f["line"] = None
         elif role == "title":
-            self._set(f, "title", _field_text(item), item)
+            self._set(f, "title", _title_text(item), item)
         elif role == "track":
             self._set(f, "track", item.track or parse_track(item.text) or (item.text,), item)
         elif role == "authors":
@@ -343,7 +361,7 @@ class _Reader:
     def _label_field(self, f: dict, item: _Item) -> None:
         name = item.field_name
         if name == "title":
-            self._set(f, "title", _field_text(item), item)
+            self._set(f, "title", _title_text(item), item)
         elif name == "authors":
             self._set_authors(f, item)
         elif name == "track":
@@ -352,6 +370,9 @@ class _Reader:
             f["keywords"] = tuple(k.strip() for k in re.split(r"[;；,，]", item.text) if k.strip())
         elif name == "status":
             f["status"] = item.text or None
+        elif name == "tldr":
+            self.warn(item.line, f"TL;DR line {_excerpt(item.text)} left out: a paper has no TL;DR field, "
+                                 f"and it is not part of the abstract")
 
     def _page(self, f: dict, item: _Item) -> None:
         for word in item.words:
@@ -465,7 +486,8 @@ _REASONS = {"connective": "it opens with a connective", "opener": "it opens like
             "open_end": "the paragraph above ends mid-sentence"}
 
 
-def read_text(text: str, path: str, venue: str | None = None, year: int | None = None) -> ListResult:
+def read_text(text: str, path: str, venue: str | None = None, year: int | None = None, explicit: bool = True
+              ) -> ListResult:
     """Read list ``text`` (already decoded) whose diagnostics will name ``path``.
 
     ``venue``/``year`` (from the config) apply when the heading names none; a
@@ -473,7 +495,7 @@ def read_text(text: str, path: str, venue: str | None = None, year: int | None =
     :class:`ListResult` whose entries are in list order, duplicates within the
     list merged (with a warning).  Raises nothing for bad content.
     """
-    return _Reader(text, path, venue, year).run()
+    return _Reader(text, path, venue, year, explicit).run()
 
 
 def read_lists(paths: Iterable[Path | str | tuple], venue: str | None = None, year: int | None = None
@@ -481,12 +503,13 @@ def read_lists(paths: Iterable[Path | str | tuple], venue: str | None = None, ye
     """Read several list files and merge papers listed in more than one (see :func:`merge_duplicates`).
 
     Each item of ``paths`` is a path, or ``(path, venue, year)`` to give that
-    file its own config; ``venue``/``year`` apply to plain paths.  Returns one
+    file its own config, or ``(path, venue, year, explicit)`` (``explicit`` False when they
+    come from ``[default]``: see :func:`read_list`); ``venue``/``year`` apply to plain paths.  Returns one
     :class:`ListResult` per path, in order.  Raises nothing for bad content.
     """
     results = []
     for item in paths:
-        path, v, y = item if isinstance(item, tuple) else (item, venue, year)
-        results.append(read_list(Path(path), v, y))
+        path, v, y, *rest = item if isinstance(item, tuple) else (item, venue, year, False)
+        results.append(read_list(Path(path), v, y, rest[0] if rest else True))
     merge_duplicates(results)
     return results

@@ -23,13 +23,18 @@ def identity_key(abstract: str, title: str | None) -> str:
     return "title:" + _key(title) if len(key) < 40 and title else key
 
 
+def _venue(entry: Entry) -> str:
+    return f"{entry.venue or '?'} {entry.year or '?'}"
+
+
 def merge_duplicates(results: list[ListResult]) -> None:
     """Merge papers listed twice, in one list or across ``results`` (in place).
 
     Two entries are the same paper when their abstracts agree after case,
     punctuation and white space are ignored (or, with short abstracts, their
     titles do).  The first keeps its place and gains fields only the second
-    has; the second is dropped with a warning naming both places.
+    has; the second is dropped with a warning naming both places (and, when their
+    venue or year differ, both venues and the one kept: the first's).
     """
     seen: dict[str, tuple[ListResult, int]] = {}
     for result in results:
@@ -47,8 +52,12 @@ def merge_duplicates(results: list[ListResult]) -> None:
                 first, title=first.title or entry.title, authors=first.authors or entry.authors,
                 et_al=first.et_al if first.authors else entry.et_al, track=first.track or entry.track,
                 status=first.status or entry.status, keywords=first.keywords or entry.keywords)
+            conflict = ""
+            if (first.venue, first.year) != (entry.venue, entry.year):
+                conflict = (f", but the lists disagree on its venue: {_venue(entry)} here, {_venue(first)} there; "
+                            f"keeping {_venue(first)}")
             result.diagnostics.append(Diagnostic(
                 entry.path, entry.line, "warning",
                 f"the same paper as {first.path}:{first.line} ({_excerpt(first.title or first.abstract, 40)}); "
-                f"read once"))
+                f"read once{conflict}"))
         result.entries = kept

@@ -225,7 +225,8 @@ def _items(blocks: list[list[tuple[int, str]]], numbered: set[int], labelled: bo
                         continue
             if prose is not None and not marked:
                 name, _ = strip_label(text)
-                if not (labelled and name in ("title", "authors", "track", "keywords", "status")) and not page_words(text):
+                if not (labelled and name in ("title", "authors", "track", "keywords", "status")) and name != "tldr" \
+                        and not page_words(text):
                     prose.raw.append(raw)
                     prose.end = number
                     continue
@@ -250,6 +251,7 @@ class _Draft:
     """An entry under construction: its items before and after the abstract starts."""
 
     items: list[_Item] = field(default_factory=list)
+    header_block: bool = False  # opened by an unnumbered title + author block in a numbered list
 
     def has_abstract(self) -> bool:
         """True once a prose paragraph (an abstract, labelled or not) is in the draft."""
@@ -275,16 +277,18 @@ def _segment(items: list[_Item], abstract_only: bool, marked_file: bool, pages_l
     cur: _Draft | None = None
     opener = next((i.field_name for i in items if i.kind == "label" and i.field_name in ("title", "authors", "track")),
                   None)
-    for item in items:
+    header_block = False
+    for k, item in enumerate(items):
         starts = False
         if cur is None:
             starts = True
         elif item.kind == "number":
             starts = True
         elif marked_file:
-            starts = False
+            starts = header_block = _unmarked_entry(item, items[k - 1], items[k + 1] if k + 1 < len(items) else None,
+                                                    cur)
         elif item.kind == "label" and item.field_name in ("title", "authors", "track"):
-            starts = (cur.has_abstract() and item.field_name == opener) or \
+            starts = (cur.has_abstract() and item.field_name in (opener, "title")) or \
                 any(i.kind == "label" and i.field_name == item.field_name for i in cur.items)
         elif item.kind in ("short", "track"):
             starts = cur.has_abstract()
@@ -293,10 +297,25 @@ def _segment(items: list[_Item], abstract_only: bool, marked_file: bool, pages_l
         elif item.kind == "page":
             starts = pages_lead and cur.has_abstract()
         if starts:
-            cur = _Draft()
+            cur = _Draft(header_block=header_block)
             drafts.append(cur)
+            header_block = False
         cur.items.append(item)
     return drafts
+
+
+def _unmarked_entry(item: _Item, before: _Item, after: _Item | None, cur: _Draft) -> bool:
+    """True when, in a numbered or bulleted list, ``item`` opens a paper that has no number:
+    after a blank line that follows an abstract, a ``Title:`` label, or a title line (a header
+    line of its block) with more of the block after it (an author line, a label, the abstract)."""
+    if not cur.has_abstract() or item.mark or item.block == before.block:
+        return False
+    if item.kind == "label":
+        return item.field_name == "title"
+    if item.kind != "short" or after is None or after.block != item.block or \
+            after.kind not in ("short", "label", "prose", "track"):
+        return False
+    return _title_line(item.text) or (not _SENTENCE_END.search(item.text) and author_score(after.text) >= 2.5)
 
 
 def _split_by_pattern(drafts: list[_Draft]) -> list[_Draft]:

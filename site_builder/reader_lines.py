@@ -12,7 +12,7 @@ from .reader_text import clean
 LABELS = {
     "title": "title", "paper title": "title", "paper": "title", "标题": "title", "题目": "title", "論文題目": "title",
     "authors": "authors", "author": "authors", "author(s)": "authors", "by": "authors", "作者": "authors",
-    "abstract": "abstract", "summary": "abstract", "tl;dr": "abstract", "摘要": "abstract", "简介": "abstract",
+    "abstract": "abstract", "summary": "abstract", "tl;dr": "tldr", "摘要": "abstract", "简介": "abstract",
     "track": "track", "area": "track", "primary area": "track", "subject area": "track", "session": "track",
     "topic": "track", "category": "track", "领域": "track", "方向": "track", "分类": "track", "主题": "track",
     "keywords": "keywords", "keyword": "keywords", "关键词": "keywords", "關鍵詞": "keywords",
@@ -21,14 +21,20 @@ LABELS = {
 _LABEL = re.compile(r"^(?:\*\*)?(?P<label>" + "|".join(sorted((re.escape(k) for k in LABELS), key=len, reverse=True))
                     + r")(?:\*\*)?\s*[:：](?:\*\*)?\s*", re.I)
 
+_BARE_ABSTRACT = re.compile(r"^\s*(?:\*\*)?(?:abstract|summary|摘要)(?:\*\*)?\s*$", re.I)
+
 
 def strip_label(text: str) -> tuple[str | None, str]:
     """Split a field label off ``text``: ``("title", "Foo")`` for ``Title: Foo``, ``(None, text)`` without one.
 
-    Field names are ``title``, ``authors``, ``abstract``, ``track``, ``keywords``, ``status``.
+    Field names are ``title``, ``authors``, ``abstract``, ``track``, ``keywords``, ``status``,
+    ``tldr``.  A line holding only ``Abstract``, ``Summary`` or ``摘要`` (no colon) is an
+    abstract label too: ``("abstract", "")``.
     """
     m = _LABEL.match(text)
     if not m:
+        if _BARE_ABSTRACT.match(text):
+            return "abstract", ""
         return None, text
     return LABELS[m["label"].lower()], text[m.end():]
 
@@ -114,14 +120,25 @@ def split_authors(text: str) -> tuple[tuple[str, ...], bool]:
 
     ``split_authors("A. Smith, B. Jones and C. Wu et al.") == (("A. Smith", "B. Jones", "C. Wu"), True)``.
     Separators: commas, semicolons, ``and``, ``&``, ``、``, a spaced ``·`` or ``•``; ``等`` is never an author.
+    A trailing parenthesised affiliation is dropped: ``"Yang Liu (MIT)"`` → ``"Yang Liu"``.
     """
     text = text.strip()
     et_al = False
     m = _ET_AL.search(text) if text.endswith(_ET_AL_LAST) else None
     if m and m.start() > 0:
         text, et_al = text[:m.start()], True
-    names = tuple(n.strip() for n in _AUTHOR_SEP.split(text) if n.strip())
-    return names, et_al
+    names = tuple(_without_affiliation(n.strip()) for n in _AUTHOR_SEP.split(text) if n.strip())
+    return tuple(n for n in names if n), et_al
+
+
+_AFFILIATION = re.compile(r"\s*[(（][^()（）]*[)）]\s*$")
+
+
+def _without_affiliation(name: str) -> str:
+    """``"Yang Liu (MIT)"`` → ``"Yang Liu"``: a trailing parenthesised affiliation is not part of
+    the name (none of the corpus's author names ends in one); a name that is only brackets is kept."""
+    stripped = _AFFILIATION.sub("", name)
+    return stripped if stripped else name
 
 
 # ----------------------------------------------------------------------------

@@ -65,6 +65,8 @@ def decode_bytes(data: bytes) -> str:
             break
         except UnicodeDecodeError:
             continue
+    if text is None and encoding and encoding.startswith("utf-16") and len(data) % 2:
+        raise ReadError(f"the file is UTF-16 text ({encoding.upper()}) with an odd number of bytes (cut off?)")
     if text is None:
         raise ReadError(f"the file is neither UTF-8, UTF-16 nor GB18030 text ({encoding or 'undecodable bytes'})")
     controls = len(_CONTROLS.findall(text))

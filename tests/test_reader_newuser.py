@@ -1,0 +1,269 @@
+"""Reader and config tests from a new user's hand-made lists of real corpus abstracts (issue 3):
+unnumbered papers among numbered ones, explicit titles after an abstract, bare ``Abstract``
+lines, ``TL;DR:`` lines, list markers in titles, affiliations in author lines, duplicate
+papers with conflicting venues, cut-off UTF-16 files and typos in ``site.toml``.
+
+Every list is written from real corpus records; each test checks every paper's fields
+and the diagnostics."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from site_builder.config import ConfigError, load_config
+from site_builder.reader import read_list, read_lists, read_text
+from test_reader import CORPUS, ROOT, assert_nothing_lost
+
+
+def _corpus(n: int = 400) -> list[dict]:
+    """The first ``n`` corpus records with a one-paragraph abstract, a title and 2+ authors."""
+    out = []
+    with open(CORPUS, encoding="utf-8") as handle:
+        for line in handle:
+            r = json.loads(line)
+            if "\n" not in r["abstract"].strip() and r.get("title") and len(r.get("authors") or []) >= 2 \
+                    and len(r["abstract"]) > 300:
+                out.append(r)
+            if len(out) >= n:
+                break
+    return out
+
+
+RECORDS = _corpus()
+
+
+def _flat(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def _assert_papers(result, records, titles=None):
+    """Every paper in ``result`` has the record's title, authors and abstract, in order."""
+    assert len(result.entries) == len(records), [e.title for e in result.entries]
+    for k, (entry, record) in enumerate(zip(result.entries, records)):
+        title = record["title"] if titles is None or titles[k] is True else titles[k]
+        if title is None:
+            assert entry.title is None, entry.title
+        else:
+            assert entry.title == record["title"], (k, entry.title)
+        assert list(entry.authors) == list(record["authors"][:3]), (k, entry.authors)
+        assert _flat(entry.abstract) == _flat(record["abstract"]), (k, entry.abstract[:80])
+
+
+def _authors(r: dict) -> str:
+    return ", ".join(r["authors"][:3])
+
+
+# --------------------------------------------------------------------------- 1. papers never merged
+
+
+def test_unnumbered_entries_before_numbered_ones_are_papers():
+    """Five title/authors/abstract entries separated by blank lines, then numbered ones
+    (``12.``…): each is its own paper, no "missing number" warning."""
+    rs = RECORDS[:8]
+    parts = ["Accepted Papers — ICML 2024", ""]
+    for r in rs[:5]:
+        parts += [r["title"], _authors(r), r["abstract"], ""]
+    for n, r in enumerate(rs[5:], 12):
+        parts += [f"{n}. {r['title']}", _authors(r), r["abstract"], ""]
+    text = "\n".join(parts)
+    result = read_text(text, "l.txt")
+    _assert_papers(result, rs)
+    assert [e.line for e in result.entries] == [3 + 4 * k for k in range(8)]
+    assert all((e.venue, e.year) == ("ICML", 2024) for e in result.entries)
+    assert result.diagnostics == []
+    assert_nothing_lost(result, text)
+
+
+def test_title_only_block_among_numbered_entries_is_a_paper():
+    """An unnumbered title line directly above its abstract (no author line), between numbered papers."""
+    a, b, c = RECORDS[10:13]
+    text = (f"ICML 2024 Papers\n\n1. {a['title']}\n{_authors(a)}\n{a['abstract']}\n\n"
+            f"{b['title']}\n{b['abstract']}\n\n2. {c['title']}\n{_authors(c)}\n{c['abstract']}\n")
+    result = read_text(text, "l.txt")
+    assert [e.title for e in result.entries] == [a["title"], b["title"], c["title"]]
+    assert [list(e.authors) for e in result.entries] == [a["authors"][:3], [], c["authors"][:3]]
+    assert [_flat(e.abstract) for e in result.entries] == [_flat(r["abstract"]) for r in (a, b, c)]
+    assert result.diagnostics == []
+
+
+def test_labelled_entry_after_a_numbered_one_is_a_paper():
+    """``2) Title`` / ``A · B`` / abstract / ``PDF`` / blank / ``标题：…`` / ``作者：…`` / ``摘要：`` /
+    blank / abstract: two papers, the second keeping its explicit title (not a derived one)."""
+    a, b, c = RECORDS[20:23]
+    text = (f"NeurIPS 2024 Accepted Papers (Main Track)\n\n"
+            f"1) {c['title']}\nAuthors: {_authors(c)}\nAbstract:\n{c['abstract']}\n[PDF] [Code]\n\n"
+            f"2) {a['title']}\n{' · '.join(a['authors'][:3])}\n{a['abstract']}\nPDF\n\n"
+            f"标题：{b['title']}\n作者：{'、'.join(b['authors'][:3])}\n摘要：\n\n{b['abstract']}\n\nSpotlight\n")
+    result = read_text(text, "l.txt")
+    _assert_papers(result, [c, a, b])
+    assert result.entries[2].status == "Spotlight"
+    assert result.diagnostics == []
+    assert_nothing_lost(result, text)
+
+
+def test_title_label_after_abstract_opens_a_paper_in_an_english_labelled_list():
+    a, b = RECORDS[30:32]
+    text = (f"ICLR 2025 Papers\n\nAuthors: {_authors(a)}\nTitle: {a['title']}\nAbstract: {a['abstract']}\n\n"
+            f"Title: {b['title']}\nAuthors: {_authors(b)}\nAbstract: {b['abstract']}\n")
+    result = read_text(text, "l.txt")
+    _assert_papers(result, [a, b])
+    assert result.diagnostics == []
+
+
+# --------------------------------------------------------------------------- 3. labels never glued
+
+
+def test_bare_abstract_line_is_a_label_and_tldr_is_left_out_with_a_warning():
+    a, b, c = RECORDS[40:43]
+    text = (f"ICML 2024 Papers\n\n1. {a['title']}\n{_authors(a)}\nAbstract\n\n{a['abstract']}\n\n"
+            f"2. {b['title']}\n{_authors(b)}\nKeywords: graph learning, robustness\nTL;DR: We do a thing.\n"
+            f"Abstract: {b['abstract']}\n\n"
+            f"3. {c['title']}\n{_authors(c)}\nABSTRACT\n{c['abstract']}\n")
+    result = read_text(text, "l.txt")
+    _assert_papers(result, [a, b, c])
+    assert result.entries[1].keywords == ("graph learning", "robustness")
+    assert [str(d) for d in result.diagnostics] == [
+        "l.txt:12: warning: TL;DR line 'We do a thing.' left out: a paper has no TL;DR field, "
+        "and it is not part of the abstract"]
+    assert_nothing_lost(result, text)
+
+
+# --------------------------------------------------------------------------- 4. markers
+
+
+def test_list_markers_and_emphasis_are_not_part_of_titles():
+    rs = RECORDS[50:55]
+    marks = ["1) ", "• ", "* ", "#7 ", ""]
+    parts = ["NeurIPS 2024 Accepted Papers", ""]
+    for mark, r in zip(marks, rs):
+        title = f"**{r['title']}**" if not mark else mark + r["title"]
+        parts += [title, _authors(r), r["abstract"], "Poster", ""]
+    text = "\n".join(parts)
+    result = read_text(text, "l.txt")
+    _assert_papers(result, rs)
+    assert all(e.status == "Poster" for e in result.entries)
+    assert result.diagnostics == []
+
+
+# --------------------------------------------------------------------------- 9. affiliations
+
+
+def test_trailing_affiliations_are_not_part_of_author_names():
+    a, b = RECORDS[60:62]
+    text = (f"ICML 2024 Papers\n\n{a['title']}\n"
+            + ", ".join(f"{n} ({u})" for n, u in zip(a["authors"][:3], ["MIT", "CMU", "Tsinghua University"]))
+            + f"\n{a['abstract']}\n\n{b['title']}\n"
+            + "; ".join(f"{n}（清华大学）" for n in b["authors"][:3]) + f"\n{b['abstract']}\n")
+    result = read_text(text, "l.txt")
+    _assert_papers(result, [a, b])
+    assert result.diagnostics == []
+
+
+# --------------------------------------------------------------------------- 7. duplicates
+
+
+def test_duplicate_with_another_venue_names_the_conflict(tmp_path):
+    a, b = RECORDS[70:72]
+    (tmp_path / "a.txt").write_text(f"ICML 2024 Papers\n\n{a['title']}\n{_authors(a)}\n{a['abstract']}\n\n"
+                                    f"{b['title']}\n{_authors(b)}\n{b['abstract']}\n", encoding="utf-8")
+    (tmp_path / "b.txt").write_text(f"ICLR 2025 Papers\n\n{b['title']}\n{_authors(b)}\n{b['abstract']}\n",
+                                    encoding="utf-8")
+    first, second = read_lists([tmp_path / "a.txt", tmp_path / "b.txt"])
+    _assert_papers(first, [a, b])
+    assert second.entries == []
+    assert [(e.venue, e.year) for e in first.entries] == [("ICML", 2024), ("ICML", 2024)]
+    assert [d.message for d in second.diagnostics] == [
+        f"the same paper as {tmp_path / 'a.txt'}:7 ('{b['title'][:39]}…'); read once, but the lists disagree on "
+        f"its venue: ICLR 2025 here, ICML 2024 there; keeping ICML 2024"]
+
+
+# --------------------------------------------------------------------------- 8. cut-off UTF-16
+
+
+def test_cut_off_utf16_file_says_so(tmp_path):
+    a = RECORDS[80]
+    data = f"ICML 2024 Papers\n\n{a['title']}\n{a['abstract']}\n".encode("utf-16")
+    path = tmp_path / "cut.txt"
+    path.write_bytes(data[:-1])
+    result = read_list(path)
+    assert result.entries == []
+    assert [str(d) for d in result.diagnostics] == [
+        f"{path}:0: error: the file is UTF-16 text (UTF-16-LE) with an odd number of bytes (cut off?)"]
+
+
+# --------------------------------------------------------------------------- 5, 6. config
+
+
+@pytest.mark.parametrize("toml, line, message", [
+    ('titel = "X"\n', 1, "unknown key 'titel' in the top level"),
+    ('title = "X"\n[list."x.txt"]\nvenue = "ICML"\n', 2, "unknown table 'list' in the top level"),
+    ('title = "X"\n[lists."x.txt"]\nvenu = "COLM"\nyear = 2025\n', 3, "unknown key 'venu' in [lists.x.txt]"),
+    ('[default]\nvenue = "COLM"\nyaer = 2025\n', 3, "unknown key 'yaer' in [default]"),
+])
+def test_config_typos_are_errors_at_their_line(tmp_path, toml, line, message):
+    path = tmp_path / "site.toml"
+    path.write_text(toml, encoding="utf-8")
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    assert str(info.value).startswith(f"{path}:{line}: error: {message}")
+
+
+def _build(tmp_path, toml: str, lists: dict[str, str]) -> subprocess.CompletedProcess:
+    seeds = tmp_path / "seeds"
+    seeds.mkdir()
+    for name, text in lists.items():
+        (seeds / name).write_text(text, encoding="utf-8")
+    (tmp_path / "site.toml").write_text(toml, encoding="utf-8")
+    return subprocess.run([sys.executable, str(ROOT / "build.py"), "--seeds", str(seeds), "--config",
+                           str(tmp_path / "site.toml"), "--out", str(tmp_path / "out"), "--no-cache", "-q"],
+                          cwd=tmp_path, capture_output=True, text=True, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin"})
+
+
+def test_config_typo_exits_2_with_one_diagnostic(tmp_path):
+    a = RECORDS[90]
+    run = _build(tmp_path, 'title = "Mine"\n[lists."a.txt"]\nvenu = "COLM"\n',
+                 {"a.txt": f"论文检索\n\n{a['title']}\n{a['abstract']}\n"})
+    assert run.returncode == 2
+    assert run.stderr.splitlines() == [
+        f"{tmp_path / 'site.toml'}:3: error: unknown key 'venu' in [lists.a.txt] (known: venue, year); "
+        f"did you mean 'venue'?"]
+    assert not (tmp_path / "out").exists()
+
+
+def test_default_venue_is_silent_for_headings_naming_theirs_and_unused_lists_entry_warns(tmp_path):
+    a, b, c = RECORDS[91:94]
+    toml = 'title = "Mine"\n[default]\nvenue = "COLM"\nyear = 2025\n[lists."gone.txt"]\nvenue = "ICML"\nyear = 2024\n' \
+           '[lists."c.txt"]\nvenue = "ICLR"\nyear = 2025\n'
+    run = _build(tmp_path, toml, {
+        "a.txt": f"NeurIPS 2024 Accepted Papers\n\n{a['title']}\n{_authors(a)}\n{a['abstract']}\n",
+        "b.txt": f"论文检索\n\n{b['title']}\n{_authors(b)}\n{b['abstract']}\n",
+        "c.txt": f"NeurIPS 2024 Accepted Papers\n\n{c['title']}\n{_authors(c)}\n{c['abstract']}\n"})
+    assert run.returncode == 0, run.stderr
+    assert run.stderr.splitlines() == [
+        f"{tmp_path / 'site.toml'}:5: warning: [lists.\"gone.txt\"] names no list file in the lists folder; "
+        f"it is not used",
+        f"{tmp_path / 'seeds' / 'c.txt'}:1: warning: the heading names NeurIPS but the config gives ICLR; using NeurIPS"]
+    papers = {p["title"]: p for p in json.loads((tmp_path / "out" / "papers.json").read_text(encoding="utf-8"))}
+    assert [(papers[r["title"]]["venue"], papers[r["title"]]["year"]) for r in (a, b, c)] == [
+        ("NeurIPS", 2024), ("COLM", 2025), ("NeurIPS", 2024)]
+
+
+def test_sentence_opening_a_paragraph_in_a_compact_numbered_list_is_not_an_unnumbered_paper():
+    """In a compact ``(n)`` list, the corpus abstract of INPC has a paragraph opening with a short
+    sentence line ("Our method achieves … benchmarks.") above a longer one: it stays in the abstract,
+    and the ``Oral`` after it stays the paper's status (the round-trip list holding it, read whole)."""
+    from test_reader import _roundtrip_module
+    rc = _roundtrip_module()
+    layout = next(l for l in rc.LAYOUTS if l.name == "numbered-paren-compact")
+    chunk = rc.chunks(rc.load(), 60)[1]
+    assert any(r["title"].startswith("INPC: Implicit Neural Point Clouds") for r in chunk)
+    rows = list(rc.roundtrip(chunk, layout, seed=1))
+    assert len(rows) == len(chunk)
+    assert [(record["title"], diffs) for record, _, diffs, *_ in rows if diffs] == []
+    assert all(entry is not None for _, entry, *_ in rows)
