@@ -71,10 +71,11 @@ class _Read:
     key: str | None
 
 
-def file_key(path: str, venue: str | None, year: int | None, data: bytes, code: str) -> str:
-    """Hex SHA-256 over the code version, the path as given, the config defaults and the file's bytes."""
+def file_key(path: str, venue: str | None, year: int | None, data: bytes, code: str, explicit: bool = True) -> str:
+    """Hex SHA-256 over the code version, the path as given, the config defaults (venue, year and
+    whether a ``[lists."file"]`` entry gave them) and the file's bytes."""
     h = hashlib.sha256()
-    for part in (code, path, repr(venue), repr(year)):
+    for part in (code, path, repr(venue), repr(year), repr(explicit)):
         raw = part.encode("utf-8", "surrogatepass")
         h.update(len(raw).to_bytes(8, "little") + raw)
     h.update(data)
@@ -115,21 +116,21 @@ def decode(data: dict) -> ListResult:
 _KNOWN: frozenset = frozenset()
 
 
-def read_one(item: tuple[str, str | None, int | None, str]) -> _Read:
-    """Read list ``(path, venue, year, code version)`` with :func:`reader.read_list`, and its
+def read_one(item: tuple[str, str | None, int | None, bool, str]) -> _Read:
+    """Read list ``(path, venue, year, explicit, code version)`` with :func:`reader.read_list`, and its
     entries' ids and per-paper work (None for the items in :data:`_KNOWN`). A module function,
     so forked workers can run it. The key is None when the file changed while it was read."""
-    path, venue, year, code = item
+    path, venue, year, explicit, code = item
     try:
         before = Path(path).read_bytes()
     except OSError:
         before = None
-    result = reader.read_list(Path(path), venue, year)
+    result = reader.read_list(Path(path), venue, year, explicit)
     try:
         after = Path(path).read_bytes()
     except OSError:
         after = None
-    key = file_key(path, venue, year, before, code) if before is not None and before == after else None
+    key = file_key(path, venue, year, before, code, explicit) if before is not None and before == after else None
     ids = [entry_ids(e) for e in result.entries]
     work = [None if (e.abstract, e.title or None) in _KNOWN else paper_work((e.abstract, e.title or None))
             for e in result.entries]
@@ -244,9 +245,9 @@ def _parse_all(items: list[tuple], sizes: list[int]) -> list[_Read]:
     return results  # type: ignore[return-value]
 
 
-def read_lists(configured: list[tuple[Path, str | None, int | None]], cache: BuildCache | None = None
-               ) -> list[ListResult]:
-    """The :class:`reader.ListResult` of each ``(path, venue, year)``, in order, duplicates across
+def read_lists(configured: list[tuple], cache: BuildCache | None = None) -> list[ListResult]:
+    """The :class:`reader.ListResult` of each ``(path, venue, year)`` or ``(path, venue, year, explicit)``
+    (see :func:`reader.read_lists`), in order, duplicates across
     lists merged: the same as :func:`reader.read_lists` (see the module docstring).
 
     With ``cache`` (a :class:`cache.BuildCache`; a disabled one reads everything), unchanged files
@@ -256,7 +257,8 @@ def read_lists(configured: list[tuple[Path, str | None, int | None]], cache: Bui
     code = cache.code
     reads: list[_Read | None] = []
     todo: list[int] = []
-    for index, (path, venue, year) in enumerate(configured):
+    configured = [(path, venue, year, rest[0] if rest else True) for path, venue, year, *rest in configured]
+    for index, (path, venue, year, explicit) in enumerate(configured):
         name = str(path)
         data = _load(_cache_path(cache.folder, name), cache) if cache.folder is not None else None
         read = None
@@ -265,7 +267,7 @@ def read_lists(configured: list[tuple[Path, str | None, int | None]], cache: Bui
                 raw = Path(path).read_bytes()
             except OSError:
                 raw = None
-            fresh = raw is not None and data.get("key") == file_key(name, venue, year, raw, code)
+            fresh = raw is not None and data.get("key") == file_key(name, venue, year, raw, code, explicit)
             if _remember(cache, data) and fresh:
                 try:
                     read = _Read(decode(data["result"]), data["ids"], [], data["key"])
@@ -277,7 +279,7 @@ def read_lists(configured: list[tuple[Path, str | None, int | None]], cache: Bui
     if todo:
         global _KNOWN
         _KNOWN = frozenset(cache.known_items())
-        items = [(str(configured[i][0]), configured[i][1], configured[i][2], code) for i in todo]
+        items = [(str(configured[i][0]), *configured[i][1:], code) for i in todo]
         sizes = []
         for i in todo:
             try:
