@@ -385,6 +385,8 @@ def format_error(exc: BaseException) -> str:
     filename, lineno = getattr(exc, "filename", None), getattr(exc, "lineno", None)
     if filename and lineno:
         return f"{filename}:{lineno}: error: {getattr(exc, 'message', None) or exc}"
+    if getattr(exc, "located", False):  # the message is already a whole diagnostic (config.ConfigError)
+        return str(exc)
     if type(exc).__name__ in BUILD_ERRORS:  # their messages already name the file
         return f"error: {exc}"
     return f"error: {type(exc).__name__}: {exc}"

@@ -17,8 +17,9 @@ from watchfiles import Change
 
 from serving import ROOT, append_paper, copy_seeds, corpus_paper, one_line, raw_get, running, serve_process
 from site_builder import pipeline
+from site_builder.config import ConfigError, load_config
 from site_builder.serve import (
-    LIVERELOAD_PATH, Preview, SiteState, Sources, classify_changes, inject_live_reload, make_server,
+    LIVERELOAD_PATH, Preview, SiteState, Sources, classify_changes, format_error, inject_live_reload, make_server,
     resolve_request,
 )
 
@@ -297,3 +298,13 @@ def test_serve_on_a_busy_port_is_a_clear_error(capsys):
         status = main(["serve", "--seeds", str(SEEDS), "--config", str(CONFIG), "--port", str(port)])
     assert status == 2
     assert f"error: cannot serve on 127.0.0.1:{port}" in capsys.readouterr().err
+
+
+def test_a_config_typo_is_one_diagnostic_in_the_overlay(tmp_path):
+    config = tmp_path / "site.toml"
+    config.write_text('title = "Reading"\n[default]\nvenu = "COLM"\n', encoding="utf-8")
+    with pytest.raises(ConfigError) as caught:
+        load_config(config)
+    line = format_error(caught.value)
+    assert line.startswith(f"{config}:3: error: unknown key 'venu'")
+    assert line.count("error:") == 1
