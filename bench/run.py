@@ -329,6 +329,11 @@ def page_stage(run: dict, rendered: bool = False) -> str:
     return text
 
 
+def wall_cpu(step: dict) -> str:
+    """``"<wall> s / <CPU> s"`` of one measured step."""
+    return f"{step['wall_s']:.1f} s / {step['cpu_s']:.1f} s"
+
+
 def table(results: list[dict]) -> str:
     """The results as a Markdown table (one column per N)."""
     def row(label, fn):
@@ -337,17 +342,17 @@ def table(results: list[dict]) -> str:
     lines = ["| | " + " | ".join(f"N = {r['n']:,}" for r in results) + " |",
              "|---|" + "---:|" * len(results),
              row("papers in the site", lambda r: f"{r['papers']:,}"),
-             row("lunr.py `lunr()` alone, wall / CPU", lambda r: f"{r['baseline']['wall_s']:.1f} s / {r['baseline']['cpu_s']:.1f} s"),
-             row("cold build, wall / CPU", lambda r: f"{r['cold']['wall_s']:.1f} s / {r['cold']['cpu_s']:.1f} s"),
+             row("lunr.py `lunr()` alone, wall / CPU", lambda r: wall_cpu(r['baseline'])),
+             row("cold build, wall / CPU", lambda r: wall_cpu(r['cold'])),
              row("1-min load average around the cold build (2 cores)", lambda r: f"{r['cold']['load_before']:.1f} → {r['cold']['load_after']:.1f}"),
              row("**ratio** cold build wall / lunr.py wall", lambda r: f"**{r['cold']['wall_s'] / r['baseline']['wall_s']:.2f}**"),
              row("ratio cold build CPU / lunr.py CPU", lambda r: f"{r['cold']['cpu_s'] / r['baseline']['cpu_s']:.2f}"),
-             row("cold build without the search index (stubbed), wall / CPU", lambda r: f"{r['cold_without_index']['wall_s']:.1f} s / {r['cold_without_index']['cpu_s']:.1f} s"),
+             row("cold build without the search index (stubbed), wall / CPU", lambda r: wall_cpu(r['cold_without_index'])),
              row("peak RSS, largest process / whole tree", lambda r: f"{r['cold']['max_rss_mb']:.0f} MB / {r['cold']['tree_rss_mb']:.0f} MB"),
              row("rebuild, nothing changed (wall)", lambda r: f"{r['rebuild_unchanged']['wall_s']:.1f} s"),
-             row("rebuild, one abstract changed (wall / CPU)", lambda r: f"{r['rebuild_one_abstract']['wall_s']:.1f} s / {r['rebuild_one_abstract']['cpu_s']:.1f} s"),
+             row("rebuild, one abstract changed (wall / CPU)", lambda r: wall_cpu(r['rebuild_one_abstract'])),
              row("**rebuild / cold** (wall)", lambda r: f"**{100 * r['rebuild_one_abstract']['wall_s'] / r['cold']['wall_s']:.0f} %**"),
-             row("same without the search index (wall / CPU)", lambda r: f"{r['rebuild_one_abstract_without_index']['wall_s']:.1f} s / {r['rebuild_one_abstract_without_index']['cpu_s']:.1f} s"),
+             row("same without the search index (wall / CPU)", lambda r: wall_cpu(r['rebuild_one_abstract_without_index'])),
              row("rebuild / cold, both without the index (wall / CPU)", lambda r: f"{100 * r['rebuild_one_abstract_without_index']['wall_s'] / r['cold_without_index']['wall_s']:.0f} % / {100 * r['rebuild_one_abstract_without_index']['cpu_s'] / r['cold_without_index']['cpu_s']:.0f} %"),
              row("page stage without the index (planning, keys and reuse, pages), cold: wall / CPU",
                  lambda r: page_stage(r["cold_without_index"])),

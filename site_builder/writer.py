@@ -279,15 +279,3 @@ def render_page(env: jinja2.Environment, page: Page, common: dict) -> str:
         return env.get_template(page.template).render(page=page, **common, **page.context)
     except jinja2.TemplateError as exc:
         raise TemplateFailure(f"{template_location(exc)}: error: rendering {page.path}: {exc}") from exc
-
-
-def render_pages(env: jinja2.Environment, pages: list[Page], output: Output, common: dict,
-                 progress=None) -> None:
-    """Render each page of ``pages`` with its template and write it to ``output``.
-
-    ``progress`` (a :class:`~site_builder.progress.Progress`) is advanced per page.
-    """
-    for page in pages:
-        output.write_text(page.path, render_page(env, page, common))
-        if progress is not None:
-            progress.advance()
