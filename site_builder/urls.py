@@ -17,7 +17,6 @@ from . import strmemo
 HOME = "index.html"
 SEARCH = "search.html"
 PAPERS_JSON = "papers.json"
-SEARCH_INDEX_JSON = "search-index.json"
 SEARCH_INDEX_JS = "search-index.js"
 ASSETS = "assets"
 LUNR_JS = "assets/lunr.min.js"
