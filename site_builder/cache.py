@@ -210,6 +210,8 @@ class BuildCache:
         self.reused = self.rendered = 0
         self._previous: dict[str, list] = {}
         self._manifest: dict[str, list] = {}
+        self.previous_plan: dict | None = None  # the previous build's plan record (see replan), as saved
+        self.plan: dict | None = None  # this build's, saved with the manifest
         self._out: Path | None = None
         self._warned_write = False
         if self.folder is not None:
@@ -395,6 +397,7 @@ class BuildCache:
         data = self._load(self._manifest_path(self._out))
         files = data.get("files") if data else None
         self._previous = files if isinstance(files, dict) else {}
+        self.previous_plan = data.get("plan") if data and isinstance(files, dict) else None
 
     def key(self, *parts: Any) -> str | None:
         """Key of an output file: a digest of the code version and the digests of ``parts``.
@@ -447,6 +450,11 @@ class BuildCache:
             done.add(path)
         return done
 
+    def previous_key(self, path: str) -> str | None:
+        """The key the previous build recorded for its file ``path``, or None."""
+        entry = self._previous.get(path)
+        return entry[0] if isinstance(entry, list) and len(entry) == 4 and isinstance(entry[0], str) else None
+
     def reusable(self, path: str, key: str | None) -> Path | None:
         """The previous build's file ``path`` if its key is ``key`` and it is unchanged since, else None."""
         if self.folder is None or key is None or self._out is None:
@@ -486,7 +494,8 @@ class BuildCache:
         if self._strings_dirty or strmemo.changed():
             self._save(self.folder / STRINGS_NAME, {"tables": strmemo.export()})
         if self._out is not None:
-            self._save(self._manifest_path(self._out), {"out": str(self._out), "files": self._manifest})
+            self._save(self._manifest_path(self._out), {"out": str(self._out), "files": self._manifest,
+                                                        "plan": self.plan})
 
 
 def _string(v: Any) -> str:

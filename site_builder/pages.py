@@ -8,7 +8,7 @@ that what it shows is a function of its :class:`Page` and the config alone.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from . import urls
 from .model import Paper, Site
@@ -41,16 +41,48 @@ def common_context(site: Site) -> dict:
     return {"config": site.config}
 
 
+@dataclass(frozen=True)
+class Planned:
+    """One page of the plan before its context is built: its ``path``; ``sources``, the positions in
+    ``site.papers`` of the papers whose data its context shows (``None`` for a page that is always
+    built: ``search.html``); and ``make``, which builds the :class:`Page` (views are shared: any order)."""
+
+    path: str
+    sources: tuple[int, ...] | None
+    make: Callable[[], Page]
+
+
 def plan_pages(site: Site, library: "Library | None" = None) -> list[Page]:
     """Every HTML page of ``site``: home, search, one per venue, per track and per paper;
     with a ``library`` (default: one without notes), also the reading-list pages
     (:func:`plan_library_pages`)."""
+    return [planned.make() for planned in outline_pages(site, library)]
+
+
+class _Positions:
+    """Positions of papers in ``site.papers`` (their identity for :mod:`site_builder.replan`: an
+    edited abstract changes a paper's id, not its position)."""
+
+    def __init__(self, papers) -> None:
+        self._of = {p.id: i for i, p in enumerate(papers)}
+
+    def __call__(self, papers) -> tuple[int, ...]:
+        of = self._of
+        return tuple([of[p.id] for p in papers])
+
+
+def outline_pages(site: Site, library: "Library | None" = None) -> list[Planned]:
+    """The pages of :func:`plan_pages`, in the same order, as :class:`Planned` (cheap: no view is built
+    until ``make`` is called). A page's context is a function of the site's structure (see
+    :func:`site_builder.replan.structure_digest`) and of the data of its ``sources``' papers alone."""
     if library is None:
         from .library import Library
         library = Library(site)
     views = Views(site, library)
-    pages = [Page(urls.HOME, "home.html", site.config.title, views.home()),
-             Page(urls.SEARCH, "search.html", "Search", {"site": site, "library": library})]
+    _ids = _Positions(site.papers)
+    pages = [Planned(urls.HOME, (), lambda: Page(urls.HOME, "home.html", site.config.title, views.home())),
+             Planned(urls.SEARCH, None, lambda: Page(urls.SEARCH, "search.html", "Search",
+                                                     {"site": site, "library": library}))]
     by_venue: dict = {}
     by_track: dict = {}
     for paper in site.papers:
@@ -60,8 +92,7 @@ def plan_pages(site: Site, library: "Library | None" = None) -> list[Page]:
     for venue in site.venues:
         papers = by_venue.get(venue, [])
         tracks = site.tracks_of(venue)
-        pages.append(Page(venue.path, "venue.html", venue.label,
-                          {"venue": venue, "papers": views.items(papers), "tracks": tuple(tracks)}))
+        pages.append(Planned(venue.path, _ids(papers), _venue_page(views, venue, papers, tuple(tracks))))
         neighbours = _neighbours(papers)
         in_track = {}
         for track in tracks:
@@ -69,13 +100,29 @@ def plan_pages(site: Site, library: "Library | None" = None) -> list[Page]:
         for paper in papers:
             previous, following = neighbours[paper.id]
             track_previous, track_next = in_track.get(paper.id, (None, None))
-            pages.append(Page(paper.path, "paper.html", paper.title_text,
-                              views.paper_context(paper, previous, following, track_previous, track_next)))
+            shown = (paper, previous, following, track_previous, track_next, *library.related(paper))
+            pages.append(Planned(paper.path, _ids(p for p in shown if p is not None),
+                                 _paper_page(views, paper, previous, following, track_previous, track_next)))
     for track in site.tracks:
-        pages.append(Page(track.path, "track.html", f"{track.label} · {track.venue.label}",
-                          {"track": track, "venue": track.venue, "papers": views.items(by_track.get(track, []))}))
-    pages += plan_library_pages(library, views)
+        papers = by_track.get(track, [])
+        pages.append(Planned(track.path, _ids(papers), _track_page(views, track, papers)))
+    pages += outline_library_pages(library, views, _ids)
     return pages
+
+
+def _venue_page(views: Views, venue, papers, tracks) -> Callable[[], Page]:
+    return lambda: Page(venue.path, "venue.html", venue.label,
+                        {"venue": venue, "papers": views.items(papers), "tracks": tracks})
+
+
+def _paper_page(views: Views, paper, previous, following, track_previous, track_next) -> Callable[[], Page]:
+    return lambda: Page(paper.path, "paper.html", paper.title_text,
+                        views.paper_context(paper, previous, following, track_previous, track_next))
+
+
+def _track_page(views: Views, track, papers) -> Callable[[], Page]:
+    return lambda: Page(track.path, "track.html", f"{track.label} · {track.venue.label}",
+                        {"track": track, "venue": track.venue, "papers": views.items(papers)})
 
 
 #: Above this many authors the A–Z index is split into one page per letter.
@@ -88,25 +135,61 @@ def plan_library_pages(library: "Library", views: Views) -> list[Page]:
     The author index is one page, or, with more than :data:`AUTHORS_PER_INDEX_PAGE`
     authors, a page of letters and one page per letter.
     """
-    groups = [(letter, tuple(AuthorLink(a.name, a.path, len(a.papers)) for a in authors))
-              for letter, authors in library.authors.by_letter()]
-    split = len(library.authors) > AUTHORS_PER_INDEX_PAGE
+    return [planned.make() for planned in outline_library_pages(library, views)]
+
+
+def outline_library_pages(library: "Library", views: Views, positions=None) -> list[Planned]:
+    """The pages of :func:`plan_library_pages` as :class:`Planned` (see :func:`outline_pages`)."""
+    _ids = positions if positions is not None else _Positions(library.site.papers)
     count = len(library.authors)
-    pages = [Page(urls.AUTHORS, "authors.html", "Authors",
-                  {"groups": tuple(groups), "split": split, "letter": None, "author_count": count}),
-             Page(urls.STARS, "stars.html", "My list")]
+    split = count > AUTHORS_PER_INDEX_PAGE
+    by_letter = library.authors.by_letter()
+    made: list = []
+
+    def groups() -> list:
+        if not made:
+            made.append([(letter, tuple(AuthorLink(a.name, a.path, len(a.papers)) for a in authors))
+                         for letter, authors in by_letter])
+        return made[0]
+
+    pages = [Planned(urls.AUTHORS, (), lambda: Page(urls.AUTHORS, "authors.html", "Authors",
+                                                    {"groups": tuple(groups()), "split": split, "letter": None,
+                                                     "author_count": count})),
+             Planned(urls.STARS, (), lambda: Page(urls.STARS, "stars.html", "My list"))]
     if split:
-        pages += [Page(urls.author_letter_path(letter), "authors.html", f"Authors: {letter}",
-                       {"groups": ((letter, authors),), "split": False, "letter": letter, "author_count": count})
-                  for letter, authors in groups]
-    pages += [Page(a.path, "author.html", a.name, {"author": views.author(a)}) for a in library.authors.authors]
+        for number, (letter, _) in enumerate(by_letter):
+            path = urls.author_letter_path(letter)
+            pages.append(Planned(path, (), _letter_page(groups, number, letter, path, count)))
+    pages += [Planned(a.path, _ids(a.papers), _author_page(views, a)) for a in library.authors.authors]
     status_counts = library.status_counts() if library.notes else None
     for kind, terms, index in (("tag", library.tags, urls.TAGS), ("keyword", library.keywords, urls.KEYWORDS)):
         title = "Tags" if kind == "tag" else "Keywords"
-        pages.append(Page(index, "terms.html", title,
-                          {"kind": kind, "terms": tuple(TermEntry(t.label, t.path, len(t.papers)) for t in terms),
-                           "status_counts": status_counts if kind == "tag" else None}))
-        pages += [Page(t.path, "term.html", f"{title[:-1]}: {t.label}",
-                       {"term": TermView(t.label, views.items(t.papers)), "kind": kind, "index_path": index,
-                        "index_title": title}) for t in terms]
+        pages.append(Planned(index, (), _terms_page(index, kind, title, terms,
+                                                    status_counts if kind == "tag" else None)))
+        pages += [Planned(t.path, _ids(t.papers), _term_page(views, t, kind, index, title)) for t in terms]
     return pages
+
+
+def _letter_page(groups, number: int, letter: str, path: str, count: int) -> Callable[[], Page]:
+    def make() -> Page:
+        found, authors = groups()[number]
+        assert found == letter
+        return Page(path, "authors.html", f"Authors: {letter}",
+                    {"groups": ((letter, authors),), "split": False, "letter": letter, "author_count": count})
+    return make
+
+
+def _author_page(views: Views, author) -> Callable[[], Page]:
+    return lambda: Page(author.path, "author.html", author.name, {"author": views.author(author)})
+
+
+def _terms_page(index: str, kind: str, title: str, terms, status_counts) -> Callable[[], Page]:
+    return lambda: Page(index, "terms.html", title,
+                        {"kind": kind, "terms": tuple(TermEntry(t.label, t.path, len(t.papers)) for t in terms),
+                         "status_counts": status_counts})
+
+
+def _term_page(views: Views, term, kind: str, index: str, title: str) -> Callable[[], Page]:
+    return lambda: Page(term.path, "term.html", f"{title[:-1]}: {term.label}",
+                        {"term": TermView(term.label, views.items(term.papers)), "kind": kind, "index_path": index,
+                         "index_title": title})

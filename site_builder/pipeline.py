@@ -9,7 +9,7 @@ from dataclasses import astuple, dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
-from . import listcache, urls, workers
+from . import listcache, replan, urls, workers
 from .cache import BuildCache, folder_digest, paper_work
 from .config import SiteConfig
 from .diagnostics import Diagnostics
@@ -17,7 +17,7 @@ from .feeds import DateError, build_time
 from .hosting import write_hosting_files
 from .library import Library, build_library
 from .model import OVERRIDABLE, Site, build_site
-from .pages import common_context, plan_pages
+from .pages import Page, Planned, common_context, outline_pages
 from .progress import Progress
 from .reader import Entry
 from .index_state import state_path
@@ -123,30 +123,73 @@ def write_bib_files(site: Site, library: Library, output: Output) -> None:
         output.write_text(urls.venue_bib_path(venue.slug), library.bib_file(site.papers_of(venue)))
 
 
-def page_keys(pages, common: dict, cache: BuildCache) -> list[tuple[str, str | None]]:
+def page_keys(pages, common: dict, cache: BuildCache, shared: tuple | None = None) -> list[tuple[str, str | None]]:
     """``(path, key)`` of each page: :meth:`BuildCache.key` of exactly what :func:`writer.render_page`
     hands its template (the page with its context, and ``common``) and of the template folder in use.
 
     None (the page is always rendered) without a cache, or when the context holds something that
     cannot be digested (``search.html`` gets the whole library). See :mod:`site_builder.cache`.
+    ``shared`` is :func:`shared_key_parts` when the caller has it already.
     """
     if not cache.enabled:
         return [(page.path, None) for page in pages]
-    shared = (cache.code, folder_digest(TEMPLATES), cache.fingerprints.of(common))
+    shared = shared if shared is not None else shared_key_parts(common, cache)
     if shared[2] is None:
         return [(page.path, None) for page in pages]
     of = cache.fingerprints.of
     return [(page.path, of((shared, page))) for page in pages]
 
 
-def write_pages_and_index(env, pages, common: dict, site: Site, output: Output, cache: BuildCache,
-                          progress: Progress) -> None:
-    """Write ``pages`` and the search index (:data:`search.INDEX_FILES`) into ``output``.
+def shared_key_parts(common: dict, cache: BuildCache) -> tuple:
+    """What every page key includes: the code version, the template folder's digest and the
+    digest of ``common`` (None when it cannot be digested)."""
+    return (cache.code, folder_digest(TEMPLATES), cache.fingerprints.of(common))
+
+
+def pages_to_render(outline: list[Planned], common: dict, site: Site, library: Library, output: Output,
+                    cache: BuildCache) -> list[tuple[Page, str | None]]:
+    """The pages of ``outline`` that must be rendered, each with its key; every other page is kept
+    from the previous output (:meth:`BuildCache.reuse_pages`).
+
+    A page is kept when its key is the one its file had in the previous build and the file is
+    untouched since. Pages that :func:`replan.split_outline` finds unchanged are kept on the previous
+    key without building their context; the others are planned and keyed (:func:`page_keys`).
+    Without a cache every page is returned (key None).
+    """
+    if not cache.enabled:
+        return [(planned.make(), None) for planned in outline]
+    shared = shared_key_parts(common, cache)
+    record = replan.plan_record(site, library, cache.fingerprints, shared)
+    cache.plan = record.to_json()
+    unchanged, stale = replan.split_outline(outline, replan.PlanRecord.from_json(cache.previous_plan), record)
+    kept = cache.reuse_pages([(planned.path, cache.previous_key(planned.path)) for planned in unchanged], output)
+    if replan.check_mode():
+        _check_kept([planned for planned in unchanged if planned.path in kept], common, cache, shared)
+    stale += [planned for planned in unchanged if planned.path not in kept]
+    always = [planned.make() for planned in stale if planned.sources is None]
+    pages = [planned.make() for planned in stale if planned.sources is not None]
+    keys = page_keys(pages, common, cache, shared)
+    reused = cache.reuse_pages(keys, output)
+    return ([(page, None) for page in always]
+            + [(page, key) for page, (_, key) in zip(pages, keys) if page.path not in reused])
+
+
+def _check_kept(kept: list[Planned], common: dict, cache: BuildCache, shared: tuple) -> None:
+    """Check mode of :mod:`site_builder.replan`: every kept page has the key a full build gives it."""
+    for (path, key), planned in zip(page_keys([planned.make() for planned in kept], common, cache, shared), kept):
+        if key != cache.previous_key(path):
+            raise replan.ReplanMismatch(f"{path}: kept by replan, but its key changed")
+
+
+def write_pages_and_index(env, outline: list[Planned], common: dict, site: Site, library: Library, output: Output,
+                          cache: BuildCache, progress: Progress) -> None:
+    """Write the pages of ``outline`` and the search index (:data:`search.INDEX_FILES`) into ``output``.
 
     With a cache, a page whose key (:func:`page_keys`) is the one its file had in the previous
-    build, and whose file is untouched since, is hard-linked from the previous output instead of
-    rendered; so is the search index when the key of the whole site is unchanged. The rest is
-    written on every core when :func:`workers.parallel_workers` allows, else in this process.
+    build, and whose file is untouched since, is kept from the previous output instead of
+    rendered (:func:`pages_to_render`); so is the search index when the key of the whole site is
+    unchanged. The rest is written on every core when :func:`workers.parallel_workers` allows, else
+    in this process.
     """
     index_paths = INDEX_FILES
     state = state_path(cache.folder)  # tokenized papers kept for the next build (index_state.py)
@@ -154,9 +197,7 @@ def write_pages_and_index(env, pages, common: dict, site: Site, output: Output, 
     index_reused = (all(cache.reusable(path, key) is not None for path in index_paths)
                     and all([cache.reuse(path, key, output) for path in index_paths]))
     progress.stage("page keys and reuse")
-    keys = page_keys(pages, common, cache)
-    reused = cache.reuse_pages(keys, output)
-    todo = [(page, k) for page, (_, k) in zip(pages, keys) if page.path not in reused]
+    todo = pages_to_render(outline, common, site, library, output, cache)
     progress.stage("pages" if index_reused else "pages and search index", len(todo), "pages")
     if not workers.parallel_workers(len(todo)):
         for page, page_key in todo:
@@ -200,8 +241,8 @@ def write_site(site: Site, output: Output, library: Library | None = None, updat
     env = make_environment(TEMPLATES)
     library = library if library is not None else Library(site)
     progress.stage("planning pages")
-    pages = plan_pages(site, library)
-    write_pages_and_index(env, pages, common_context(site), site, output, cache, progress)
+    outline = outline_pages(site, library)
+    write_pages_and_index(env, outline, common_context(site), site, library, output, cache, progress)
     progress.stage("bib files, feeds, assets")
     write_bib_files(site, library, output)
     key = cache.key(urls.PAPERS_JSON, site)
@@ -212,8 +253,8 @@ def write_site(site: Site, output: Output, library: Library | None = None, updat
     output.write_text(".nojekyll", "")
     copy_assets(output)
     write_hosting_files(env, site, output, updated or datetime.fromtimestamp(0, tz=timezone.utc),
-                        [page.path for page in pages])
-    return len(pages)
+                        [planned.path for planned in outline])
+    return len(outline)
 
 
 def build(seeds: Path, out: Path, config: SiteConfig, strict: bool = False,
