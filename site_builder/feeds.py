@@ -7,7 +7,11 @@ Formats:
   ``sitemap-1.xml``, ``sitemap-2.xml``, … Written only with a base URL (the protocol needs absolute URLs).
 - ``robots.txt``: the Robots Exclusion Protocol (RFC 9309); names the sitemap when there is one.
   Crawlers read it only at a domain root, so under a GitHub Pages sub-path it is informative only.
-- Atom 1.0 (RFC 4287): one feed for the whole site and one per venue, one entry per paper.
+- Atom 1.0 (RFC 4287): one feed for the whole site and one per venue, each with the newest
+  :data:`FEED_LIMIT` papers (:func:`newest`): newest is the latest year, then the lists' order (the
+  site's display order; the lists carry no dates). Like Hugo's ``rssLimit`` and jekyll-feed's
+  ``posts_limit`` (10), a feed is a window on recent items, not an archive: ``papers.json`` and the
+  ``.bib`` files hold every paper.
   Links are absolute with a base URL, else relative to the feed file (RFC 4287 §3.3 allows IRI
   references resolved against the feed's own URI). Entry ids are ``urn:uuid:`` names (UUID v5 of the
   paper id), so they survive a move of the site.
@@ -29,6 +33,8 @@ from . import urls
 from .model import Paper, Site, Venue
 
 SITEMAP_LIMIT = 50_000
+#: Entries per Atom feed (the newest papers, see :func:`newest`).
+FEED_LIMIT = 50
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 ATOM_NS = "http://www.w3.org/2005/Atom"
 GENERATOR = "site_builder"
@@ -158,15 +164,22 @@ def atom_feed(site: Site, feed_path: str, title: str, papers: list[Paper], updat
     return "".join(out)
 
 
+def newest(papers: list[Paper], limit: int = FEED_LIMIT) -> list[Paper]:
+    """The first ``limit`` of ``papers`` by year, latest first; papers of one year keep their order
+    in ``papers`` (the lists' order: a stable sort)."""
+    return sorted(papers, key=lambda paper: -paper.venue.year)[:limit]
+
+
 def feed_files(site: Site, updated: datetime) -> dict[str, str]:
-    """Every Atom feed of ``site``: ``{"feed.xml": whole site, "venues/<slug>/feed.xml": one venue, …}``."""
-    files = {urls.FEED: atom_feed(site, urls.FEED, site.config.title, list(site.papers), updated, urls.HOME)}
+    """Every Atom feed of ``site``: ``{"feed.xml": whole site, "venues/<slug>/feed.xml": one venue, …}``,
+    each with the :func:`newest` :data:`FEED_LIMIT` papers."""
+    files = {urls.FEED: atom_feed(site, urls.FEED, site.config.title, newest(list(site.papers)), updated, urls.HOME)}
     for venue in site.venues:
         files[urls.venue_feed_path(venue.slug)] = venue_feed(site, venue, updated)
     return files
 
 
 def venue_feed(site: Site, venue: Venue, updated: datetime) -> str:
-    """The Atom feed of one venue's papers."""
+    """The Atom feed of one venue's :func:`newest` papers."""
     return atom_feed(site, urls.venue_feed_path(venue.slug), f"{venue.label} · {site.config.title}",
-                     site.papers_of(venue), updated, venue.path)
+                     newest(list(site.papers_of(venue))), updated, venue.path)

@@ -17,7 +17,7 @@ from conftest import build_into
 from linkcheck import all_links, broken_links, internal_links
 from serving import CORPUS, ROOT, copy_seeds, running
 from site_builder import urls
-from site_builder.feeds import SITEMAP_LIMIT, sitemap_files
+from site_builder.feeds import FEED_LIMIT, SITEMAP_LIMIT, sitemap_files
 from site_builder.serve import make_server
 
 BASE = "https://user.github.io/repo/"
@@ -125,7 +125,7 @@ def _feed(path: Path) -> ElementTree.Element:
 def test_atom_feeds(seed_site, seed_records, pages_site):
     whole = _feed(seed_site / "feed.xml")
     entries = whole.findall(f"{ATOM}entry")
-    assert len(entries) == len(seed_records)
+    assert len(entries) == min(FEED_LIMIT, len(seed_records))
     ids = [e.find(f"{ATOM}id").text for e in entries]
     assert len(set(ids)) == len(ids) and all(re.fullmatch(r"urn:uuid:[0-9a-f-]{36}", i) for i in ids)
     by_url = {r["url"]: r for r in seed_records}
@@ -136,7 +136,8 @@ def test_atom_feeds(seed_site, seed_records, pages_site):
         hrefs = [e.find(f"{ATOM}link[@rel='alternate']").get("href") for e in root.findall(f"{ATOM}entry")]
         # Relative links resolve, from the feed's own place, to the papers of that venue.
         targets = [unquote(urlsplit(urljoin(feed_path, h)).path) for h in hrefs]
-        assert sorted(targets) == sorted(u for u, r in by_url.items() if (r["venue"], r["year"]) == (venue, year))
+        of_venue = [u for u, r in by_url.items() if (r["venue"], r["year"]) == (venue, year)]
+        assert set(targets) <= set(of_venue) and len(targets) == len(set(targets)) == min(FEED_LIMIT, len(of_venue))
         assert root.find(f"{ATOM}title").text.startswith(f"{venue} {year}")
     # With a base URL every link is absolute and the entry ids are the same.
     pages_feed = _feed(pages_site / "feed.xml")
@@ -255,3 +256,35 @@ def test_workflow_builds_with_the_readme_command():
     for action in ("actions/configure-pages@", "actions/upload-pages-artifact@", "actions/deploy-pages@"):
         assert action in workflow
     assert "include-hidden-files: true" in workflow and "SOURCE_DATE_EPOCH" in workflow
+
+
+def test_feeds_hold_the_newest_papers_latest_year_first_then_list_order():
+    """On 400 real corpus papers: each feed has at most FEED_LIMIT entries, the newest ones (latest year first,
+    then the site's order); every venue feed holds its venue's first papers in the site's order."""
+    from site_builder.corpus import corpus_site, read_corpus
+    from site_builder.feeds import entry_id, feed_files
+
+    site = corpus_site(read_corpus(sample=400, seed=3))
+    papers = list(site.papers)
+    assert len({p.venue.year for p in papers}) > 1 and len(papers) > FEED_LIMIT
+    files = feed_files(site, datetime(2026, 1, 1, tzinfo=timezone.utc))
+
+    def entry_ids(text: str) -> list[str]:
+        root = ElementTree.fromstring(text)
+        return [e.find(f"{ATOM}id").text for e in root.findall(f"{ATOM}entry")]
+
+    whole = entry_ids(files["feed.xml"])
+    by_id = {entry_id(p): p for p in papers}
+    years = [by_id[i].venue.year for i in whole]
+    assert len(whole) == FEED_LIMIT and years == sorted(years, reverse=True)
+    assert years[0] == max(p.venue.year for p in papers)
+    # No paper left out is newer than the oldest one kept, and within a year the site's order holds.
+    left_out = [p for p in papers if entry_id(p) not in set(whole)]
+    assert all(p.venue.year <= years[-1] for p in left_out)
+    position = {entry_id(p): n for n, p in enumerate(papers)}
+    for year in set(years):
+        kept = [position[i] for i in whole if by_id[i].venue.year == year]
+        assert kept == sorted(kept)
+    for venue in site.venues:
+        ids = entry_ids(files[urls.venue_feed_path(venue.slug)])
+        assert ids == [entry_id(p) for p in site.papers_of(venue)][:FEED_LIMIT]
