@@ -20,8 +20,8 @@ from .model import OVERRIDABLE, Site, build_site
 from .pages import Page, Planned, common_context, outline_pages
 from .progress import Progress
 from .reader import Entry
-from .index_state import state_path
-from .search import INDEX_FILES, index_files
+from .index_run import IndexRun
+from .search import INDEX_FILES
 from .writer import Output, make_environment, render_page
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -181,79 +181,74 @@ def _check_kept(kept: list[Planned], common: dict, cache: BuildCache, shared: tu
             raise replan.ReplanMismatch(f"{path}: kept by replan, but its key changed")
 
 
-def write_pages_and_index(env, outline: list[Planned], common: dict, site: Site, library: Library, output: Output,
-                          cache: BuildCache, progress: Progress) -> None:
-    """Write the pages of ``outline`` and the search index (:data:`search.INDEX_FILES`) into ``output``.
+def write_pages(env, outline: list[Planned], common: dict, site: Site, library: Library, output: Output,
+                cache: BuildCache, progress: Progress) -> None:
+    """Write the pages of ``outline`` into ``output``.
 
     With a cache, a page whose key (:func:`page_keys`) is the one its file had in the previous
     build, and whose file is untouched since, is kept from the previous output instead of
-    rendered (:func:`pages_to_render`); so is the search index when the key of the whole site is
-    unchanged. The rest is written on every core when :func:`workers.parallel_workers` allows, else
-    in this process.
+    rendered (:func:`pages_to_render`). The rest is written on every core when
+    :func:`workers.parallel_workers` allows, else in this process.
     """
-    index_paths = INDEX_FILES
-    state = state_path(cache.folder)  # tokenized papers kept for the next build (index_state.py)
-    key = cache.key("search-index", site)
-    index_reused = (all(cache.reusable(path, key) is not None for path in index_paths)
-                    and all([cache.reuse(path, key, output) for path in index_paths]))
     progress.stage("page keys and reuse")
     todo = pages_to_render(outline, common, site, library, output, cache)
-    progress.stage("pages" if index_reused else "pages and search index", len(todo), "pages")
+    progress.stage("pages", len(todo), "pages")
     if not workers.parallel_workers(len(todo)):
         for page, page_key in todo:
             output.write_text(page.path, render_page(env, page, common))
             cache.record(page.path, page_key, output)
             progress.advance()
-        if not index_reused:
-            progress.stage("search index")
-            for path, text in index_files(site, state).items():
-                output.write_text(path, text)
-                cache.record(path, key, output)
         return
-    jobs = [] if index_reused else [(workers.index_job(site, index_paths, key, output.staging, state), 0)]
-    jobs += [(workers.page_job(env, chunk, common, output.staging), len(chunk)) for chunk in workers.chunks(todo)]
-    workers.claim_all(output, [page.path for page, _ in todo] + ([] if index_reused else list(index_paths)))
-    index_pending = [not index_reused]
+    jobs = [(workers.page_job(env, chunk, common, output.staging), len(chunk))
+            for chunk in workers.chunks(todo, workers.CHUNK)]
+    workers.claim_all(output, [page.path for page, _ in todo])
 
     def done(results, weight):
         for written in results:
             cache.record_stat(written.path, written.key, written.stat)
-            if written.path == index_paths[0]:
-                index_pending[0] = False
         progress.advance(weight)
-        if index_pending[0] and progress.done >= len(todo) and progress.total is not None:
-            progress.stage("search index (pages done)")
 
     workers.run_jobs(jobs, done)
 
 
 def write_site(site: Site, output: Output, library: Library | None = None, updated: datetime | None = None,
-               cache: BuildCache | None = None, progress: Progress | None = None) -> int:
+               cache: BuildCache | None = None, progress: Progress | None = None,
+               index: IndexRun | None = None) -> int:
     """Write every page, ``papers.json``, the search index and the assets of ``site``, the
     reading-list pages and ``.bib`` files of ``library``, then the hosting files (404 page,
     sitemap, robots.txt, feeds stamped ``updated``, default the epoch). Returns the page count.
 
-    With ``cache`` (see :mod:`site_builder.cache`), ``papers.json`` and the search index
-    are reused when the whole site is unchanged; everything else is written every time.
+    ``index`` is the search index already started (:class:`IndexRun`; default: started here);
+    it is finished before this returns. With ``cache`` (see :mod:`site_builder.cache`),
+    ``papers.json`` and the search index are reused when the whole site is unchanged, pages
+    when their key is.
     """
     cache = cache if cache is not None else BuildCache(None)
     progress = progress if progress is not None else Progress(enabled=False)
-    env = make_environment(TEMPLATES)
-    library = library if library is not None else Library(site)
-    progress.stage("planning pages")
-    outline = outline_pages(site, library)
-    write_pages_and_index(env, outline, common_context(site), site, library, output, cache, progress)
-    progress.stage("bib files, feeds, assets")
-    write_bib_files(site, library, output)
-    key = cache.key(urls.PAPERS_JSON, site)
-    if not cache.reuse(urls.PAPERS_JSON, key, output):
-        output.write_text(urls.PAPERS_JSON, json.dumps([p.record() for p in site.papers], ensure_ascii=False,
-                                                       sort_keys=True, indent=1) + "\n")
-        cache.record(urls.PAPERS_JSON, key, output)
-    output.write_text(".nojekyll", "")
-    copy_assets(output)
-    write_hosting_files(env, site, output, updated or datetime.fromtimestamp(0, tz=timezone.utc),
-                        [planned.path for planned in outline])
+    index = index if index is not None else IndexRun(site, output, cache)
+    try:
+        env = make_environment(TEMPLATES)
+        library = library if library is not None else Library(site)
+        progress.stage("planning pages")
+        outline = outline_pages(site, library)
+        write_pages(env, outline, common_context(site), site, library, output, cache, progress)
+        progress.stage("bib files, feeds, assets")
+        write_bib_files(site, library, output)
+        key = cache.key(urls.PAPERS_JSON, site)
+        if not cache.reuse(urls.PAPERS_JSON, key, output):
+            output.write_text(urls.PAPERS_JSON, json.dumps([p.record() for p in site.papers], ensure_ascii=False,
+                                                           sort_keys=True, indent=1) + "\n")
+            cache.record(urls.PAPERS_JSON, key, output)
+        output.write_text(".nojekyll", "")
+        copy_assets(output)
+        write_hosting_files(env, site, output, updated or datetime.fromtimestamp(0, tz=timezone.utc),
+                            [planned.path for planned in outline])
+        if index.pending:
+            progress.stage("search index (finishing)")
+        index.finish()
+    except BaseException:
+        index.cancel()
+        raise
     return len(outline)
 
 
@@ -297,22 +292,33 @@ def _build(out: Path, config: SiteConfig, strict: bool, build_cache: BuildCache,
     build_cache.store_work(workers.parallel_map(paper_work, work, progress))
     progress.stage("papers", len(entries), "papers")
     site = build_site(entries, overrides, config, diagnostics, memo=build_cache, progress=progress)
-    progress.stage("reading-list features")
-    library = build_library(site, notes, diagnostics, build_cache)
-    if diagnostics.errors or (strict and diagnostics.warnings):
-        build_cache.save()
-        diagnostics.extend(build_cache.diagnostics)
-        return BuildReport(site, diagnostics, library=library, seconds=progress.elapsed)
-    output = Output(out)
-    build_cache.open_output(out)
-    # The model lives through the rest of the build: move it out of the garbage collector's sight
-    # (undone in build): collections stay cheap, and forked workers do not copy every memory
-    # page of the parent by touching its objects' GC headers.
-    gc.freeze()
+    failed = lambda: diagnostics.errors or (strict and diagnostics.warnings)  # noqa: E731
+    output = index = None
+    if not failed():
+        output = Output(out)
+        build_cache.open_output(out)
+        # The model lives through the rest of the build: move it out of the garbage collector's sight
+        # (undone in build): collections stay cheap, and forked workers do not copy every memory
+        # page of the parent by touching its objects' GC headers.
+        gc.freeze()
+        # The search index needs the model alone: it runs in a forked process from here on,
+        # beside the reading-list features, the pages and the other files (see index_run).
+        index = IndexRun(site, output, build_cache)
     try:
-        pages = write_site(site, output, library, updated, build_cache, progress)
+        progress.stage("reading-list features")
+        library = build_library(site, notes, diagnostics, build_cache)
+        if failed():
+            if index is not None:
+                index.cancel()
+                output.discard()
+            build_cache.save()
+            diagnostics.extend(build_cache.diagnostics)
+            return BuildReport(site, diagnostics, library=library, seconds=progress.elapsed)
+        pages = write_site(site, output, library, updated, build_cache, progress, index)
     except BaseException:
-        output.discard()
+        if index is not None:
+            index.cancel()
+            output.discard()
         raise
     index_file = output.file(INDEX_FILES[0])
     index_bytes = index_file.stat().st_size if index_file.exists() else 0

@@ -1,11 +1,13 @@
 """Write the pages and the search index, on every core when that helps.
 
-The jobs are the search index (one job: :func:`search.index_files`, a
-black box over the whole site) and the pages to render, in chunks. With two
-or more cores and ``fork`` available they run in a pool of forked worker
-processes that inherit the site model, so nothing is pickled but the
-results (paths and file stats). Otherwise, or for small builds, they run in
-this process. Either way the bytes written are the same.
+The pages to render are jobs in chunks. With two or more cores and ``fork``
+available they run in a pool of forked worker processes that inherit the site
+model, so nothing is pickled but the results (paths and file stats).
+Otherwise, or for small builds, they run in this process. The search index
+(one job: :func:`search.index_files`, a black box over the whole site) runs
+in a forked process of its own (:func:`start_background`) while the build
+goes on: reading-list features, planning, pages, ``.bib`` files and feeds.
+Either way the bytes written are the same.
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ MIN_PARALLEL_WORK = 500
 MIN_MAP_ITEMS = 200
 
 _JOBS: list[Callable[[], list]] = []
+#: The ``fork`` context, bound at import (None where there is no ``fork``).
+_FORK = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
 
 
 def worker_count() -> int:
@@ -186,3 +190,61 @@ def fork_pool(processes: int):
     """A pool of ``processes`` forked workers that ignore SIGINT (see :func:`_pool`), or None when
     the platform cannot make one; leaving its ``with`` block terminates the workers."""
     return _pool(processes)
+
+
+class Background:
+    """A job running in a forked process of its own (see :func:`start_background`)."""
+
+    def __init__(self, process, connection) -> None:
+        self._process = process
+        self._connection = connection
+
+    def result(self) -> list:
+        """Wait for the job and return its result; re-raises the exception the job raised
+        (``RuntimeError`` when the process ended without an answer)."""
+        try:
+            kind, value = self._connection.recv()
+        except EOFError:
+            kind, value = "error", RuntimeError(f"the background worker ended with status {self._process.exitcode}")
+        finally:
+            self._connection.close()
+            self._process.join()
+        if kind == "error":
+            raise value
+        return value
+
+    def cancel(self) -> None:
+        """Stop the job (when it is still running) and reap its process."""
+        if self._process.is_alive():
+            self._process.terminate()
+        self._process.join()
+        self._connection.close()
+
+
+def _background_main(job: Callable[[], list], connection) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the parent, which cancels the job
+    try:
+        answer = ("ok", job())
+    except BaseException as exc:  # sent to the parent, raised there
+        answer = ("error", exc)
+    try:
+        connection.send(answer)
+    except Exception as exc:  # e.g. an exception that cannot be pickled
+        connection.send(("error", RuntimeError(f"background job failed: {answer[1]!r} ({exc})")))
+    connection.close()
+
+
+def start_background(job: Callable[[], list]) -> Background | None:
+    """Start ``job`` (a callable returning something picklable, e.g. ``list[Written]``) in a forked
+    process that inherits this one's memory, or return None when :func:`worker_count` is below 2
+    (the caller then runs ``job`` itself). Starts no thread, so a pool can still be forked after it."""
+    if worker_count() < 2 or _FORK is None:
+        return None
+    try:
+        receiver, sender = _FORK.Pipe(duplex=False)
+        process = _FORK.Process(target=_background_main, args=(job, sender), daemon=True)
+        process.start()
+    except (OSError, ValueError):
+        return None
+    sender.close()
+    return Background(process, receiver)

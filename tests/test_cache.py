@@ -162,7 +162,7 @@ def test_parallel_writer_gives_the_same_bytes(tmp_path, seeds_copy, monkeypatch)
 
     monkeypatch.setattr(workers.multiprocessing, "get_context", lambda method: CountingContext())
     report = run(seeds_copy, tmp_path / "parallel", tmp_path / "cache")
-    assert used == [2, 2] and report.reused == 0  # abstracts, then pages and index
+    assert used == [2, 2] and report.reused == 0  # abstracts, then pages (the index runs in a process of its own)
     assert_same_site(tmp_path / "serial", tmp_path / "parallel")
 
 
@@ -378,6 +378,30 @@ def test_links_computed_on_strings_equal_relpath(seed_site):
     for folder in folders:
         for target in paths:
             assert urls.relative_url_from(folder, target) == urls.relative_url(f"{folder}/x" if folder else "x", target)
+
+
+def test_a_failing_index_process_fails_the_build_and_keeps_the_previous_site(tmp_path, seeds_copy, monkeypatch,
+                                                                          capsys):
+    """The search index runs in a forked process of its own (workers.start_background); its failure is the
+    build's: exit status 2 with the reason, the previous output untouched, no staging folder left."""
+    import os
+
+    site, cache = tmp_path / "site", tmp_path / "cache"
+    assert build_into(site, "--cache", str(cache), seeds=seeds_copy) == 0
+    before = files_of(site)
+    monkeypatch.setattr(workers, "worker_count", lambda: 2)
+    parent = os.getpid()
+
+    def failing(site_model, state=None):
+        raise OSError(28, f"No space left on device (in process {'parent' if os.getpid() == parent else 'child'})")
+
+    monkeypatch.setattr(workers, "index_files", failing)
+    change_one_abstract(seeds_copy)
+    capsys.readouterr()
+    assert build_into(site, "--cache", str(cache), seeds=seeds_copy) == 2
+    assert "No space left on device (in process child)" in capsys.readouterr().err
+    assert files_of(site) == before
+    assert not list(tmp_path.glob(".site.building-*"))
 
 
 def test_a_failed_rebuild_that_keeps_pages_leaves_the_previous_site(tmp_path, seeds_copy, monkeypatch):
