@@ -8,7 +8,7 @@ that what it shows is a function of its :class:`Page` and the config alone.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, NamedTuple
 
 from . import urls
 from .model import Paper, Site
@@ -41,8 +41,7 @@ def common_context(site: Site) -> dict:
     return {"config": site.config}
 
 
-@dataclass(frozen=True)
-class Planned:
+class Planned(NamedTuple):
     """One page of the plan before its context is built: its ``path``; ``sources``, the positions in
     ``site.papers`` of the papers whose data its context shows (``None`` for a page that is always
     built: ``search.html``); and ``make``, which builds the :class:`Page` (views are shared: any order)."""

@@ -10,6 +10,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from . import listcache, replan, urls, workers
+from .bibfiles import write_bib_files
 from .cache import BuildCache, folder_digest, paper_work
 from .config import SiteConfig
 from .diagnostics import Diagnostics
@@ -114,13 +115,6 @@ def default_notes(seeds: Path) -> Path | None:
     """The notes folder used without ``--notes``: ``notes/`` beside the seeds folder, when it exists."""
     folder = Path(seeds).resolve().parent / "notes"
     return folder if folder.is_dir() else None
-
-
-def write_bib_files(site: Site, library: Library, output: Output) -> None:
-    """Write ``papers.bib`` (the whole site) and one ``papers.bib`` per venue."""
-    output.write_text(urls.SITE_BIB, library.bib_file(site.papers))
-    for venue in site.venues:
-        output.write_text(urls.venue_bib_path(venue.slug), library.bib_file(site.papers_of(venue)))
 
 
 def page_keys(pages, common: dict, cache: BuildCache, shared: tuple | None = None) -> list[tuple[str, str | None]]:
@@ -233,7 +227,7 @@ def write_site(site: Site, output: Output, library: Library | None = None, updat
         outline = outline_pages(site, library)
         write_pages(env, outline, common_context(site), site, library, output, cache, progress)
         progress.stage("bib files, feeds, assets")
-        write_bib_files(site, library, output)
+        write_bib_files(site, library, output, cache)
         key = cache.key(urls.PAPERS_JSON, site)
         if not cache.reuse(urls.PAPERS_JSON, key, output):
             output.write_text(urls.PAPERS_JSON, json.dumps([p.record() for p in site.papers], ensure_ascii=False,

@@ -139,6 +139,7 @@ class Output:
         self.written: set[str] = set()
         self._folders: set[str] = {""}  # folders of the staging folder made so far
         self.kept: set[str] = set()  # files of the previous output kept as they are (see keep)
+        self._ours = False  # whether keep found the output folder built by this tool
         self.write_text(MARKER, "Built by site_builder; this folder is replaced whole by each build.\n")
 
     def _claim(self, path: str) -> Path:
@@ -175,8 +176,10 @@ class Output:
         Raises :class:`OutputError` like the writing methods for a path already written or unsafe,
         or when the output folder was not built by this tool.
         """
-        if not (self.target / MARKER).is_file():
-            raise OutputError(f"{self.target}: not built by this tool; cannot keep {path!r}")
+        if not self._ours:  # checked once per build: the output folder is not touched before commit
+            if not (self.target / MARKER).is_file():
+                raise OutputError(f"{self.target}: not built by this tool; cannot keep {path!r}")
+            self._ours = True
         parts = path.split("/")
         if path.startswith("/") or ".." in parts or "." in parts or "" in parts or path in self.written:
             raise OutputError(f"refusing to keep {path!r}: {'written twice' if path in self.written else 'unsafe path'}")

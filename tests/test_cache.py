@@ -326,7 +326,8 @@ def test_an_edit_rebuilt_with_reused_pages_gives_the_bytes_of_a_build_without_ca
     if marker:
         assert any(marker.encode() in after[p] for p in changed)
     if edit == "template":
-        assert report.reused <= 3  # every page rendered again (only papers.json and the index can be reused)
+        # Every page rendered again (only papers.json, the index and the venues' .bib files can be reused).
+        assert report.reused <= 3 + len(list(site.glob("venues/*/papers.bib")))
     else:
         assert report.reused > pages // 2  # most pages hard-linked from the previous output
         assert (site / "search.html").stat().st_nlink == 1  # search.html gets the whole library: always rendered
@@ -417,3 +418,27 @@ def test_a_failed_rebuild_that_keeps_pages_leaves_the_previous_site(tmp_path, se
     assert build_into(site, "--cache", str(cache), seeds=seeds_copy) == 0  # and the next build still agrees
     assert build_into(tmp_path / "plain", "--no-cache", seeds=seeds_copy) == 0
     assert_same_site(tmp_path / "plain", site)
+
+
+def test_a_rebuild_writes_only_the_bib_file_of_the_edited_venue(tmp_path, seeds_copy):
+    """Venue .bib files are keyed (bibfiles.py): after one abstract of ICML 2025 changes, the other venues'
+    files are kept (same inode), that venue's and the site's are written again, and the bytes are a no-cache build's."""
+    from site_builder.bibfiles import venue_groups
+    from site_builder.corpus import corpus_site, read_corpus
+
+    site, cache = tmp_path / "site", tmp_path / "cache"
+    run(seeds_copy, site, cache)
+    bibs = sorted(site.glob("venues/*/papers.bib"))
+    assert len(bibs) >= 3
+    before = {p: inode(p) for p in [*bibs, site / "papers.bib"]}
+    change_one_abstract(seeds_copy)
+    run(seeds_copy, site, cache)
+    rewritten = sorted(p.relative_to(site).as_posix() for p in before if inode(p) != before[p])
+    assert rewritten == ["papers.bib", "venues/icml-2025/papers.bib"]
+    run(seeds_copy, tmp_path / "plain", None)
+    assert_same_site(tmp_path / "plain", site)
+    # The site's file is the venues' files joined: the model lists papers grouped by venue, in venue order.
+    corpus = corpus_site(read_corpus(sample=300, seed=5))
+    groups = venue_groups(corpus)
+    assert groups is not None and [p for g in groups for p in g] == list(corpus.papers)
+    assert [g[0].venue for g in groups] == list(corpus.venues)
