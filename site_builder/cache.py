@@ -211,6 +211,7 @@ class BuildCache:
         self._previous: dict[str, list] = {}
         self._manifest: dict[str, list] = {}
         self.previous_plan: dict | None = None  # the previous build's plan record (see replan), as saved
+        self.snapshot: dict | None = None  # this build's record for a next build with nothing changed (see unchanged)
         self.plan: dict | None = None  # this build's, saved with the manifest
         self._out: Path | None = None
         self._warned_write = False
@@ -387,7 +388,7 @@ class BuildCache:
 
     def _manifest_path(self, out: Path) -> Path:
         assert self.folder is not None
-        return self.folder / "outputs" / f"{_digest(str(Path(out).resolve()))[:24]}.json"
+        return manifest_path(self.folder, out)
 
     def open_output(self, out: Path) -> None:
         """Load the manifest of the previous build into ``out`` (call before rendering into it)."""
@@ -450,6 +451,11 @@ class BuildCache:
             done.add(path)
         return done
 
+    @property
+    def manifest(self) -> dict[str, list]:
+        """This build's manifest so far: ``{path: [key, size, mtime_ns, inode]}`` of its keyed files."""
+        return self._manifest
+
     def previous_key(self, path: str) -> str | None:
         """The key the previous build recorded for its file ``path``, or None."""
         entry = self._previous.get(path)
@@ -494,8 +500,29 @@ class BuildCache:
         if self._strings_dirty or strmemo.changed():
             self._save(self.folder / STRINGS_NAME, {"tables": strmemo.export()})
         if self._out is not None:
+            snapshot = self.snapshot
+            if snapshot is not None:
+                from .unchanged import cache_state  # the cache as this build leaves it (but the manifests)
+                snapshot = {**snapshot, "cache": cache_state(self.folder)}
             self._save(self._manifest_path(self._out), {"out": str(self._out), "files": self._manifest,
-                                                        "plan": self.plan})
+                                                        "plan": self.plan, "snapshot": snapshot})
+
+
+def manifest_path(folder: Path, out: Path) -> Path:
+    """The manifest file of the output folder ``out`` in the cache ``folder``."""
+    return Path(folder) / "outputs" / f"{_digest(str(Path(out).resolve()))[:24]}.json"
+
+
+def read_manifest(folder: Path, out: Path) -> dict | None:
+    """The manifest of ``out`` in the cache ``folder`` when it is one of this code version, else None
+    (quietly: a full build then reads it again and reports what is wrong)."""
+    try:
+        data = json.loads(manifest_path(folder, out).read_bytes().decode("utf-8"))
+    except (OSError, ValueError, UnicodeDecodeError):
+        return None
+    if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("code") != code_version():
+        return None
+    return data
 
 
 def _string(v: Any) -> str:

@@ -9,12 +9,12 @@ from dataclasses import astuple, dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
-from . import listcache, replan, urls, workers
+from . import listcache, replan, unchanged, urls, workers
 from .bibfiles import write_bib_files
-from .cache import BuildCache, folder_digest, paper_work
+from .cache import BuildCache, code_version, folder_digest, paper_work, read_manifest
 from .config import SiteConfig
 from .diagnostics import Diagnostics
-from .feeds import DateError, build_time
+from .feeds import DateError, build_time, rfc3339
 from .hosting import write_hosting_files
 from .library import Library, build_library
 from .model import OVERRIDABLE, Site, build_site
@@ -49,6 +49,7 @@ class BuildReport:
     index_bytes: int = 0
     seconds: float = 0.0
     reused: int = 0
+    paper_count: int = 0
 
 
 def list_files(seeds: Path) -> list[Path]:
@@ -257,6 +258,8 @@ def build(seeds: Path, out: Path, config: SiteConfig, strict: bool = False,
     curator's notes folder (default: :func:`default_notes`). ``cache`` is the
     build cache folder (None: no cache; see :mod:`site_builder.cache`): its
     warnings are reported but never fatal, and it never changes the output.
+    With a cache, a build whose inputs, output and cache are all as the last
+    build left them returns that build's report at once (:mod:`site_builder.unchanged`).
     ``progress`` shows the stages on a terminal.
     """
     progress = progress if progress is not None else Progress(enabled=False)
@@ -266,21 +269,43 @@ def build(seeds: Path, out: Path, config: SiteConfig, strict: bool = False,
         updated = build_time([*files, seeds / OVERRIDES_NAME])
     except DateError as exc:
         raise BuildError(str(exc)) from exc
+    notes = notes if notes is not None else default_notes(seeds)
+    inputs = None
+    if cache is not None:
+        inputs = unchanged.inputs_digest(code_version(), files, seeds / OVERRIDES_NAME, config, strict, notes,
+                                         [TEMPLATES, ASSETS], [LUNR_SOURCE], rfc3339(updated))
+        saved = unchanged.unchanged_report(read_manifest(cache, out), inputs, Path(out).resolve(), Path(cache))
+        if saved is not None:
+            try:
+                return _saved_report(saved, progress)
+            except (TypeError, ValueError, KeyError):
+                pass
     build_cache = BuildCache(cache)
     progress.stage("reading lists")
     entries = read_lists(files, config, diagnostics, build_cache)
     overrides = load_overrides(seeds, diagnostics)
     try:
-        return _build(out, config, strict, build_cache, entries, overrides, diagnostics, progress,
-                      notes if notes is not None else default_notes(seeds), updated)
+        return _build(out, config, strict, build_cache, entries, overrides, diagnostics, progress, notes, updated,
+                      inputs)
     finally:
         gc.unfreeze()
         progress.close()
 
 
+def _saved_report(saved: dict, progress: Progress) -> BuildReport:
+    """The :class:`BuildReport` of a build that found nothing changed (see :mod:`site_builder.unchanged`)."""
+    progress.stage("nothing changed")
+    report = BuildReport(None, unchanged.diagnostics_of(saved), int(saved["files"]),
+                         datetime.fromtimestamp(int(saved["updated"]), tz=timezone.utc), None, int(saved["pages"]),
+                         int(saved["index_bytes"]), 0.0, int(saved["reused"]), int(saved["papers"]))
+    progress.close()
+    report.seconds = progress.elapsed
+    return report
+
+
 def _build(out: Path, config: SiteConfig, strict: bool, build_cache: BuildCache, entries: list[Entry],
            overrides: dict, diagnostics: Diagnostics, progress: Progress, notes: Path | None,
-           updated: datetime) -> BuildReport:
+           updated: datetime, inputs: str | None = None) -> BuildReport:
     work = build_cache.missing_work(entries)
     progress.stage("rendering abstracts", len(work), "papers")
     build_cache.store_work(workers.parallel_map(paper_work, work, progress))
@@ -318,7 +343,12 @@ def _build(out: Path, config: SiteConfig, strict: bool, build_cache: BuildCache,
     index_bytes = index_file.stat().st_size if index_file.exists() else 0
     output.commit()
     progress.stage("saving the build cache")
+    if inputs is not None and build_cache.enabled:
+        fields = unchanged.report_fields(diagnostics, len(output.written), pages, index_bytes, build_cache.reused,
+                                         len(site.papers), int(updated.timestamp()))
+        build_cache.snapshot = unchanged.snapshot(inputs, output.target, output.written, build_cache.manifest,
+                                                  fields)
     build_cache.save()
     diagnostics.extend(build_cache.diagnostics)
     return BuildReport(site, diagnostics, len(output.written), updated, library, pages, index_bytes,
-                       progress.elapsed, build_cache.reused)
+                       progress.elapsed, build_cache.reused, len(site.papers))

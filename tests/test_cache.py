@@ -442,3 +442,46 @@ def test_a_rebuild_writes_only_the_bib_file_of_the_edited_venue(tmp_path, seeds_
     groups = venue_groups(corpus)
     assert groups is not None and [p for g in groups for p in g] == list(corpus.papers)
     assert [g[0].venue for g in groups] == list(corpus.venues)
+
+
+def test_nothing_changed_returns_the_last_report_and_anything_changed_builds(tmp_path, seeds_copy, monkeypatch):
+    """unchanged.py: same inputs, untouched output and cache: the last build's report, no list read, same bytes.
+    An extra output file, a touched cache file, another base URL or notes folder: a full build again."""
+    from site_builder import pipeline
+
+    notes = tmp_path / "notes"
+    shutil.copytree(NOTES, notes)
+    site, cache = tmp_path / "site", tmp_path / "cache"
+    config = load_config(CONFIG)
+    reads = []
+    real_read = pipeline.read_lists
+    monkeypatch.setattr(pipeline, "read_lists", lambda *a, **k: reads.append(1) or real_read(*a, **k))
+
+    def again(cfg=config, notes_folder=notes):
+        reads.clear()
+        report = build(seeds_copy, site, cfg, notes=notes_folder, cache=cache)
+        return report, bool(reads)
+
+    first = build(seeds_copy, site, config, notes=notes, cache=cache)
+    assert first.diagnostics.warnings  # the seeds give warnings: they must be reported again
+    second, read = again()
+    assert not read and second.site is None
+    assert [str(d) for d in second.diagnostics] == [str(d) for d in first.diagnostics]
+    assert (second.files, second.pages, second.paper_count, second.updated, second.index_bytes) == \
+        (first.files, first.pages, len(first.site.papers), first.updated, first.index_bytes)
+    build(seeds_copy, tmp_path / "plain", config, notes=notes, cache=None)
+    assert_same_site(tmp_path / "plain", site)
+
+    (site / "stray.html").write_text("not ours", encoding="utf-8")
+    assert again()[1] and not (site / "stray.html").exists()
+    assert not again()[1]
+    related_state = cache / "related.npz"
+    related_state.write_bytes(related_state.read_bytes())  # same bytes, touched: the cache is not as left
+    assert again()[1]
+    assert again(config.with_base_url("https://example.org/x/"))[1]
+    assert again()[1]  # back to the first config: built again, the output had the other base URL
+    (notes / "added.md").write_text("---\npaper: a6a374ae39\nstatus: read\n---\nDone.\n", encoding="utf-8")
+    assert again()[1]
+    assert not again()[1]
+    build(seeds_copy, tmp_path / "plain2", config, notes=notes, cache=None)
+    assert_same_site(tmp_path / "plain2", site)
