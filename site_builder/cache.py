@@ -265,9 +265,11 @@ class BuildCache:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+            # json.dumps, not json.dump: dump streams through the pure-Python encoder, several times slower
+            text = json.dumps({"format": FORMAT, "code": self.code, **payload}, ensure_ascii=False,
+                              separators=(",", ":"))
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump({"format": FORMAT, "code": self.code, **payload}, handle, ensure_ascii=False,
-                          separators=(",", ":"))
+                handle.write(text)
             os.replace(tmp, path)
         except OSError as exc:
             self.warn_write(path, exc)
@@ -390,12 +392,14 @@ class BuildCache:
         assert self.folder is not None
         return manifest_path(self.folder, out)
 
-    def open_output(self, out: Path) -> None:
-        """Load the manifest of the previous build into ``out`` (call before rendering into it)."""
+    def open_output(self, out: Path, data: dict | None = None) -> None:
+        """Load the manifest of the previous build into ``out`` (call before rendering into it);
+        ``data``: that manifest as :func:`read_manifest` gave it already (else it is read here)."""
         self._out = Path(out).resolve()
         if self.folder is None:
             return
-        data = self._load(self._manifest_path(self._out))
+        if data is None:
+            data = self._load(self._manifest_path(self._out))
         files = data.get("files") if data else None
         self._previous = files if isinstance(files, dict) else {}
         self.previous_plan = data.get("plan") if data and isinstance(files, dict) else None

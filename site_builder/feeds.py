@@ -174,12 +174,17 @@ def feed_files(site: Site, updated: datetime) -> dict[str, str]:
     """Every Atom feed of ``site``: ``{"feed.xml": whole site, "venues/<slug>/feed.xml": one venue, …}``,
     each with the :func:`newest` :data:`FEED_LIMIT` papers."""
     files = {urls.FEED: atom_feed(site, urls.FEED, site.config.title, newest(list(site.papers)), updated, urls.HOME)}
+    by_venue: dict[str, list[Paper]] = {}
+    for paper in site.papers:
+        by_venue.setdefault(paper.venue.slug, []).append(paper)
     for venue in site.venues:
-        files[urls.venue_feed_path(venue.slug)] = venue_feed(site, venue, updated)
+        files[urls.venue_feed_path(venue.slug)] = venue_feed(site, venue, updated, by_venue.get(venue.slug, []))
     return files
 
 
-def venue_feed(site: Site, venue: Venue, updated: datetime) -> str:
-    """The Atom feed of one venue's :func:`newest` papers."""
+def venue_feed(site: Site, venue: Venue, updated: datetime, papers: list[Paper] | None = None) -> str:
+    """The Atom feed of one venue's :func:`newest` papers (``papers``: the venue's papers in display
+    order when the caller has them, else ``site.papers_of(venue)``)."""
+    papers = papers if papers is not None else site.papers_of(venue)
     return atom_feed(site, urls.venue_feed_path(venue.slug), f"{venue.label} · {site.config.title}",
-                     newest(list(site.papers_of(venue))), updated, venue.path)
+                     newest(list(papers)), updated, venue.path)

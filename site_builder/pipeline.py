@@ -270,11 +270,12 @@ def build(seeds: Path, out: Path, config: SiteConfig, strict: bool = False,
     except DateError as exc:
         raise BuildError(str(exc)) from exc
     notes = notes if notes is not None else default_notes(seeds)
-    inputs = None
+    inputs = manifest = None
     if cache is not None:
         inputs = unchanged.inputs_digest(code_version(), files, seeds / OVERRIDES_NAME, config, strict, notes,
                                          [TEMPLATES, ASSETS], [LUNR_SOURCE], rfc3339(updated))
-        saved = unchanged.unchanged_report(read_manifest(cache, out), inputs, Path(out).resolve(), Path(cache))
+        manifest = read_manifest(cache, out)
+        saved = unchanged.unchanged_report(manifest, inputs, Path(out).resolve(), Path(cache))
         if saved is not None:
             try:
                 return _saved_report(saved, progress)
@@ -286,7 +287,7 @@ def build(seeds: Path, out: Path, config: SiteConfig, strict: bool = False,
     overrides = load_overrides(seeds, diagnostics)
     try:
         return _build(out, config, strict, build_cache, entries, overrides, diagnostics, progress, notes, updated,
-                      inputs)
+                      inputs, manifest)
     finally:
         gc.unfreeze()
         progress.close()
@@ -305,7 +306,7 @@ def _saved_report(saved: dict, progress: Progress) -> BuildReport:
 
 def _build(out: Path, config: SiteConfig, strict: bool, build_cache: BuildCache, entries: list[Entry],
            overrides: dict, diagnostics: Diagnostics, progress: Progress, notes: Path | None,
-           updated: datetime, inputs: str | None = None) -> BuildReport:
+           updated: datetime, inputs: str | None = None, manifest: dict | None = None) -> BuildReport:
     work = build_cache.missing_work(entries)
     progress.stage("rendering abstracts", len(work), "papers")
     build_cache.store_work(workers.parallel_map(paper_work, work, progress))
@@ -315,7 +316,7 @@ def _build(out: Path, config: SiteConfig, strict: bool, build_cache: BuildCache,
     output = index = None
     if not failed():
         output = Output(out)
-        build_cache.open_output(out)
+        build_cache.open_output(out, manifest)
         # The model lives through the rest of the build: move it out of the garbage collector's sight
         # (undone in build): collections stay cheap, and forked workers do not copy every memory
         # page of the parent by touching its objects' GC headers.

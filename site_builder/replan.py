@@ -7,9 +7,11 @@ A page's context (:func:`site_builder.pages.outline_pages`) is a function of two
   name, spellings, papers), every tag and keyword (slug, label, path, papers) and the reading
   status counts. Index pages (home, authors, tags, keywords, "My list") show nothing else;
 - the data of the papers it shows, its ``sources`` (:attr:`~site_builder.pages.Planned.sources`):
-  for each such paper, its :class:`~site_builder.model.Paper` (every field), its note, the slugs of
-  its tags and keywords, its related papers, its BibTeX key and the author page of each of its
-  author names: :func:`paper_digests`.
+  for each such paper, its :class:`~site_builder.model.Paper` (every field), its note, its related
+  papers and its BibTeX key: :func:`paper_digests`. What else a page shows of a paper is a function
+  of these and the structure: the author page of each author name (the name's
+  :func:`~site_builder.authors.author_key` and the authors' keys and slugs), its tags (its note's
+  tags and the tag terms) and keywords (``Paper.keywords`` and the keyword terms).
 
 The previous build's structure digest and paper digests are kept in its manifest
 (:class:`~site_builder.cache.BuildCache`, ``plan``). When the structure digest is unchanged, a page
@@ -82,7 +84,7 @@ def structure_digest(site, library, fingerprints, shared: tuple) -> str | None:
     papers = tuple([(place(p.venue), place(p.track) if p.track is not None else "") for p in site.papers])
     venues = tuple([(place(v), tuple([place(t) for t in site.tracks_of(v)])) for v in site.venues])
     tracks = tuple([place(t) for t in site.tracks])
-    authors = tuple([(a.key, a.slug, a.name, tuple(sorted(a.spellings.items())),
+    authors = tuple([(a.key, a.slug, tuple(sorted(a.spellings.items())),  # the name is the most frequent spelling
                       tuple([position[p.id] for p in a.papers]))
                      for a in library.authors.authors])
     terms = tuple([(t.kind, t.slug, t.label, t.path, tuple([position[p.id] for p in t.papers]))
@@ -100,13 +102,8 @@ def paper_digests(site, library, fingerprints) -> list[str] | None:
     result: list[str] = []
     of = fingerprints.of
     for paper in site.papers:
-        authors = []
-        for name in paper.authors:
-            author = library.author(name)
-            authors.append(author.path if author is not None else None)
-        digest = of((paper, library.note(paper), tuple([t.slug for t in library.tags_of(paper)]),
-                     tuple([t.slug for t in library.keywords_of(paper)]),
-                     tuple([p.id for p in library.related(paper)]), library.bib_key(paper), tuple(authors)))
+        digest = of((paper, library.note(paper), tuple([p.id for p in library.related(paper)]),
+                     library.bib_key(paper)))
         if digest is None:
             return None
         result.append(digest[:DIGITS])
