@@ -212,6 +212,8 @@ class BuildCache:
         self._manifest: dict[str, list] = {}
         self.previous_plan: dict | None = None  # the previous build's plan record (see replan), as saved
         self.snapshot: dict | None = None  # this build's record for a next build with nothing changed (see unchanged)
+        self._parts_previous: dict = {}  # path → [[key, start, end], …] of a file written in parts (papersjson)
+        self._parts: dict[str, list] = {}
         self.plan: dict | None = None  # this build's, saved with the manifest
         self._out: Path | None = None
         self._warned_write = False
@@ -402,6 +404,8 @@ class BuildCache:
             data = self._load(self._manifest_path(self._out))
         files = data.get("files") if data else None
         self._previous = files if isinstance(files, dict) else {}
+        parts = data.get("parts") if data and isinstance(files, dict) else None
+        self._parts_previous = parts if isinstance(parts, dict) else {}
         self.previous_plan = data.get("plan") if data and isinstance(files, dict) else None
 
     def key(self, *parts: Any) -> str | None:
@@ -465,6 +469,39 @@ class BuildCache:
         entry = self._previous.get(path)
         return entry[0] if isinstance(entry, list) and len(entry) == 4 and isinstance(entry[0], str) else None
 
+    def previous_parts(self, path: str) -> list[list]:
+        """The ``[key, start, end]`` parts the previous build recorded for ``path`` (:meth:`set_parts`),
+        well-formed ones only; empty when none."""
+        parts = self._parts_previous.get(path)
+        if not isinstance(parts, list):
+            return []
+        return [p for p in parts if isinstance(p, list) and len(p) == 3 and isinstance(p[0], str)
+                and isinstance(p[1], int) and isinstance(p[2], int) and 0 <= p[1] <= p[2]]
+
+    def set_parts(self, path: str, parts: list[list]) -> None:
+        """Record the parts of ``path`` written by this build: ``[key, start, end]`` (character offsets)."""
+        if self.folder is not None:
+            self._parts[path] = parts
+
+    def keep_parts(self, path: str) -> None:
+        """Carry the previous build's parts of ``path`` over (the file was kept as it was)."""
+        if self.folder is not None and path in self._parts_previous:
+            self._parts[path] = self._parts_previous[path]
+
+    def previous_file(self, path: str) -> Path | None:
+        """The previous build's file ``path`` when it is still exactly as that build left it (whatever its key)."""
+        if self.folder is None or self._out is None:
+            return None
+        entry = self._previous.get(path)
+        if not (isinstance(entry, list) and len(entry) == 4):
+            return None
+        source = self._out / path
+        try:
+            st = source.stat()
+        except OSError:
+            return None
+        return source if [st.st_size, st.st_mtime_ns, st.st_ino] == entry[1:] else None
+
     def reusable(self, path: str, key: str | None) -> Path | None:
         """The previous build's file ``path`` if its key is ``key`` and it is unchanged since, else None."""
         if self.folder is None or key is None or self._out is None:
@@ -509,7 +546,8 @@ class BuildCache:
                 from .unchanged import cache_state  # the cache as this build leaves it (but the manifests)
                 snapshot = {**snapshot, "cache": cache_state(self.folder)}
             self._save(self._manifest_path(self._out), {"out": str(self._out), "files": self._manifest,
-                                                        "plan": self.plan, "snapshot": snapshot})
+                                                        "plan": self.plan, "snapshot": snapshot,
+                                                        "parts": self._parts})
 
 
 def manifest_path(folder: Path, out: Path) -> Path:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import gc
-import json
 import tomllib
 from dataclasses import astuple, dataclass
 from datetime import datetime, timezone
@@ -11,6 +10,7 @@ from pathlib import Path
 
 from . import listcache, replan, unchanged, urls, workers
 from .bibfiles import write_bib_files
+from .papersjson import write_papers_json
 from .cache import BuildCache, code_version, folder_digest, paper_work, read_manifest
 from .config import SiteConfig
 from .diagnostics import Diagnostics
@@ -229,11 +229,7 @@ def write_site(site: Site, output: Output, library: Library | None = None, updat
         write_pages(env, outline, common_context(site), site, library, output, cache, progress)
         progress.stage("bib files, feeds, assets")
         write_bib_files(site, library, output, cache)
-        key = cache.key(urls.PAPERS_JSON, site)
-        if not cache.reuse(urls.PAPERS_JSON, key, output):
-            output.write_text(urls.PAPERS_JSON, json.dumps([p.record() for p in site.papers], ensure_ascii=False,
-                                                           sort_keys=True, indent=1) + "\n")
-            cache.record(urls.PAPERS_JSON, key, output)
+        write_papers_json(site, output, cache)
         output.write_text(".nojekyll", "")
         copy_assets(output)
         write_hosting_files(env, site, output, updated or datetime.fromtimestamp(0, tz=timezone.utc),

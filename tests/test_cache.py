@@ -485,3 +485,28 @@ def test_nothing_changed_returns_the_last_report_and_anything_changed_builds(tmp
     assert not again()[1]
     build(seeds_copy, tmp_path / "plain2", config, notes=notes, cache=None)
     assert_same_site(tmp_path / "plain2", site)
+
+
+def test_papers_json_parts_join_to_the_whole_and_a_rebuild_serialises_only_the_edited_venue(tmp_path, seeds_copy,
+                                                                                             monkeypatch):
+    """papersjson.py: the venues' parts joined are json.dumps of all records (300 real corpus papers); after one
+    abstract changes, a rebuild serialises that venue's part only, and the file is a no-cache build's."""
+    from site_builder import papersjson
+    from site_builder.bibfiles import venue_groups
+    from site_builder.corpus import corpus_site, read_corpus
+
+    corpus = corpus_site(read_corpus(sample=300, seed=2))
+    groups = venue_groups(corpus)
+    assert len(groups) > 3
+    assert "[\n" + ",\n".join(papersjson.part(g) for g in groups) + "\n]\n" == papersjson.papers_json(corpus.papers)
+
+    site, cache = tmp_path / "site", tmp_path / "cache"
+    run(seeds_copy, site, cache)
+    serialised = []
+    real_part = papersjson.part
+    monkeypatch.setattr(papersjson, "part", lambda papers: serialised.append(papers[0].venue.slug) or real_part(papers))
+    change_one_abstract(seeds_copy)
+    run(seeds_copy, site, cache)
+    assert serialised == ["icml-2025"]
+    run(seeds_copy, tmp_path / "plain", None)
+    assert (tmp_path / "plain" / "papers.json").read_bytes() == (site / "papers.json").read_bytes()

@@ -1,0 +1,80 @@
+"""``papers.json``: every paper's record, written from per-venue parts that a rebuild keeps when unchanged.
+
+The file is ``json.dumps(records, ensure_ascii=False, sort_keys=True, indent=1)`` plus a newline,
+records in display order (:meth:`~site_builder.model.Paper.record`). With that indentation a list
+is ``"[\\n"``, its items each indented by one space and separated by ``",\\n"``, then ``"\\n]"``; so
+when the papers are grouped by venue (:func:`~site_builder.bibfiles.venue_groups`) the file is
+``"[\\n" + ",\\n".join(part) + "\\n]\\n"`` where each venue's ``part`` is ``json.dumps`` of its records
+without its first two and last two characters (``tests/test_cache.py`` checks the identity).
+
+Keys: the whole file's is the digest of the whole site (:meth:`~site_builder.cache.BuildCache.key`);
+each part's is the digest of its venue's papers (a record shows nothing else). The manifest keeps
+each part's key and character offsets in the file (:meth:`~site_builder.cache.BuildCache.parts`); a
+rebuild takes an unchanged part from the previous file (when that file is still as the previous
+build left it) and serialises only the changed venues.
+"""
+
+from __future__ import annotations
+
+import json
+
+from . import urls
+from .bibfiles import venue_groups
+
+OPTIONS = {"ensure_ascii": False, "sort_keys": True, "indent": 1}
+
+
+def papers_json(papers) -> str:
+    """The text of ``papers.json`` for ``papers`` (display order)."""
+    return json.dumps([p.record() for p in papers], **OPTIONS) + "\n"
+
+
+def part(papers) -> str:
+    """The part of ``papers.json`` holding ``papers`` (a non-empty run of consecutive papers)."""
+    return json.dumps([p.record() for p in papers], **OPTIONS)[2:-2]
+
+
+def write_papers_json(site, output, cache) -> None:
+    """Write (or keep) ``papers.json`` of ``site`` into ``output`` with ``cache`` (a
+    :class:`~site_builder.cache.BuildCache`, possibly disabled); the bytes never depend on the cache."""
+    path = urls.PAPERS_JSON
+    key = cache.key(path, site)
+    if cache.reuse(path, key, output):
+        cache.keep_parts(path)
+        return
+    groups = venue_groups(site) if cache.enabled else None
+    if not groups or not all(groups):
+        output.write_text(path, papers_json(site.papers))
+        cache.record(path, key, output)
+        return
+    previous = {entry[0]: entry[1:] for entry in cache.previous_parts(path)}
+    old: list[str] = []  # the previous file's text, read when a part is found unchanged
+
+    def old_text() -> str | None:
+        if not old:
+            file = cache.previous_file(path)
+            try:
+                old.append(file.read_text(encoding="utf-8") if file is not None else "")
+            except (OSError, UnicodeDecodeError):
+                old.append("")
+        return old[0] or None
+
+    texts, parts, at = [], [], 2  # after "[\n"
+    for papers in groups:
+        part_key = cache.key("papers.json part", papers)
+        span = previous.get(part_key) if part_key is not None else None
+        text = None
+        if span is not None and old_text() is not None:
+            start, end = span
+            text = old[0][start:end]
+            if len(text) != end - start:
+                text = None
+        if text is None:
+            text = part(papers)
+        texts.append(text)
+        parts.append([part_key, at, at + len(text)])
+        at += len(text) + 2  # ",\n"
+    output.write_text(path, "[\n" + ",\n".join(texts) + "\n]\n")
+    cache.record(path, key, output)
+    if None not in (p[0] for p in parts):
+        cache.set_parts(path, parts)
