@@ -479,7 +479,7 @@ class BuildCache:
                 and isinstance(p[1], int) and isinstance(p[2], int) and 0 <= p[1] <= p[2]]
 
     def set_parts(self, path: str, parts: list[list]) -> None:
-        """Record the parts of ``path`` written by this build: ``[key, start, end]`` (character offsets)."""
+        """Record the parts of ``path`` written by this build: ``[key, start, end]`` (byte offsets)."""
         if self.folder is not None:
             self._parts[path] = parts
 
