@@ -30,7 +30,10 @@ Two kinds of reuse, both keyed by content, never by time stamps of inputs:
   fingerprinter cannot digest (``search.html`` gets the whole library) gives
   no key: that page is rendered on every build. The build date is shown only
   by feeds, which are not pages and are written on every build; so are the
-  ``.bib`` files, the sitemap and the 404 page.
+  site's ``papers.bib``, the sitemap and the 404 page. Venue ``.bib`` files and
+  the parts of ``papers.json`` are keyed by their papers (:mod:`.bibfiles`,
+  :mod:`.papersjson`). Which pages a rebuild plans and keys at all:
+  :mod:`.replan`; a build with nothing changed: :mod:`.unchanged`.
 
 Every key includes :func:`code_version`, a digest of the package's sources,
 templates, assets, the npm lock file and the versions of the Python libraries
