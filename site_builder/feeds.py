@@ -8,8 +8,9 @@ Formats:
 - ``robots.txt``: the Robots Exclusion Protocol (RFC 9309); names the sitemap when there is one.
   Crawlers read it only at a domain root, so under a GitHub Pages sub-path it is informative only.
 - Atom 1.0 (RFC 4287): one feed for the whole site and one per venue, each with the newest
-  :data:`FEED_LIMIT` papers (:func:`newest`): newest is the latest year, then the lists' order (list
-  file name, then line: the lists carry no dates, and conference lists come in publication order). Like Hugo's ``rssLimit`` and jekyll-feed's
+  :data:`FEED_LIMIT` papers (:func:`newest`): newest is the latest year, then the order in which the
+  site lists the papers (venue, track, title: the lists carry no dates; the lists' file names and
+  their order on disk must not change the output, ``tests/test_robustness.py``). Like Hugo's ``rssLimit`` and jekyll-feed's
   ``posts_limit`` (10), a feed is a window on recent items, not an archive: ``papers.json`` and the
   ``.bib`` files hold every paper.
   Links are absolute with a base URL, else relative to the feed file (RFC 4287 §3.3 allows IRI
@@ -165,9 +166,9 @@ def atom_feed(site: Site, feed_path: str, title: str, papers: list[Paper], updat
 
 
 def newest(papers: list[Paper], limit: int = FEED_LIMIT) -> list[Paper]:
-    """The first ``limit`` of ``papers`` by year, latest first, then in the lists' order: by the
-    list file they were read from (``Paper.source``), then their line in it."""
-    return sorted(papers, key=lambda paper: (-paper.venue.year, paper.source, paper.line))[:limit]
+    """The first ``limit`` of ``papers`` by year, latest first; papers of one year keep their order in
+    ``papers`` (the site's display order; a stable sort)."""
+    return sorted(papers, key=lambda paper: -paper.venue.year)[:limit]
 
 
 def feed_files(site: Site, updated: datetime) -> dict[str, str]:

@@ -8,6 +8,8 @@ from dataclasses import astuple, dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
+import jinja2
+
 from . import listcache, replan, unchanged, urls, workers
 from .bibfiles import write_bib_files
 from .papersjson import write_papers_json
@@ -118,6 +120,20 @@ def default_notes(seeds: Path) -> Path | None:
     return folder if folder.is_dir() else None
 
 
+def template_bytecode(cache: BuildCache):
+    """Jinja2's compiled templates kept in the cache folder (``templates/``), so a rebuild does not compile
+    them again; None without a cache or when the folder cannot be made. Jinja2 checks each entry against
+    the template's source (https://jinja.palletsprojects.com/en/3.1.x/api/#bytecode-cache)."""
+    if cache.folder is None:
+        return None
+    folder = cache.folder / "templates"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return jinja2.FileSystemBytecodeCache(str(folder))
+
+
 def page_keys(pages, common: dict, cache: BuildCache, shared: tuple | None = None) -> list[tuple[str, str | None]]:
     """``(path, key)`` of each page: :meth:`BuildCache.key` of exactly what :func:`writer.render_page`
     hands its template (the page with its context, and ``common``) and of the template folder in use.
@@ -223,6 +239,7 @@ def write_site(site: Site, output: Output, library: Library | None = None, updat
     index = index if index is not None else IndexRun(site, output, cache)
     try:
         env = make_environment(TEMPLATES)
+        env.bytecode_cache = template_bytecode(cache)
         library = library if library is not None else Library(site)
         progress.stage("planning pages")
         outline = outline_pages(site, library)

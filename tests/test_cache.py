@@ -307,16 +307,26 @@ def test_an_edit_rebuilt_with_reused_pages_gives_the_bytes_of_a_build_without_ca
                                                                                    edit):
     from site_builder import pipeline
 
+    from site_builder import replan
+
     notes, templates, cache, site = tmp_path / "notes", tmp_path / "templates", tmp_path / "cache", tmp_path / "site"
     shutil.copytree(NOTES, notes)
     shutil.copytree(pipeline.TEMPLATES, templates)
     monkeypatch.setattr(pipeline, "TEMPLATES", templates)
+    # Every page replan keeps unplanned is also keyed the full way: a different key fails the build.
+    monkeypatch.setenv("SITE_BUILDER_CHECK_REPLAN", "1")
+    splits = []
+    real_split = replan.split_outline
+    monkeypatch.setattr(replan, "split_outline", lambda *a: splits.append(real_split(*a)) or splits[-1])
     config = load_config(CONFIG)
     first = build(seeds_copy, site, config, notes=notes, cache=cache)
     pages = first.pages
     before = files_of(site)
     marker = EDITS[edit](seeds_copy, notes, templates)
     report = build(seeds_copy, site, config, notes=notes, cache=cache)
+    unchanged, stale = splits[-1]
+    if edit == "abstract":  # same structure: only the pages showing the edited paper or its related ones are planned
+        assert 0 < len(stale) < len(unchanged) // 4
     assert report.files > 100
     build(seeds_copy, tmp_path / "plain", config, notes=notes, cache=None)
     assert_same_site(tmp_path / "plain", site)
