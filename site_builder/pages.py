@@ -7,7 +7,9 @@ that what it shows is a function of its :class:`Page` and the config alone.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING, Callable, NamedTuple
 
 from . import urls
@@ -42,12 +44,13 @@ def common_context(site: Site) -> dict:
 
 
 class Planned(NamedTuple):
-    """One page of the plan before its context is built: its ``path``; ``sources``, the positions in
-    ``site.papers`` of the papers whose data its context shows (``None`` for a page that is always
-    built: ``search.html``); and ``make``, which builds the :class:`Page` (views are shared: any order)."""
+    """One page of the plan before its context is built: its ``path``; ``sources``, the papers whose data
+    its context shows, in the order and places it shows them, as :func:`paper_identity` (``""`` for an
+    empty place; ``None`` for a page that is always built: ``search.html``); and ``make``, which builds
+    the :class:`Page` (views are shared: any order)."""
 
     path: str
-    sources: tuple[int, ...] | None
+    sources: tuple[str, ...] | None
     make: Callable[[], Page]
 
 
@@ -58,16 +61,27 @@ def plan_pages(site: Site, library: "Library | None" = None) -> list[Page]:
     return [planned.make() for planned in outline_pages(site, library)]
 
 
-class _Positions:
-    """Positions of papers in ``site.papers`` (their identity for :mod:`site_builder.replan`: an
-    edited abstract changes a paper's id, not its position)."""
+@lru_cache(maxsize=1024)
+def _source_tag(source: str) -> str:
+    return hashlib.sha256(source.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+def paper_identity(paper: Paper) -> str:
+    """A paper's identity for :mod:`site_builder.replan`: where it was read (its list file's path, as a
+    digest, and its line). An edited abstract changes a paper's id and an edited title its place in the
+    site's order, neither this; ``""`` stands for "no paper" (a missing neighbour)."""
+    return f"{_source_tag(paper.source)}:{paper.line}"
+
+
+class _Identities:
+    """:func:`paper_identity` of papers, computed once per paper."""
 
     def __init__(self, papers) -> None:
-        self._of = {p.id: i for i, p in enumerate(papers)}
+        self._of = {p.id: paper_identity(p) for p in papers}
 
-    def __call__(self, papers) -> tuple[int, ...]:
+    def __call__(self, papers) -> tuple[str, ...]:
         of = self._of
-        return tuple([of[p.id] for p in papers])
+        return tuple([of[p.id] if p is not None else "" for p in papers])
 
 
 def outline_pages(site: Site, library: "Library | None" = None) -> list[Planned]:
@@ -78,7 +92,7 @@ def outline_pages(site: Site, library: "Library | None" = None) -> list[Planned]
         from .library import Library
         library = Library(site)
     views = Views(site, library)
-    _ids = _Positions(site.papers)
+    _ids = _Identities(site.papers)
     pages = [Planned(urls.HOME, (), lambda: Page(urls.HOME, "home.html", site.config.title, views.home())),
              Planned(urls.SEARCH, None, lambda: Page(urls.SEARCH, "search.html", "Search",
                                                      {"site": site, "library": library}))]
@@ -100,7 +114,7 @@ def outline_pages(site: Site, library: "Library | None" = None) -> list[Planned]
             previous, following = neighbours[paper.id]
             track_previous, track_next = in_track.get(paper.id, (None, None))
             shown = (paper, previous, following, track_previous, track_next, *library.related(paper))
-            pages.append(Planned(paper.path, _ids(p for p in shown if p is not None),
+            pages.append(Planned(paper.path, _ids(shown),
                                  _paper_page(views, paper, previous, following, track_previous, track_next)))
     for track in site.tracks:
         papers = by_track.get(track, [])
@@ -137,9 +151,9 @@ def plan_library_pages(library: "Library", views: Views) -> list[Page]:
     return [planned.make() for planned in outline_library_pages(library, views)]
 
 
-def outline_library_pages(library: "Library", views: Views, positions=None) -> list[Planned]:
+def outline_library_pages(library: "Library", views: Views, identities=None) -> list[Planned]:
     """The pages of :func:`plan_library_pages` as :class:`Planned` (see :func:`outline_pages`)."""
-    _ids = positions if positions is not None else _Positions(library.site.papers)
+    _ids = identities if identities is not None else _Identities(library.site.papers)
     count = len(library.authors)
     split = count > AUTHORS_PER_INDEX_PAGE
     by_letter = library.authors.by_letter()

@@ -170,7 +170,7 @@ def pages_to_render(outline: list[Planned], common: dict, site: Site, library: L
     if not cache.enabled:
         return [(planned.make(), None) for planned in outline]
     shared = shared_key_parts(common, cache)
-    record = replan.plan_record(site, library, cache.fingerprints, shared)
+    record = replan.plan_record(site, library, outline, cache.fingerprints, shared)
     cache.plan = record.to_json()
     unchanged, stale = replan.split_outline(outline, replan.PlanRecord.from_json(cache.previous_plan), record)
     kept = cache.reuse_pages([(planned.path, cache.previous_key(planned.path)) for planned in unchanged], output)

@@ -1,35 +1,39 @@
 """Plan again only the pages a rebuild can have changed.
 
-A page's context (:func:`site_builder.pages.outline_pages`) is a function of two things:
+A page's context (:func:`site_builder.pages.outline_pages`) is a function of three things:
 
-- the site's **structure** (:func:`structure_digest`): the config and templates, the papers'
-  venues and tracks in site order, the venues and tracks, every author (key, slug, display
-  name, spellings, papers), every tag and keyword (slug, label, path, papers) and the reading
-  status counts. Index pages (home, authors, tags, keywords, "My list") show nothing else;
-- the data of the papers it shows, its ``sources`` (:attr:`~site_builder.pages.Planned.sources`):
-  for each such paper, its :class:`~site_builder.model.Paper` (every field), its note, its related
-  papers and its BibTeX key: :func:`paper_digests`. What else a page shows of a paper is a function
-  of these and the structure: the author page of each author name (the name's
+- the site's **structure** (:func:`structure_digest`): the config and templates, the venues and tracks,
+  the number of papers of each venue and track, every author (key, slug, spellings, number of papers),
+  every tag and keyword (slug, label, path, number of papers) and the reading status counts. Index
+  pages (home, authors, tags, keywords, "My list") show nothing else;
+- its **sources** (:attr:`~site_builder.pages.Planned.sources`): which papers it shows, in which order
+  and places (a paper page: the paper, its neighbours in its venue and track, its related papers), as
+  :func:`~site_builder.pages.paper_identity` (where each was read, which an edited abstract or title
+  does not change); their digest per page is :func:`page_digests`;
+- the **data of those papers** (:func:`paper_digests`): for each, its :class:`~site_builder.model.Paper`
+  (every field), its note, its related papers (ids) and its BibTeX key. What else a page shows of a
+  paper is a function of these and the structure: the author page of each author name (the name's
   :func:`~site_builder.authors.author_key` and the authors' keys and slugs), its tags (its note's
   tags and the tag terms) and keywords (``Paper.keywords`` and the keyword terms).
 
-The previous build's structure digest and paper digests are kept in its manifest
-(:class:`~site_builder.cache.BuildCache`, ``plan``). When the structure digest is unchanged, a page
-none of whose sources changed would get the same context, hence the same key, as in the
+The previous build's digests are kept in its manifest (:class:`~site_builder.cache.BuildCache`,
+``plan``). When the structure digest is unchanged, a page whose sources digest is the previous one
+and none of whose source papers changed gets the same context, hence the same key, as in the
 previous build: it is kept without building its views or digesting its context
 (:func:`split_outline`). Every other page is planned and keyed as in a full build
 (:func:`site_builder.pipeline.page_keys`), so a page kept here is one the full path would also keep.
 With ``SITE_BUILDER_CHECK_REPLAN=1`` in the environment every kept page is keyed the full way too and
-a difference raises :class:`ReplanMismatch` (the tests run the edits of ``tests/test_cache.py`` so).
+a difference raises :class:`ReplanMismatch` (``tests/test_cache.py`` runs its edits so).
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+from collections import Counter
 from dataclasses import dataclass
 
-from .pages import AUTHORS_PER_INDEX_PAGE, Planned
+from .pages import AUTHORS_PER_INDEX_PAGE, Planned, paper_identity
 
 #: Hex digits kept of each digest (128 bits).
 DIGITS = 32
@@ -41,26 +45,26 @@ class ReplanMismatch(AssertionError):
 
 @dataclass
 class PlanRecord:
-    """What the next build compares: ``structure`` (hex digest or None) and ``papers`` (hex digest of
-    each paper, by position in ``site.papers``: positions, not ids, identify papers here, since an
-    edited abstract changes its paper's id)."""
+    """What the next build compares: ``structure`` (hex digest, None when it cannot be trusted),
+    ``papers`` (paper identity → hex digest of its data) and ``pages`` (path → hex digest of its sources)."""
 
     structure: str | None
-    papers: list[str]
+    papers: dict[str, str]
+    pages: dict[str, str]
 
     def to_json(self) -> dict:
         """The record as JSON-ready data (for the manifest)."""
-        return {"structure": self.structure, "papers": self.papers}
+        return {"structure": self.structure, "papers": self.papers, "pages": self.pages}
 
     @staticmethod
     def from_json(data) -> "PlanRecord | None":
         """The record saved by :meth:`to_json`, or None when ``data`` is not one."""
         if not isinstance(data, dict):
             return None
-        structure, papers = data.get("structure"), data.get("papers")
-        if not (isinstance(structure, str) and isinstance(papers, list)):
+        structure, papers, pages = data.get("structure"), data.get("papers"), data.get("pages")
+        if not (isinstance(structure, str) and isinstance(papers, dict) and isinstance(pages, dict)):
             return None
-        return PlanRecord(structure, papers)
+        return PlanRecord(structure, papers, pages)
 
 
 def _sha(value) -> str:
@@ -80,60 +84,64 @@ def structure_digest(site, library, fingerprints, shared: tuple) -> str | None:
             digest = places[id(obj)] = of(obj)
         return digest
 
-    position = {p.id: i for i, p in enumerate(site.papers)}
-    papers = tuple([(place(p.venue), place(p.track) if p.track is not None else "") for p in site.papers])
+    counts = Counter((place(p.venue), place(p.track) if p.track is not None else "") for p in site.papers)
     venues = tuple([(place(v), tuple([place(t) for t in site.tracks_of(v)])) for v in site.venues])
     tracks = tuple([place(t) for t in site.tracks])
-    authors = tuple([(a.key, a.slug, tuple(sorted(a.spellings.items())),  # the name is the most frequent spelling
-                      tuple([position[p.id] for p in a.papers]))
+    authors = tuple([(a.key, a.slug, tuple(sorted(a.spellings.items())), len(a.papers))  # name: the top spelling
                      for a in library.authors.authors])
-    terms = tuple([(t.kind, t.slug, t.label, t.path, tuple([position[p.id] for p in t.papers]))
-                   for t in (*library.tags, *library.keywords)])
+    terms = tuple([(t.kind, t.slug, t.label, t.path, len(t.papers)) for t in (*library.tags, *library.keywords)])
     notes = (bool(library.notes), library.status_counts() if library.notes else None)
-    parts = (shared, papers, venues, tracks, authors, terms, notes, AUTHORS_PER_INDEX_PAGE)
+    parts = (shared, len(site.papers), tuple(sorted(counts.items())), venues, tracks, authors, terms, notes,
+             AUTHORS_PER_INDEX_PAGE)
     if None in shared or None in places.values():
         return None
     return _sha(parts)
 
 
-def paper_digests(site, library, fingerprints) -> list[str] | None:
-    """The hex digest of every paper's data as pages can show it (see the module docstring), by
-    position in ``site.papers``; None when a paper cannot be digested."""
-    result: list[str] = []
+def paper_digests(site, library, fingerprints) -> dict[str, str] | None:
+    """``{paper identity: hex digest}`` of every paper's data as pages can show it (see the module
+    docstring); None when a paper cannot be digested or two papers share an identity."""
+    result: dict[str, str] = {}
     of = fingerprints.of
     for paper in site.papers:
         digest = of((paper, library.note(paper), tuple([p.id for p in library.related(paper)]),
                      library.bib_key(paper)))
         if digest is None:
             return None
-        result.append(digest[:DIGITS])
-    return result
+        result[paper_identity(paper)] = digest[:DIGITS]
+    return result if len(result) == len(site.papers) else None
 
 
-def plan_record(site, library, fingerprints, shared: tuple) -> PlanRecord:
-    """The :class:`PlanRecord` of this build."""
-    return PlanRecord(structure_digest(site, library, fingerprints, shared),
-                      paper_digests(site, library, fingerprints) or [])
+def page_digests(outline: list[Planned]) -> dict[str, str]:
+    """``{path: hex digest of its sources}`` of the pages of ``outline`` that have sources."""
+    return {planned.path: _sha(planned.sources) for planned in outline if planned.sources is not None}
+
+
+def plan_record(site, library, outline: list[Planned], fingerprints, shared: tuple) -> PlanRecord:
+    """The :class:`PlanRecord` of this build (structure None when the papers cannot be digested)."""
+    papers = paper_digests(site, library, fingerprints)
+    structure = structure_digest(site, library, fingerprints, shared) if papers is not None else None
+    return PlanRecord(structure, papers or {}, page_digests(outline) if structure is not None else {})
 
 
 def split_outline(outline: list[Planned], previous: PlanRecord | None,
                   current: PlanRecord) -> tuple[list[Planned], list[Planned]]:
     """``(unchanged, stale)``: the pages of ``outline`` whose context cannot differ from the
-    previous build's (same structure, no source paper changed), and all the others (in plan order).
-
-    Everything is stale without a previous record, when either structure digest is None or they
-    differ, or when a paper digest is missing.
+    previous build's (same structure, same sources, no source paper changed), and all the others
+    (in plan order). Everything is stale without a previous record, or when either structure digest
+    is None or they differ.
     """
-    if (previous is None or current.structure is None or previous.structure != current.structure
-            or not current.papers):
+    if previous is None or current.structure is None or previous.structure != current.structure:
         return [], list(outline)
-    old, new = previous.papers, current.papers
-    changed = {i for i, digest in enumerate(new) if i >= len(old) or old[i] != digest}
+    old = previous.papers
+    changed = {identity for identity, digest in current.papers.items() if old.get(identity) != digest}
+    old_pages, new_pages = previous.pages, current.pages
     unchanged: list[Planned] = []
     stale: list[Planned] = []
     for planned in outline:
         sources = planned.sources
-        if sources is None or not changed.isdisjoint(sources):
+        if (sources is None or old_pages.get(planned.path) != new_pages.get(planned.path)
+                or not changed.isdisjoint(sources)):
             stale.append(planned)
         else:
             unchanged.append(planned)
