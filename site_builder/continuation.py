@@ -134,8 +134,10 @@ _TWO_LETTERS = re.compile(r"[A-Za-z]{2}")
 @functools.lru_cache(maxsize=65536)
 def _names(text: str) -> set[str]:  # cached: callers must not change the set
     """Names with a capital after the first letter or a digit (``SmolVLM``, ``COOL``, ``GPT-4o``)."""
-    return {w for w in _NAME.findall(text) if len(w) >= 2 and (_UPPER.search(w, 1) or _DIGIT.search(w))
-            and _TWO_LETTERS.search(w)}
+    # w.isalpha() and w[1:].islower(): letters only (no digit) and none capital after the first, so
+    # not a name; a cheap test that rejects most words before the regular expressions.
+    return {w for w in _NAME.findall(text) if len(w) >= 2 and not (w.isalpha() and w[1:].islower())
+            and (_UPPER.search(w, 1) or _DIGIT.search(w)) and _TWO_LETTERS.search(w)}
 
 
 @functools.lru_cache(maxsize=65536)
@@ -161,13 +163,14 @@ def _features(paragraphs: list[str]) -> tuple[list[dict[str, bool]], dict[str, f
     tokens = [Counter(_tokens(p)) for p in paragraphs]
     df = Counter(t for c in tokens for t in c)
     idf = {t: math.log((n + 1) / d) for t, d in df.items()}
-    norms = [math.sqrt(sum(idf[t] ** 2 for t in c)) or 1.0 for c in tokens]
+    squared = {t: v ** 2 for t, v in idf.items()}
+    norms = [math.sqrt(sum(map(squared.__getitem__, c))) or 1.0 for c in tokens]
     names = [_names(p) for p in paragraphs]
     name_df = Counter(w for s in names for w in s)
     holds = []
     for k in range(n - 1):
         shared = tokens[k].keys() & tokens[k + 1].keys()
-        sim = sum(idf[t] ** 2 for t in shared) / (norms[k] * norms[k + 1])
+        sim = sum(map(squared.__getitem__, shared)) / (norms[k] * norms[k + 1])
         before, after = unary[k], unary[k + 1]
         holds.append({"connective": after["connective"], "opener": after["opener"], "short_after": after["short"], "short_before": before["short"],
                       "no_contribution": before["no_contribution"], "open_end": before["open_end"],

@@ -288,6 +288,24 @@ def _surely_not_authors(text: str) -> bool:
     return not text.endswith(_ET_AL_LAST) and _MARK_OR_DIGIT.search(text) is not None
 
 
+def _mostly_not_names(text: str) -> bool:
+    """A sufficient test that ``author_score(text) < 2.5``: no et-al. ending and more than a fifth of
+    the pieces of :func:`split_authors` not name-shaped, so the score is at most -6 times their count
+    (below 0). Stops at the first piece past that fifth. Keep in step with author_score."""
+    names, et_al = split_authors(text)
+    if not names:
+        return True
+    if et_al:
+        return False
+    limit, bad = 0.2 * len(names), 0
+    for name in names:
+        if name_shape(name) == 0.0:
+            bad += 1
+            if bad > limit:
+                return True
+    return False
+
+
 @functools.lru_cache(maxsize=65536)
 def capital_ratio(text: str) -> float | None:
     """Share of words of four or more letters that start with a capital (Title Case ≈ 1), None when too few."""
@@ -382,8 +400,8 @@ def is_prose(text: str) -> bool:
     A line shaped like an author list (two or more name-shaped pieces) is never prose.
     """
     text = clean(text)
-    if len(text) > 200 and _surely_not_authors(text):
-        return True  # what the two checks below give, without splitting a whole abstract into names
+    if len(text) > 200 and (_surely_not_authors(text) or _mostly_not_names(text)):
+        return True  # what the two checks below give, without scoring a whole abstract as names
     if author_score(text) >= 2.5:
         return False
     if len(text) > 200:
