@@ -22,7 +22,6 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 from html import escape, unescape
-from urllib.parse import urlsplit
 from xml.etree.ElementTree import Element
 
 from latex2mathml.converter import convert_to_element
@@ -31,10 +30,9 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 
-from .render_plain import plain_abstract, plain_inline
+from .render_plain import CODE_HOSTS, code_urls, plain_abstract, plain_inline  # noqa: F401 (CODE_HOSTS: re-exported)
 from .texhabits import texhabits_plugin
 
-CODE_HOSTS = ("github.com", "gitlab.com", "bitbucket.org", "huggingface.co", "hf.co")
 SAFE_SCHEME = re.compile(r"^\s*(?:(?:https?|ftp|mailto):|[^:/?#]*(?:[/?#]|$))", re.I)
 MATH_ATTRS = {"display", "mathvariant", "stretchy", "fence", "form", "separator", "lspace", "rspace",
               "width", "height", "depth", "columnalign", "accent", "accentunder", "movablelimits",
@@ -230,14 +228,9 @@ def _plain(tokens: list[Token]) -> str:
 
 
 def _code_urls(tokens: list[Token]) -> tuple[str, ...]:
-    """hrefs of links to code hosts, in order, without repeats."""
-    urls = []
-    for tok in (t for block in tokens for t in (block.children or ())):
-        href = tok.attrGet("href") if tok.type == "link_open" else None
-        host = (urlsplit(str(href)).hostname or "") if href else ""
-        if any(host == h or host.endswith("." + h) for h in CODE_HOSTS) and host != "pages.github.com":
-            urls.append(str(href))
-    return tuple(dict.fromkeys(urls))
+    """hrefs of links to code hosts, in order, without repeats (see :func:`render_plain.code_urls`)."""
+    return code_urls(tok.attrGet("href") for block in tokens for tok in (block.children or ())
+                     if tok.type == "link_open")
 
 
 def render_abstract(source: str) -> RenderedAbstract:
@@ -250,10 +243,10 @@ def render_abstract(source: str) -> RenderedAbstract:
     Never raises for any string. Plain prose takes :func:`render_plain.plain_abstract`'s
     fast path (same result, see there).
     """
-    plain = plain_abstract(source)
+    md, env = parser(), {}
+    plain = plain_abstract(source, md)
     if plain is not None:
         return RenderedAbstract(*plain)
-    md, env = parser(), {}
     tokens = md.parse(source, env)
     html = md.renderer.render(tokens, md.options, env)
     return RenderedAbstract(html, _plain(tokens), _code_urls(tokens), tuple(dict.fromkeys(env.get("warnings", []))))

@@ -19,6 +19,11 @@ are on; see :func:`render.parser` for the inline rules) provably does only this:
 - HTML: ``<p>…</p>\\n`` per paragraph, text through markdown-it-py's
   ``escapeHtml``; no links, so no code URLs; no math or TeX, so no warnings.
 
+Bare URLs (``https://…``, ``http://``, ``ftp://``, as :func:`texhabits.bare_url` finds and
+trims them; 12 % of the abstracts hold one) are cut out first, by the rule's own pattern and
+functions, and put back as the links it makes (``<a href="…" rel="noopener">…</a>``); the rest of
+the text must be plain.
+
 The plain text is what :func:`render._plain` makes of those tokens. Both
 functions return None when the text is not plain; the caller then runs
 markdown-it-py. ``tests/test_render_plain.py`` checks the two paths agree on
@@ -29,7 +34,12 @@ from __future__ import annotations
 
 import re
 
+from urllib.parse import urlsplit
+
+from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml
+
+from .texhabits import URL, trim_url
 
 #: White space other than space and line end: ``str.isspace`` (which is also ``re``'s ``\\s``), as
 #: ``tests/test_render_plain.py`` checks. markdown-it's blank lines and indents count spaces and tabs
@@ -50,20 +60,70 @@ def is_plain(source: str) -> bool:
     return not NOT_PLAIN_CHAR.search(source) and not any(s in source for s in NOT_PLAIN_SEQUENCES)
 
 
-def plain_abstract(source: str) -> tuple[str, str] | None:
-    """``(html, text)`` of :func:`render.render_abstract` for a plain ``source`` (see the module
-    docstring), or None when ``source`` is not plain. Never raises."""
+CODE_HOSTS = ("github.com", "gitlab.com", "bitbucket.org", "huggingface.co", "hf.co")
+#: The scheme :func:`texhabits.bare_url` wants at the end of the text before ``://``.
+SCHEME = re.compile(r"(?<![A-Za-z0-9])(?:https?|ftp)$", re.I)
+#: Stands for a link in the text while its paragraphs and lines are laid out (never in a plain text).
+LINK_MARK = "\ue000"
+
+
+def code_urls(hrefs) -> tuple[str, ...]:
+    """The ``hrefs`` on code hosts (GitHub, GitLab, Bitbucket, Hugging Face; not pages.github.com),
+    in order, without repeats."""
+    urls = []
+    for href in hrefs:
+        host = (urlsplit(str(href)).hostname or "") if href else ""
+        if any(host == h or host.endswith("." + h) for h in CODE_HOSTS) and host != "pages.github.com":
+            urls.append(str(href))
+    return tuple(dict.fromkeys(urls))
+
+
+def _cut_urls(source: str, md: MarkdownIt) -> tuple[str, list[tuple[str, str]]] | None:
+    """``source`` with each bare URL replaced by :data:`LINK_MARK`, and the ``(href, shown text)`` of
+    each, as :func:`texhabits.bare_url` and :func:`texhabits._link` make them; None when a ``://``
+    is not such a URL. (The rule looks at the text since the last token: the line, or the previous
+    URL; a URL holds no white space, so it never spans lines.)"""
+    out, links, start = [], [], 0
+    while (colon := source.find("://", start)) >= 0:
+        line_start = source.rfind("\n", 0, colon) + 1
+        scheme = SCHEME.search(source[max(start, line_start):colon])
+        match = URL.match(source, colon)
+        url = trim_url(scheme.group(0) + match.group(0)) if scheme and match else ""
+        if len(url) <= len(scheme.group(0) if scheme else "") + 3:
+            return None
+        href = md.normalizeLink(url.strip())
+        if not md.validateLink(href):
+            return None
+        out += [source[start:colon - len(scheme.group(0))], LINK_MARK]
+        links.append((href, md.normalizeLinkText(url)))
+        start = colon + len(url) - len(scheme.group(0))
+    return "".join(out) + source[start:], links
+
+
+def plain_abstract(source: str, md: MarkdownIt | None = None) -> tuple[str, str, tuple[str, ...]] | None:
+    """``(html, text, code URLs)`` of :func:`render.render_abstract` for a plain ``source`` (see the
+    module docstring), or None when ``source`` is not plain. ``md`` is :func:`render.parser` (needed
+    for bare URLs: without it a text with ``://`` is not plain). Never raises."""
+    links: list[tuple[str, str]] = []
+    if "://" in source:
+        cut = _cut_urls(source, md) if md is not None and LINK_MARK not in source else None
+        if cut is None:
+            return None
+        source, links = cut
     if not is_plain(source):
         return None
-    text = " ".join(source.split())  # = re.sub(r"\s+", " ", source).strip()
     if "\n" not in source:
-        return (f"<p>{escapeHtml(source.strip())}</p>\n" if text else ""), text
-    html = []
-    for block in BLANK.split(f"\n{source}\n"):
-        content = block.strip()
-        if content:
-            html.append(f"<p>{escapeHtml(LINE_SPACES.sub(chr(10), content))}</p>\n")
-    return "".join(html), text
+        html = f"<p>{escapeHtml(source.strip())}</p>\n" if source.strip() else ""
+    else:
+        html = "".join(f"<p>{escapeHtml(LINE_SPACES.sub(chr(10), content))}</p>\n"
+                       for block in BLANK.split(f"\n{source}\n") if (content := block.strip()))
+    if not links:
+        return html, " ".join(source.split()), ()  # = re.sub(r"\s+", " ", source).strip()
+    shown = iter(f'<a href="{escapeHtml(href)}" rel="noopener">{escapeHtml(text)}</a>' for href, text in links)
+    html = re.sub(LINK_MARK, lambda _: next(shown), html)
+    texts = iter(text for _, text in links)
+    text = re.sub(LINK_MARK, lambda _: next(texts), source)
+    return html, " ".join(text.split()), code_urls(href for href, _ in links)
 
 
 def plain_inline(source: str) -> tuple[str, str] | None:
