@@ -85,7 +85,6 @@ _CONTRIBUTION = re.compile(r"\b(?:we|our|us|this (?:paper|work|study|article|the
                            r"propos(?:e|es|ed|ing)|present(?:s|ed)?|introduc(?:e|es|ed))\b", re.I)
 _CONTRIBUTION_START = re.compile(r"^(?:we|in this (?:paper|work|study)|this (?:paper|work|study)|here,? we|"
                                  r"to (?:address|tackle|overcome|solve|bridge|mitigate))\b", re.I)
-_OPEN_END = re.compile(r"[,:;]$")
 _LAST_SENTENCE = re.compile(r"(?:^|[.!?]\s+)([A-Z][^.!?]*[.!?]?)\s*$")
 _GAP = re.compile(r"^(?:however|yet|but|unfortunately|nevertheless|despite|although|while)\b|\b(?:remains? (?:an? )?"
                   r"(?:challenge|challenging|open|unclear|unexplored|unknown|elusive|limited|difficult)|lack(?:s|ing)?\b|"
@@ -150,7 +149,7 @@ def _unary(text: str, short: float) -> dict[str, bool]:
             "no_contribution": not _CONTRIBUTION.search(text),
             "contribution_start": bool(_CONTRIBUTION.search(first)),
             "anaphor": bool(_ANAPHOR.search(first)),
-            "open_end": text.rstrip().endswith((",", ":", ";")),  # = _OPEN_END.search(text.rstrip())
+            "open_end": text.rstrip().endswith((",", ":", ";")),  # = re.search(r"[,:;]$", text.rstrip())
             "gap_end": bool(_GAP.search(last.group(1))) if last else False}
 
 

@@ -14,7 +14,9 @@ and diagnostics, same order, same text), but
   as fast;
 - the files that must be parsed are parsed in a pool of forked workers (largest
   first; results are put back in file order, so the output does not depend on
-  which worker finished first), when :func:`workers.worker_count` allows;
+  which worker finished first), when :func:`workers.worker_count` allows; the
+  worker that parsed a list also writes its cache file (an error comes back to
+  the parent, which warns once), so the parent only collects results;
 - along with a file's entries the cache keeps each entry's paper id, a digest
   of its identity key (:func:`reader.identity_key`) and its per-paper work
   (:func:`cache.paper_work`: rendered abstract, derived title, rendered title),
