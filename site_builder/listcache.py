@@ -14,7 +14,9 @@ and diagnostics, same order, same text), but
   as fast;
 - the files that must be parsed are parsed in a pool of forked workers (largest
   first; results are put back in file order, so the output does not depend on
-  which worker finished first), when :func:`workers.worker_count` allows;
+  which worker finished first), when :func:`workers.worker_count` allows; the
+  worker that parsed a list also writes its cache file (an error comes back to
+  the parent, which warns once), so the parent only collects results;
 - along with a file's entries the cache keeps each entry's paper id, a digest
   of its identity key (:func:`reader.identity_key`) and its per-paper work
   (:func:`cache.paper_work`: rendered abstract, derived title, rendered title),
@@ -45,7 +47,7 @@ import os
 import pickle
 import tempfile
 from collections import Counter
-from dataclasses import astuple, dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
@@ -63,12 +65,14 @@ MIN_PARALLEL_BYTES = 200_000
 @dataclass
 class _Read:
     """One list file read: its result (before cross-list merging), per-entry ``ids`` ``[paper id, key digest]``
-    and ``work`` (per entry, the :func:`cache.paper_work` values), and the cache ``key`` of the bytes read."""
+    and ``work`` (per entry, the :func:`cache.paper_work` values), the cache ``key`` of the bytes read, and
+    ``unwritten``: ``(cache file, error)`` when its cache file could not be written (reported by the parent)."""
 
     result: ListResult
     ids: list
     work: list
     key: str | None
+    unwritten: tuple[str, OSError] | None = None
 
 
 def file_key(path: str, venue: str | None, year: int | None, data: bytes, code: str, explicit: bool = True) -> str:
@@ -95,11 +99,20 @@ def _tuples(value: Any) -> Any:
     return tuple(_tuples(v) for v in value) if type(value) is list else value
 
 
+def _row(obj: Any) -> list:
+    """The fields of a dataclass instance, in order (``list(astuple(obj))`` for these flat
+    dataclasses, whose values are strings, numbers, None and tuples of strings, without the copies)."""
+    return [getattr(obj, name) for name in _FIELDS[type(obj)]]
+
+
+_FIELDS = {kind: tuple(f.name for f in fields(kind)) for kind in (Heading, Entry, Diagnostic)}
+
+
 def encode(result: ListResult) -> dict:
-    """JSON-ready form of a :class:`reader.ListResult` (dataclass fields in order; tuples as lists)."""
-    return {"path": result.path, "heading": list(astuple(result.heading)) if result.heading else None,
-            "entries": [list(astuple(e)) for e in result.entries],
-            "diagnostics": [list(astuple(d)) for d in result.diagnostics]}
+    """Plain-data form of a :class:`reader.ListResult` (dataclass fields in order, as lists)."""
+    return {"path": result.path, "heading": _row(result.heading) if result.heading else None,
+            "entries": [_row(e) for e in result.entries],
+            "diagnostics": [_row(d) for d in result.diagnostics]}
 
 
 def decode(data: dict) -> ListResult:
@@ -114,12 +127,18 @@ def decode(data: dict) -> ListResult:
 
 #: ``(abstract, title or None)`` whose per-paper work the cache already holds (set before workers fork).
 _KNOWN: frozenset = frozenset()
+#: The build cache of the running :func:`read_lists` (set before workers fork): :func:`read_one` writes
+#: the list cache files itself, in the worker, and recalls the work of :data:`_KNOWN` items from it.
+_CACHE: BuildCache | None = None
 
 
 def read_one(item: tuple[str, str | None, int | None, bool, str]) -> _Read:
     """Read list ``(path, venue, year, explicit, code version)`` with :func:`reader.read_list`, and its
     entries' ids and per-paper work (None for the items in :data:`_KNOWN`). A module function,
-    so forked workers can run it. The key is None when the file changed while it was read."""
+    so forked workers can run it. The key is None when the file changed while it was read.
+
+    With a cache folder (:data:`_CACHE`) and a key, also writes the list's cache file (:func:`_store`),
+    with the work of :data:`_KNOWN` items recalled from the cache."""
     path, venue, year, explicit, code = item
     try:
         before = Path(path).read_bytes()
@@ -134,7 +153,13 @@ def read_one(item: tuple[str, str | None, int | None, bool, str]) -> _Read:
     ids = [entry_ids(e) for e in result.entries]
     work = [None if (e.abstract, e.title or None) in _KNOWN else paper_work((e.abstract, e.title or None))
             for e in result.entries]
-    return _Read(result, ids, work, key)
+    read = _Read(result, ids, work, key)
+    if _CACHE is not None and _CACHE.folder is not None and key is not None:
+        full = [w if w is not None else _recall(_CACHE, e) for e, w in zip(result.entries, work)]
+        file = _cache_path(_CACHE.folder, result.path)
+        error = _store(_CACHE, file, _Read(result, ids, full, key))
+        read.unwritten = (str(file), error) if error is not None else None
+    return read
 
 
 def _cache_path(folder: Path, path: str) -> Path:
@@ -198,15 +223,16 @@ def _expand(abstract: str, title: str | None, values: list) -> list:
             ("render_inline", derived, inline)]
 
 
-def _store(cache: BuildCache, file: Path, read: _Read) -> None:
-    """Write ``read`` to the cache file ``file`` if its encoding decodes back to the same result."""
+def _store(cache: BuildCache, file: Path, read: _Read) -> OSError | None:
+    """Write ``read`` to the cache file ``file`` if its encoding decodes back to the same result;
+    returns the error when the file could not be written (for :meth:`cache.BuildCache.warn_write`)."""
     encoded = encode(read.result)
     try:
         same = decode(_PlainUnpickler(io.BytesIO(pickle.dumps(encoded, protocol=5))).load()) == read.result
     except Exception:  # noqa: BLE001 - anything that does not round-trip is simply not cached
         same = False
     if not same:
-        return
+        return None
     work = [None if w is None else _compact(e.abstract, e.title, w) for e, w in zip(read.result.entries, read.work)]
     payload = {"format": FORMAT, "code": cache.code, "key": read.key, "result": encoded, "ids": read.ids,
                "work": work}
@@ -217,7 +243,8 @@ def _store(cache: BuildCache, file: Path, read: _Read) -> None:
             pickle.dump(payload, handle, protocol=5)
         os.replace(tmp, file)
     except OSError as exc:
-        cache.warn_write(file, exc)
+        return exc
+    return None
 
 
 class _PlainUnpickler(pickle.Unpickler):
@@ -277,8 +304,8 @@ def read_lists(configured: list[tuple], cache: BuildCache | None = None) -> list
         if read is None:
             todo.append(index)
     if todo:
-        global _KNOWN
-        _KNOWN = frozenset(cache.known_items())
+        global _KNOWN, _CACHE
+        _KNOWN, _CACHE = frozenset(cache.known_items()), cache
         items = [(str(configured[i][0]), *configured[i][1:], code) for i in todo]
         sizes = []
         for i in todo:
@@ -289,16 +316,15 @@ def read_lists(configured: list[tuple], cache: BuildCache | None = None) -> list
         try:
             parsed = _parse_all(items, sizes)
         finally:
-            _KNOWN = frozenset()
+            _KNOWN, _CACHE = frozenset(), None
         for i, read in zip(todo, parsed):
             reads[i] = read
             for entry, ids, work in zip(read.result.entries, read.ids, read.work):
                 cache.remember_ids(entry.abstract, entry.title, ids)
                 if work is not None:
                     cache.remember_work(entry.abstract, entry.title, work)
-            if cache.folder is not None and read.key is not None:
-                read.work = [_recall(cache, e) for e in read.result.entries]
-                _store(cache, _cache_path(cache.folder, read.result.path), read)
+            if read.unwritten is not None:
+                cache.warn_write(Path(read.unwritten[0]), read.unwritten[1])
     _merge([read for read in reads if read is not None])
     return [read.result for read in reads]  # type: ignore[union-attr]
 

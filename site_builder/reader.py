@@ -428,7 +428,8 @@ class _Reader:
                  for f, k, _ in units]
         groups: list[list[int]] = []  # unit indexes of each paper
         opening = []  # the round-one boundary that opened each group (None for the first)
-        for u, bound in enumerate([None, *continuation_scores(texts)]):
+        scores = continuation_scores(texts)
+        for u, bound in enumerate([None, *scores]):
             if groups and not fixed[u] and bound.score >= MERGE_WARN:
                 groups[-1].append(u)
                 if bound.score < MERGE:
@@ -437,8 +438,10 @@ class _Reader:
                 groups.append([u])
                 opening.append(bound)
         merged_texts = ["\n\n".join(texts[u] for u in g) for g in groups]
+        if merged_texts != texts:  # (nothing merged: the same paragraphs score the same)
+            scores = continuation_scores(merged_texts)
         final: list[list[int]] = [groups[0]]
-        for before, group, first, second in zip(groups, groups[1:], opening[1:], continuation_scores(merged_texts)):
+        for before, group, first, second in zip(groups, groups[1:], opening[1:], scores):
             if len(group) > 1:  # the paper below already has several paragraphs: see CHAIN_PRIOR
                 second = replace(second, score=second.score + CHAIN_PRIOR)
             # round two supersedes round one where a paper above has several paragraphs

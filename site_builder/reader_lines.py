@@ -288,6 +288,39 @@ def _surely_not_authors(text: str) -> bool:
     return not text.endswith(_ET_AL_LAST) and _MARK_OR_DIGIT.search(text) is not None
 
 
+#: Every match of _AUTHOR_SEP holds one of these (matches do not overlap, so there are at most as many
+#: matches as non-overlapping occurrences of them, which ``str.count`` gives).
+_SEPARATOR_MARKS = (";", "；", "，", "、", ",", "and", "&", "和", "·", "•")
+
+
+def _mostly_not_names(text: str) -> bool:
+    """A sufficient test that ``author_score(text) < 2.5``: no et-al. ending and more than a fifth of
+    the names :func:`split_authors` gives not name-shaped, so the score is at most -6 times their
+    count (below 0). Keep in step with author_score and split_authors.
+
+    Splits lazily: the names are at most ``1 +`` the separator marks in ``text``
+    (:data:`_SEPARATOR_MARKS`), so once more than a fifth of that bound are not name-shaped the
+    answer is True without splitting the rest of a long abstract. False means "not decided here"."""
+    text = text.strip()
+    m = _ET_AL.search(text) if text.endswith(_ET_AL_LAST) else None
+    if m and m.start() > 0:
+        return False  # an et-al. ending: author_score adds 4.0, decide there
+    limit = 0.2 * (1 + sum(text.count(mark) for mark in _SEPARATOR_MARKS))
+    names = bad = start = 0
+    for sep in _AUTHOR_SEP.finditer(text):
+        piece, start = text[start:sep.start()].strip(), sep.end()
+        if piece:
+            names += 1
+            bad += name_shape(_without_affiliation(piece)) == 0.0
+            if bad > limit:
+                return True
+    piece = text[start:].strip()
+    if piece:
+        names += 1
+        bad += name_shape(_without_affiliation(piece)) == 0.0
+    return names == 0 or bad > 0.2 * names
+
+
 @functools.lru_cache(maxsize=65536)
 def capital_ratio(text: str) -> float | None:
     """Share of words of four or more letters that start with a capital (Title Case ≈ 1), None when too few."""
@@ -382,8 +415,8 @@ def is_prose(text: str) -> bool:
     A line shaped like an author list (two or more name-shaped pieces) is never prose.
     """
     text = clean(text)
-    if len(text) > 200 and _surely_not_authors(text):
-        return True  # what the two checks below give, without splitting a whole abstract into names
+    if len(text) > 200 and (_surely_not_authors(text) or _mostly_not_names(text)):
+        return True  # what the two checks below give, without scoring a whole abstract as names
     if author_score(text) >= 2.5:
         return False
     if len(text) > 200:

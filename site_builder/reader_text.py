@@ -12,6 +12,9 @@ from .reader_types import ReadError
 _SPACES = re.compile(r"[\t\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]")
 _CONTROLS = re.compile(r"[\x00-\x08\x0e-\x1f\x7f-\x9f]")
 _ZERO_WIDTH = re.compile(r"[\u200b\u200c\u200d\u2060\ufeff]")
+#: A character :func:`clean` keeps inside the text: neither white space (``\s`` is ``str.isspace``, which
+#: ``strip`` removes; every character of _SPACES is white space) nor zero-width.
+_VISIBLE = re.compile(r"[^\s\u200b\u200c\u200d\u2060\ufeff]")
 
 
 @functools.lru_cache(maxsize=65536)
@@ -72,7 +75,7 @@ def decode_bytes(data: bytes) -> str:
     controls = len(_CONTROLS.findall(text))
     if controls > max(2, len(text) // 100):
         raise ReadError("the file is binary (it holds control characters), not a text list")
-    if not clean.__wrapped__(text):  # uncached: a whole file is not worth keeping
+    if not _VISIBLE.search(text):  # = not clean(text), without cleaning the whole file
         raise ReadError("the file is empty")
     return text
 
@@ -82,7 +85,8 @@ def split_lines(text: str) -> list[str]:
 
     ``split_lines("a\\r\\nb\\rc") == ["a", "b", "c"]``.
     """
-    return re.split(r"\r\n|\r|\n", text.removeprefix("\ufeff"))
+    text = text.removeprefix("\ufeff")
+    return re.split(r"\r\n|\r|\n", text) if "\r" in text else text.split("\n")
 
 
 
@@ -93,6 +97,8 @@ def remove_controls(text: str, path: str) -> tuple[str, list[Diagnostic]]:
     """Remove the control characters that no page, feed or XML file may hold (NUL, C0 but tab and
     line ends, DEL) from ``text``; returns the text and one warning per line that held any."""
     warnings = []
+    if not _UNSAFE_CONTROLS.search(text):
+        return text, warnings  # the common case, without splitting the text into lines
     for number, line in enumerate(split_lines(text), 1):
         found = _UNSAFE_CONTROLS.findall(line)
         if found:

@@ -421,6 +421,13 @@ _OPENER = re.compile(r"^(?:(?:\w+ly|However|Recently|Moreover|Nowadays|Today), "
                      r"|In this (?:paper|work|study|article),? )")
 
 
+def _before(text: str) -> re.Match | None:
+    """``_BEFORE.search(text)``. The pattern starts with ``.*``, so without a line end in ``text`` a match
+    starting further on would also start at 0: trying 0 alone (``match``) gives the same, in linear
+    rather than quadratic time."""
+    return _BEFORE.match(text) if "\n" not in text else _BEFORE.search(text)
+
+
 def _describe(name: str, long: str | None, sent: str) -> str:
     """``NAME: What It Is`` from the long form, an appositive (``X, a …``), ``a … called NAME``, ``a NAME
     layer`` or ``X, which adopts Y`` (→ ``X: Adopting Y``); the first with two content words wins."""
@@ -437,7 +444,7 @@ def _describe(name: str, long: str | None, sent: str) -> str:
     found = []
     if m := _AFTER.match(after) or _DASH.match(after):
         found.append(_shorten(m["d"]))
-    if (m := _BEFORE.search(sent[:at])) and m["d"].split()[-1].lower().rstrip("s") in _HEADS:
+    if (m := _before(sent[:at])) and m["d"].split()[-1].lower().rstrip("s") in _HEADS:
         more = f" {p[1]}" if (p := re.match(r",?\s*((?:for|of|on|in|with)\s[^,;]*)", after)) else ""
         found.append(_shorten(m["d"] + more))
     if (m := re.match(r"\s+(\w+)", after)) and m[1].lower().rstrip("s") in _HEADS:

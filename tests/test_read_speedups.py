@@ -1,0 +1,102 @@
+"""The speed-ups of the reading stage give exactly what the plain formulations give."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import sys
+import unicodedata
+from dataclasses import astuple
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+from site_builder import listcache, reader, reader_duplicates, workers
+from site_builder.cache import BuildCache
+from site_builder.config import load_config
+from site_builder.corpus import DEFAULT_CORPUS
+from site_builder.diagnostics import Diagnostics
+from site_builder.model import paper_id
+from site_builder.pipeline import list_files, read_lists
+from site_builder.reader_lines import _mostly_not_names, author_score, clean
+
+sys.path.insert(0, str(ROOT / "bench"))
+from lists import load_corpus, write_lists  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def corpus() -> list[dict]:
+    with open(DEFAULT_CORPUS, encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle]
+
+
+def _regex_key(text: str) -> str:
+    return re.sub(r"[\W_]+", " ", unicodedata.normalize("NFKC", text).casefold()).strip()
+
+
+def test_separator_table_is_the_regex_class_on_every_character():
+    table = reader_duplicates._Separators()
+    for code in range(0x110000):
+        separator = re.fullmatch(r"[\W_]", chr(code)) is not None
+        assert (table[code] == " ") == separator, hex(code)
+        assert separator or not chr(code).isspace(), hex(code)  # split() cuts only at the separators
+
+
+def test_identity_keys_of_the_corpus(corpus):
+    reader_duplicates._RECENT = {}
+    for paper in corpus:
+        for abstract, title in ((paper["abstract"], paper["title"]), (paper["title"], paper["abstract"]),
+                                (paper["title"][:20], paper["title"]), (paper["title"][:20], None)):
+            key = _regex_key(abstract)
+            expected = "title:" + _regex_key(title) if len(key) < 40 and title else key
+            assert reader_duplicates.identity_key(abstract, title) == expected
+
+
+def test_merge_remembers_the_keys_of_its_entries():
+    result = reader.read_list(sorted((ROOT / "seeds").glob("*.txt"))[0])
+    reader.merge_duplicates([result])
+    remembered = dict(reader_duplicates._RECENT)
+    assert set(remembered) == {(e.abstract, e.title) for e in result.entries}
+    reader_duplicates._RECENT = {}
+    assert remembered == {(e.abstract, e.title): reader.identity_key(e.abstract, e.title) for e in result.entries}
+
+
+def test_mostly_not_names_implies_no_author_line(corpus):
+    lines = [clean(p[field]) for p in corpus for field in ("abstract", "title")]
+    lines += [", ".join(p["authors"]) for p in corpus if p.get("authors")]
+    lines += [", ".join(p["authors"]) + ", and a sentence that is not a name at all" for p in corpus[:2000]
+              if p.get("authors")]
+    taken = 0
+    for text in lines:
+        if _mostly_not_names(text):
+            taken += 1
+            assert author_score(text) < 2.5, text
+    assert taken > len(corpus)  # it decides most abstracts
+
+
+def test_workers_report_an_unwritable_list_cache_once(tmp_path, monkeypatch):
+    """Lists read in forked workers (over MIN_PARALLEL_BYTES) whose cache files cannot be written:
+    the entries are the reader's, and the build cache warns once."""
+    monkeypatch.setattr(workers, "worker_count", lambda: 2)  # as tests/test_cache.py: the pool path
+    seeds = tmp_path / "seeds"
+    records = load_corpus(DEFAULT_CORPUS, 10**6)
+    groups = sorted({(r["venue"], r["year"]) for r in records})[:3]
+    write_lists([r for g in groups for r in [r for r in records if (r["venue"], r["year"]) == g][:150]], seeds,
+                tmp_path / "site.toml")
+    assert sum(p.stat().st_size for p in seeds.glob("*.txt")) >= listcache.MIN_PARALLEL_BYTES
+    assert len(list_files(seeds)) >= 2
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    (cache / listcache.FOLDER).write_text("a file where the folder should be", encoding="utf-8")
+    config = load_config(tmp_path / "site.toml")
+    build_cache = BuildCache(cache)
+    entries = read_lists(list_files(seeds), config, Diagnostics(), build_cache)
+    expected = [e for r in reader.read_lists([(p, *astuple(config.list_defaults(p.name)))
+                                              for p in list_files(seeds)]) for e in r.entries]
+    assert entries == expected
+    assert [build_cache.paper_id(e) for e in entries] == [paper_id(e) for e in entries]
+    messages = [d.message for d in build_cache.diagnostics]
+    assert len([m for m in messages if m.startswith("cannot write the build cache")]) == 1, messages
+    shutil.rmtree(seeds)

@@ -1,0 +1,92 @@
+"""The plain-text fast path of render.py gives exactly what markdown-it-py gives."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from site_builder import render
+from site_builder.corpus import DEFAULT_CORPUS
+from site_builder.render_plain import OTHER_SPACE, plain_abstract, plain_inline
+
+
+def _slow_abstract(source: str) -> tuple[str, str, tuple[str, ...]]:
+    md, env = render.parser(), {}
+    tokens = md.parse(source, env)
+    assert not env.get("warnings")
+    return md.renderer.render(tokens, md.options, env), render._plain(tokens), render._code_urls(tokens)
+
+
+def _slow_inline(source: str) -> tuple[str, str]:
+    md, env = render.parser(), {}
+    tokens = md.parseInline(source, env)
+    return md.renderer.render(tokens, md.options, env), render._plain(tokens)
+
+
+@pytest.fixture(scope="module")
+def corpus() -> list[dict]:
+    with open(DEFAULT_CORPUS, encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle]
+
+
+def test_corpus_abstracts_and_titles(corpus):
+    fast = urls = 0
+    for paper in corpus:
+        for text in (paper["abstract"], paper["abstract"].replace(". ", ".\n", 3) + "\n\n  Second paragraph.\n"):
+            plain = plain_abstract(text, render.parser())
+            if plain is not None:
+                fast += 1
+                urls += "://" in text
+                assert plain == _slow_abstract(text), text
+        plain = plain_inline(paper["title"])
+        if plain is not None:
+            assert plain == _slow_inline(paper["title"]), paper["title"]
+    assert fast > len(corpus)  # the fast path is taken for most abstracts (about 80 %)
+    assert urls > 1000  # and for most of those with a bare URL
+
+
+def test_other_space_is_all_white_space_but_space_and_line_end():
+    spaces = {chr(c) for c in range(0x110000) if chr(c).isspace()}
+    assert set(OTHER_SPACE) == spaces - {" ", "\n"}
+    assert all(re.fullmatch(r"\s", c) for c in spaces)  # re's \s is str.isspace, so split() = re.sub(r"\s+")
+
+
+def test_not_plain():
+    for text in ("costs $5", "a \\emph{b}", "x_i", "see https://x.org", "www.x.org", "a -- b", "a''",
+                 "two  \nlines", "tab\there", "nbsp\u00a0here", "a & b", "<b>", "[a](b)", "`a`", "~", "{x}"):
+        assert plain_abstract(text) is None and plain_inline(text) is None, text
+    assert plain_inline("two\nlines") is None
+
+
+PIECES = list("ab .,:;!?#%+-=@^/'\"()|é\n") + ["  ", "\n\n", " \n", "\u00a0", "\t", "\u3000", "\x01", "1.", "    ",
+                                               "https://", "http://", "FTP://", "://", "https", "x.org", "www.",
+                                               "github.com/a_b", "~", "_", "*", "&", "$", "[", "]", "%20", "%",
+                                               "\ue000"]
+TRICKY = st.lists(st.sampled_from(PIECES), max_size=30).map("".join)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(TRICKY)
+def test_generated(text):
+    plain = plain_abstract(text, render.parser())
+    if plain is not None:
+        assert plain == _slow_abstract(text)
+    plain = plain_inline(text)
+    if plain is not None:
+        assert plain == _slow_inline(text)
+
+
+URL_PIECES = ["https://", "http://", "x.org", "github.com/a_b", "hf.co/x", ".", ",", ")", "(", " ", "\n", "see ", "a",
+              "%20", "~u", "'", "?", "#x", "www.", "/", "pages.github.com", "HTTPS://", "ftp://"]
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.sampled_from(URL_PIECES), max_size=14).map("".join))
+def test_generated_urls(text):
+    plain = plain_abstract(text, render.parser())
+    if plain is not None:
+        assert plain == _slow_abstract(text)
