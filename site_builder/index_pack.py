@@ -1,0 +1,131 @@
+"""``search-index.js`` written from the state kept between builds, re-packing only what changed.
+
+:func:`stateful_script` gives exactly ``transport.index_script`` of
+``search.search_tables`` (byte for byte; ``tests/test_search_state.py``), from
+:func:`index_state.prepare`'s entries and the packed pieces of the previous
+build (:class:`index_state.PackedParts`):
+
+- field vectors: scored (:func:`indexer.bm25_scores`) and packed again on
+  every build, in the entries' own order (by paper, field, term: no sort);
+  every score depends on the document count and the average field lengths,
+  so one changed abstract can change any of them;
+- postings: a term's part depends only on which (field, paper) pairs hold it;
+  when the papers are those of the previous build at the same positions (some
+  edited), only the terms of the edited papers (before and after the edit)
+  are packed again, the others' parts copied from the state; otherwise all
+  are packed (one sort of the entries by term);
+- result records: each paper's line is kept under its digest, made only for new or edited papers;
+- the front-coded term list: kept when the vocabulary is the same.
+
+The state (with the pieces) is saved for the next build unless nothing changed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+
+from .index_state import PackedParts, Prepared, _ranges, prepare, save_state
+from .indexer import bm25_scores
+from .model import Paper
+from .transport import (check_refs, front_code, pack_numbers, posting_parts, record_line, script_text,
+                        vector_parts)
+
+def _starts(sizes: np.ndarray) -> np.ndarray:
+    """Offsets of parts of ``sizes``: ``[0, s0, s0 + s1, ...]`` (int64, one more than ``sizes``)."""
+    return np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+
+
+def _gather(blobs: Sequence[bytes], begins: np.ndarray, sizes: np.ndarray) -> bytes:
+    """The byte ranges ``[begin, begin + size)`` of the concatenation of ``blobs``, one after another."""
+    if not len(sizes):
+        return b""
+    whole = np.frombuffer(b"".join(blobs), np.uint8)
+    return whole[_ranges(begins, sizes)].tobytes()
+
+
+def _postings(prep: Prepared, fields: int) -> tuple[bytes, np.ndarray]:
+    """``(postings, sizes per term)`` of ``prep``, the unedited terms' parts copied from the state when
+    the papers kept their positions."""
+    old, n = prep.old, len(prep.source)
+    n_old = len(old.digests)
+    in_place = prep.source == np.arange(n)
+    doc = prep.row // fields
+    if old.packed is not None and n == n_old and np.all(in_place | (prep.source >= n_old)):
+        edited = np.flatnonzero(~in_place)
+        touched = np.zeros(len(prep.terms), bool)
+        touched[prep.term[~in_place[doc]]] = True  # terms of the edited papers now
+        rows = (edited[:, None] * fields + np.arange(fields)).reshape(-1)
+        before = old.term[_ranges(old.starts[rows], old.starts[rows + 1] - old.starts[rows])]
+        final_of_old = np.full(len(old.vocab), -1, np.int64)
+        known = prep.old_term >= 0
+        final_of_old[prep.old_term[known]] = np.flatnonzero(known)
+        before = final_of_old[before]
+        touched[before[before >= 0]] = True  # ... and before the edit (unless the term is gone)
+        if np.any(~touched & ~known):
+            raise AssertionError("a term new to the state belongs to no edited paper")
+        pick = np.flatnonzero(touched[prep.term])
+        order = np.argsort(prep.term[pick] * (fields * max(n, 1)) + prep.row[pick] % fields * max(n, 1) + doc[pick],
+                           kind="stable")
+        pick = pick[order]
+        text, sizes = posting_parts(prep.term[pick], prep.row[pick] % fields, doc[pick], len(prep.terms))
+        old_at = _starts(old.packed.posting_sizes)
+        kept = prep.old_term.clip(0)
+        begins = np.where(touched, len(old.packed.postings) + _starts(sizes)[:-1], old_at[kept])
+        sizes = np.where(touched, sizes, old.packed.posting_sizes[kept])
+        return _gather([old.packed.postings, text.encode("ascii")], begins, sizes), sizes
+    order = np.argsort(prep.term * (fields * max(n, 1)) + prep.row % fields * max(n, 1) + doc, kind="stable")
+    text, sizes = posting_parts(prep.term[order], prep.row[order] % fields, doc[order], len(prep.terms))
+    return text.encode("ascii"), sizes
+
+
+def _records(prep: Prepared, papers: Sequence[Paper], record) -> tuple[bytes, np.ndarray]:
+    """``(record lines, bytes per paper)``: each paper's :func:`transport.record_line` of ``record(paper)``
+    and ``\\n``, kept from the state for the papers it has."""
+    old = prep.old
+    n_old = len(old.digests)
+    reuse = old.packed is not None
+    fresh = [i for i, s in enumerate(prep.source.tolist()) if not reuse or s >= n_old]
+    lines = [(record_line(record(papers[i])) + "\\n").encode("utf-8") for i in fresh]
+    new_sizes = np.fromiter(map(len, lines), np.int64, len(lines))
+    if not reuse:
+        return b"".join(lines), new_sizes
+    old_at = _starts(old.packed.record_sizes)
+    source = prep.source.clip(max=n_old - 1) if n_old else np.zeros(len(prep.source), np.int64)
+    begins = old_at[:-1][source] if n_old else np.zeros(len(source), np.int64)
+    sizes = old.packed.record_sizes[source] if n_old else np.zeros(len(source), np.int64)
+    begins[fresh] = len(old.packed.records) + _starts(new_sizes)[:-1]
+    sizes[fresh] = new_sizes
+    return _gather([old.packed.records, b"".join(lines)], begins, sizes), sizes
+
+
+def stateful_script(papers: Sequence[Paper], refs: Sequence[str], fields: Sequence[tuple[str, float]], record,
+                    path: Path | None) -> str:
+    """The text of ``search-index.js`` over ``papers`` (refs ``refs``, index fields ``fields`` as in
+    :data:`search.FIELDS`; ``record(paper)``: the result record of a paper, a function of what
+    :func:`index_state.paper_digest` covers), equal to ``transport.index_script(search_tables(...))``,
+    reusing and then saving the state at ``path`` (None: none; see the module doc).
+
+    Raises ValueError on a ref not made of ``[0-9a-z]``. Never raises because of the state file.
+    """
+    check_refs(refs)
+    prep = prepare(papers, path)
+    n, n_fields = len(papers), len(fields)
+    totals = [int(x) for x in prep.lengths.sum(axis=0)] if n else [0] * n_fields
+    flat_lengths = prep.lengths.reshape(-1)
+    score = bm25_scores(fields, n, prep.df, totals, prep.term, prep.row % n_fields, flat_lengths[prep.row], prep.tf)
+    vectors, vector_sizes = vector_parts(prep.term, prep.row, score, n * n_fields)
+    postings, posting_sizes = _postings(prep, n_fields)
+    records, record_sizes = _records(prep, papers, record)
+    old = prep.old
+    if old.packed is not None and len(prep.terms) == len(old.vocab) and np.all(prep.old_term == np.arange(len(old.vocab))):
+        front, suffixes = old.packed.front, old.packed.suffixes
+    else:
+        front, suffixes = front_code(prep.terms)
+    if path is not None and not (prep.unchanged and old.packed is not None):
+        save_state(path, prep.state(PackedParts(postings, posting_sizes, records, record_sizes, front, suffixes)))
+    return script_text([name for name, _ in fields], refs, front, suffixes, postings.decode("ascii"),
+                       pack_numbers(posting_sizes), vectors, pack_numbers(vector_sizes),
+                       records[:-2].decode("utf-8"))
