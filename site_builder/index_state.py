@@ -72,29 +72,19 @@ def state_path(cache_folder: Path | None) -> Path | None:
     return None if cache_folder is None else Path(cache_folder) / STATE_NAME
 
 
-def texts_digest(texts: dict[str, list[str]], extra: Sequence[str] = ()) -> bytes:
-    """:data:`DIGEST_SIZE`-byte BLAKE2b digest of ``{field: [text, ...]}`` (:func:`search.search_texts`)
-    and the strings ``extra``.
-
-    Covers every field of :data:`search.FIELDS` in order, each as its number of
-    texts then each text's length (in code points) and characters, then ``extra``
-    the same way, so no two different inputs share a form.
-    """
-    h = hashlib.blake2b(digest_size=DIGEST_SIZE)
-    parts = []
-    for texts_of in [texts.get(name) or [] for name in _NAMES] + ([list(extra)] if extra else []):
-        parts.append(f"{len(texts_of)}\n")
-        for text in texts_of:
-            parts.append(f"{len(text)}\n")
-            parts.append(text)
-    h.update("".join(parts).encode("utf-8", "surrogatepass"))
-    return h.digest()
-
-
 def paper_digest(paper: Paper) -> bytes:
-    """The key of ``paper`` in the state: :func:`texts_digest` of its search texts and of what else its
-    result record (:func:`search.result_record`) shows: id, slug (the URL), venue label, ``et al.``."""
-    return texts_digest(search_texts(paper), (paper.id, paper.slug, paper.venue.label, "1" if paper.et_al else "0"))
+    """The key of ``paper`` in the state: a :data:`DIGEST_SIZE`-byte BLAKE2b digest of every text the
+    index reads of it (:func:`search.search_texts`: title source and plain text, authors, track label,
+    abstract source and plain text) and of what else its result record (:func:`search.result_record`)
+    shows: id, slug (its URL), venue label, ``et al.``.
+
+    The texts' lengths (in code points) and counts come first, so no two different papers share a form.
+    """
+    track = paper.track.label if paper.track else None
+    texts = (paper.id, paper.slug, paper.venue.label, paper.title, paper.title_text, paper.abstract,
+             paper.rendered.text, track or "", *paper.authors)
+    head = f"{int(paper.et_al)} {int(track is None)} {len(paper.authors)} {' '.join(map(str, map(len, texts)))}\n"
+    return hashlib.blake2b((head + "".join(texts)).encode("utf-8", "surrogatepass"), digest_size=DIGEST_SIZE).digest()
 
 
 @dataclass

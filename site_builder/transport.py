@@ -78,22 +78,21 @@ def _pack(values) -> tuple[str, np.ndarray]:
     if len(values) and values.min() < 0:
         raise ValueError("negative value cannot be packed")
     quotient = values // FINAL
-    width = np.ones(len(values), dtype=np.int64)  # characters per value
-    rest = quotient.copy()
-    while (rest > 0).any():
-        width += rest > 0
-        rest //= CONT
+    width = np.ones(len(values), dtype=np.int64)  # characters per value: 1 + continuation digits of quotient
+    top, limit = (int(quotient.max()) if len(values) else 0), 1
+    while limit <= top:
+        width += quotient >= limit
+        limit *= CONT
     end = np.cumsum(width)
     out = np.empty(int(end[-1]) if len(end) else 0, dtype=np.uint8)
-    out[end - 1] = _DIGIT_BYTES[CONT + values % FINAL]
-    rest, at = quotient, end - 2
-    while True:
-        live = rest > 0
-        if not live.any():
-            break
-        out[at[live]] = _DIGIT_BYTES[rest[live] % CONT]
-        rest = rest // CONT
-        at = at - 1
+    out[end - 1] = _DIGIT_BYTES[CONT + values - quotient * FINAL]
+    live = np.flatnonzero(quotient)  # continuation digits, least significant first, of the values that have some
+    rest, at = quotient[live], end[live] - 2
+    while len(rest):
+        out[at] = _DIGIT_BYTES[rest % CONT]
+        rest //= CONT
+        keep = rest > 0
+        rest, at = rest[keep], at[keep] - 1
     return out.tobytes().decode("ascii"), width
 
 
