@@ -285,12 +285,10 @@ def prepare(papers: Sequence[Paper], path: Path | None) -> Prepared:
     # Tokenize the papers whose texts are not in the state; their terms numbered after the old vocabulary.
     source = np.empty(len(papers), np.int64)
     fresh = 0
-    lookup: dict[str, int] | None = None
-    new_terms: list[str] = []
     new_lengths: list[int] = []
     new_sizes: list[int] = []
-    new_term: list[int] = []
-    new_tf: list[int] = []
+    fresh_terms: list[str] = []  # every (row, term) entry of the fresh papers: its term and frequency
+    fresh_tf: list[int] = []
     for i, d in enumerate(digests):
         j = known.get(d)
         if j is not None:
@@ -298,28 +296,28 @@ def prepare(papers: Sequence[Paper], path: Path | None) -> Prepared:
             continue
         source[i] = n_old + fresh
         fresh += 1
-        if lookup is None:
-            lookup = {t: k for k, t in enumerate(old.vocab)}
         doc = document_terms(search_texts(papers[i]))
         for name in _NAMES:
             counts, length = doc[name]
             new_lengths.append(length)
             new_sizes.append(len(counts))
-            for t, c in counts.items():
-                k = lookup.get(t)
-                if k is None:
-                    k = lookup[t] = v_old + len(new_terms)
-                    new_terms.append(t)
-                new_term.append(k)
-                new_tf.append(c)
+            fresh_terms.extend(counts)
+            fresh_tf.extend(counts.values())
+    new_terms: list[str] = []
+    new_term = np.zeros(0, np.int64)
+    if fresh:
+        lookup = dict(zip(old.vocab, range(v_old)))
+        new_terms = [t for t in dict.fromkeys(fresh_terms) if t not in lookup]
+        lookup.update(zip(new_terms, range(v_old, v_old + len(new_terms))))
+        new_term = np.fromiter(map(lookup.__getitem__, fresh_terms), np.int64, len(fresh_terms))
     merged, position = _merge_order(old.vocab, new_terms)
 
     # The pool: old papers, then the fresh ones (rows of F fields each), term numbers merged.
     pool_term = position[old.term]
     if fresh:
         sizes = np.array(new_sizes, np.int64)
-        fresh_term = position[np.array(new_term, np.int64)]
-        fresh_tf = np.array(new_tf, np.int64)
+        fresh_term = position[new_term]
+        fresh_tf = np.array(fresh_tf, np.int64)
         order = np.argsort(np.repeat(np.arange(len(sizes), dtype=np.int64), sizes) * max(len(merged), 1) + fresh_term)
         lengths = np.concatenate([old.lengths, np.array(new_lengths, np.int64).reshape(fresh, _F)])
         starts = np.concatenate([[0], np.cumsum(np.concatenate([np.diff(old.starts), sizes]))]).astype(np.int64)

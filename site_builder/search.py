@@ -28,7 +28,7 @@ from typing import Iterable
 from . import urls
 from .indexer import IndexTables, index_tables, lunr_json
 from .model import Paper, Site
-from .tokenize import compounds_of, query_alternatives, term_counts
+from .tokenize import query_alternatives, term_counts
 
 #: Indexed fields and their lunr boosts, in index order.
 FIELDS = (("title", 10), ("authors", 3), ("track", 2), ("abstract", 1))
@@ -55,9 +55,8 @@ def field_counts(texts: Iterable[str]) -> tuple[dict[str, int], int]:
     length = sum(counts.values())
     if len(texts) == 1 or MARKUP.isdisjoint(texts[0]):
         return counts, length
-    seen = compounds_of(texts[0])
     for text in texts[1:]:
-        for t in term_counts(text, seen):
+        for t in term_counts(text):
             if t not in counts:
                 counts[t] = 1
                 length += 1

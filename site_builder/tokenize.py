@@ -80,6 +80,13 @@ def _mark_table() -> dict[int, None]:
 _MARKS: dict[int, None] | None = None
 
 
+_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
+
+
+def _strip_marks(run: re.Match) -> str:
+    return run.group().translate(_MARKS)
+
+
 def normalise(text: str) -> str:
     """Step 1: NFKC, lower case, combining marks removed, NFC. ASCII text is only lower-cased."""
     global _MARKS
@@ -90,7 +97,8 @@ def normalise(text: str) -> str:
         return text
     if _MARKS is None:
         _MARKS = _mark_table()
-    return unicodedata.normalize("NFC", unicodedata.normalize("NFD", text).translate(_MARKS))
+    # Marks are never ASCII: only the non-ASCII runs are looked up in the (large) table.
+    return unicodedata.normalize("NFC", _NON_ASCII.sub(_strip_marks, unicodedata.normalize("NFD", text)))
 
 
 def stem(token: str) -> str:
@@ -145,6 +153,12 @@ def compound_terms(compound: str) -> tuple[str, ...]:
     cached = _COMPOUND_TERMS.get(compound)
     if cached is not None:
         return cached
+    if compound.isalpha():  # one run of letters (connectors and digits are not letters): the word itself
+        t = term(compound)
+        result = (t,) if t else ()
+        if len(_COMPOUND_TERMS) < 1_000_000:
+            _COMPOUND_TERMS[compound] = result
+        return result
     runs, parts = compound_parts(compound)
     if len(runs) == 1 and len(parts) == 1:
         raw = [compound]
@@ -200,11 +214,36 @@ def _regions(text: str) -> tuple[list[str], list[str]]:
     return _cjk_apart(text, _REGION)
 
 
+#: ``bytes.translate`` table of lower-case ASCII text: word characters (``\\w``) and connectors kept, other bytes
+#: made spaces; the words it splits into (*blobs*) hold whole regions (:data:`_REGION`) only.
+_BLOB_TABLE = bytes(c if chr(c).isalnum() or chr(c) in CONNECTORS else 32 for c in range(128)) + bytes([32] * 128)
+_BLOB_TERMS: dict[bytes, tuple[str, ...]] = {}
+
+
+def _blob_terms(blob: bytes) -> tuple[str, ...]:
+    cached = _BLOB_TERMS.get(blob)
+    if cached is None:
+        cached = tuple(chain.from_iterable(map(_region_terms, _REGION.findall(blob.decode("ascii")))))
+        if len(_BLOB_TERMS) < 1_000_000:
+            _BLOB_TERMS[blob] = cached
+    return cached
+
+
 def term_counts(text: str, skip: set[str] | frozenset = frozenset()) -> dict[str, int]:
     """``{term: frequency}`` of ``text``: the same multiset as :func:`index_tokens`, counted in bulk.
 
     Regions in ``skip`` (from :func:`compounds_of`) are left out (see ``search.field_counts``).
+    ASCII text is cut into regions by ``bytes.translate`` and ``split`` (:data:`_BLOB_TABLE`), the
+    rest by the regular expression :data:`_REGION`.
     """
+    if text.isascii() and not skip:
+        blobs = text.lower().encode("ascii").translate(_BLOB_TABLE).split()
+        cache = _BLOB_TERMS
+        for blob in set(blobs).difference(cache):
+            _blob_terms(blob)
+        if len(cache) >= 1_000_000:  # cache full: compute the rest directly
+            return Counter(chain.from_iterable(map(_blob_terms, blobs)))
+        return Counter(chain.from_iterable(map(cache.__getitem__, blobs)))
     cjk, regions = _regions(text)
     cache = _REGION_TERMS
     distinct = set(regions)
