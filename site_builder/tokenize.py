@@ -67,37 +67,29 @@ _DIGIT_CUT = re.compile(r"(?<=\D)(?=\d)")
 _ASCII_WORD = re.compile(r"[a-z]+")
 
 
-def _mark_table() -> dict[int, None]:
-    """A ``str.translate`` table deleting every combining mark (category M*) of this Python's Unicode.
-
-    Marks live in planes 0, 1 and 14 only (checked for every code point by
-    ``tests/test_search_tokenize.py``), so only those are scanned.
-    """
-    planes = (range(0x20000), range(0xE0000, 0xF0000))
-    return {cp: None for r in planes for cp in r if unicodedata.category(chr(cp)).startswith("M")}
-
-
-_MARKS: dict[int, None] | None = None
-
-
 _NON_ASCII = re.compile(r"[^\x00-\x7f]+")
+#: Non-ASCII runs (of NFD text) → the run without its combining marks (category M*).
+_UNMARKED: dict[str, str] = {}
 
 
 def _strip_marks(run: re.Match) -> str:
-    return run.group().translate(_MARKS)
+    text = run.group()
+    out = _UNMARKED.get(text)
+    if out is None:
+        out = "".join(c for c in text if not unicodedata.category(c).startswith("M"))
+        if len(_UNMARKED) < 100_000:
+            _UNMARKED[text] = out
+    return out
 
 
 def normalise(text: str) -> str:
     """Step 1: NFKC, lower case, combining marks removed, NFC. ASCII text is only lower-cased."""
-    global _MARKS
     if text.isascii():
         return text.lower()
     text = unicodedata.normalize("NFKC", text).lower()
     if text.isascii():
         return text
-    if _MARKS is None:
-        _MARKS = _mark_table()
-    # Marks are never ASCII: only the non-ASCII runs are looked up in the (large) table.
+    # Marks are never ASCII: only the non-ASCII runs are read (each once).
     return unicodedata.normalize("NFC", _NON_ASCII.sub(_strip_marks, unicodedata.normalize("NFD", text)))
 
 
