@@ -215,7 +215,11 @@ _BLOB_TERMS: dict[bytes, tuple[str, ...]] = {}
 def _blob_terms(blob: bytes) -> tuple[str, ...]:
     cached = _BLOB_TERMS.get(blob)
     if cached is None:
-        cached = tuple(chain.from_iterable(map(_region_terms, _REGION.findall(blob.decode("ascii")))))
+        if blob.isalpha():  # one ASCII word: one region, one compound, one run
+            t = term(blob.decode("ascii"))
+            cached = (t,) if t else ()
+        else:
+            cached = tuple(chain.from_iterable(map(_region_terms, _REGION.findall(blob.decode("ascii")))))
         if len(_BLOB_TERMS) < 1_000_000:
             _BLOB_TERMS[blob] = cached
     return cached
