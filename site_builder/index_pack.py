@@ -46,39 +46,43 @@ def _gather(blobs: Sequence[bytes], begins: np.ndarray, sizes: np.ndarray) -> by
     return whole[_ranges(begins, sizes)].tobytes()
 
 
-def _postings(prep: Prepared, fields: int) -> tuple[bytes, np.ndarray]:
-    """``(postings, sizes per term)`` of ``prep``, the unedited terms' parts copied from the state when
-    the papers kept their positions."""
+def _edited_terms(prep: Prepared, fields: int) -> np.ndarray | None:
+    """Per term (bool): held by a paper edited since the state (before or after the edit); None when the
+    state's postings cannot be reused (no packed pieces, or papers added, removed or moved)."""
     old, n = prep.old, len(prep.source)
     n_old = len(old.digests)
     in_place = prep.source == np.arange(n)
-    doc = prep.row // fields
-    if old.packed is not None and n == n_old and np.all(in_place | (prep.source >= n_old)):
-        edited = np.flatnonzero(~in_place)
-        touched = np.zeros(len(prep.terms), bool)
-        touched[prep.term[~in_place[doc]]] = True  # terms of the edited papers now
-        rows = (edited[:, None] * fields + np.arange(fields)).reshape(-1)
-        before = old.term[_ranges(old.starts[rows], old.starts[rows + 1] - old.starts[rows])]
-        final_of_old = np.full(len(old.vocab), -1, np.int64)
-        known = prep.old_term >= 0
-        final_of_old[prep.old_term[known]] = np.flatnonzero(known)
-        before = final_of_old[before]
-        touched[before[before >= 0]] = True  # ... and before the edit (unless the term is gone)
-        if np.any(~touched & ~known):
-            raise AssertionError("a term new to the state belongs to no edited paper")
-        pick = np.flatnonzero(touched[prep.term])
-        order = np.argsort(prep.term[pick] * (fields * max(n, 1)) + prep.row[pick] % fields * max(n, 1) + doc[pick],
-                           kind="stable")
-        pick = pick[order]
-        text, sizes = posting_parts(prep.term[pick], prep.row[pick] % fields, doc[pick], len(prep.terms))
-        old_at = _starts(old.packed.posting_sizes)
-        kept = prep.old_term.clip(0)
-        begins = np.where(touched, len(old.packed.postings) + _starts(sizes)[:-1], old_at[kept])
-        sizes = np.where(touched, sizes, old.packed.posting_sizes[kept])
-        return _gather([old.packed.postings, text.encode("ascii")], begins, sizes), sizes
-    order = np.argsort(prep.term * (fields * max(n, 1)) + prep.row % fields * max(n, 1) + doc, kind="stable")
-    text, sizes = posting_parts(prep.term[order], prep.row[order] % fields, doc[order], len(prep.terms))
-    return text.encode("ascii"), sizes
+    if old.packed is None or n != n_old or not np.all(in_place | (prep.source >= n_old)):
+        return None
+    touched = np.zeros(len(prep.terms), bool)
+    touched[prep.term[~in_place[prep.row // fields]]] = True  # the edited papers' terms now ...
+    rows = (np.flatnonzero(~in_place)[:, None] * fields + np.arange(fields)).reshape(-1)
+    before = old.term[_ranges(old.starts[rows], old.starts[rows + 1] - old.starts[rows])]
+    known = prep.old_term >= 0
+    final_of_old = np.full(len(old.vocab), -1, np.int64)
+    final_of_old[prep.old_term[known]] = np.flatnonzero(known)
+    before = final_of_old[before]
+    touched[before[before >= 0]] = True  # ... and before the edit (unless the term is gone)
+    return touched if not np.any(~touched & ~known) else None  # (a term new to the state is always an edited one's)
+
+
+def _postings(prep: Prepared, fields: int) -> tuple[bytes, np.ndarray]:
+    """``(postings, sizes per term)`` of ``prep``: only the edited terms' parts (:func:`_edited_terms`)
+    packed, the others copied from the state, when it allows; else every term's part packed."""
+    n = max(len(prep.source), 1)
+    doc, field = prep.row // fields, prep.row % fields
+    touched = _edited_terms(prep, fields)
+    pick = slice(None) if touched is None else np.flatnonzero(touched[prep.term])
+    term, field, doc = prep.term[pick], field[pick], doc[pick]
+    order = np.argsort((term * fields + field) * n + doc, kind="stable")  # by term, field, paper
+    text, sizes = posting_parts(term[order], field[order], doc[order], len(prep.terms))
+    if touched is None:
+        return text.encode("ascii"), sizes
+    old = prep.old.packed
+    kept = prep.old_term.clip(0)
+    begins = np.where(touched, len(old.postings) + _starts(sizes)[:-1], _starts(old.posting_sizes)[kept])
+    sizes = np.where(touched, sizes, old.posting_sizes[kept])
+    return _gather([old.postings, text.encode("ascii")], begins, sizes), sizes
 
 
 def _records(prep: Prepared, papers: Sequence[Paper], record) -> tuple[bytes, np.ndarray]:

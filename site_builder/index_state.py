@@ -73,7 +73,7 @@ def state_path(cache_folder: Path | None) -> Path | None:
 
 
 def paper_digest(paper: Paper) -> bytes:
-    """The key of ``paper`` in the state: a :data:`DIGEST_SIZE`-byte BLAKE2b digest of every text the
+    """The key of ``paper`` in the state: the first :data:`DIGEST_SIZE` bytes of the SHA-256 of every text the
     index reads of it (:func:`search.search_texts`: title source and plain text, authors, track label,
     abstract source and plain text) and of what else its result record (:func:`search.result_record`)
     shows: id, slug (its URL), venue label, ``et al.``.
@@ -84,7 +84,7 @@ def paper_digest(paper: Paper) -> bytes:
     texts = (paper.id, paper.slug, paper.venue.label, paper.title, paper.title_text, paper.abstract,
              paper.rendered.text, track or "", *paper.authors)
     head = f"{int(paper.et_al)} {int(track is None)} {len(paper.authors)} {' '.join(map(str, map(len, texts)))}\n"
-    return hashlib.blake2b((head + "".join(texts)).encode("utf-8", "surrogatepass"), digest_size=DIGEST_SIZE).digest()
+    return hashlib.sha256((head + "".join(texts)).encode("utf-8", "surrogatepass")).digest()[:DIGEST_SIZE]
 
 
 @dataclass
