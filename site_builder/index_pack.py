@@ -5,10 +5,13 @@
 :func:`index_state.prepare`'s entries and the packed pieces of the previous
 build (:class:`index_state.PackedParts`):
 
-- field vectors: scored (:func:`indexer.bm25_scores`) and packed again on
-  every build, in the entries' own order (by paper, field, term: no sort);
-  every score depends on the document count and the average field lengths,
-  so one changed abstract can change any of them;
+- field vectors: every entry scored again (:func:`indexer.bm25_scores`) on
+  every build: every score depends on the document count, the average field
+  lengths and the terms' ``df``, so one changed abstract can change any of
+  them (in practice the rounded scores of a few thousand entries); a field
+  vector whose scores are all those the state holds is copied (when the term
+  numbers did not move), the others packed, in the entries' own order (by
+  paper, field, term: no sort);
 - postings: a term's part depends only on which (field, paper) pairs hold it;
   when the papers are those of the previous build at the same positions (some
   edited), only the terms of the edited papers (before and after the edit)
@@ -85,6 +88,26 @@ def _postings(prep: Prepared, fields: int) -> tuple[bytes, np.ndarray]:
     return _gather([old.postings, text.encode("ascii")], begins, sizes), sizes
 
 
+def _vectors(prep: Prepared, score: np.ndarray, fields: int) -> tuple[bytes, np.ndarray]:
+    """``(vectors, sizes per row)`` of ``prep`` with the entries' scores ``score``: a row (field vector)
+    of a paper the state holds, whose scores are those it held, is copied from the state when the
+    term numbers are the same; the others are packed."""
+    old, n_rows = prep.old, len(prep.starts) - 1
+    same_terms = (old.packed is not None and len(prep.terms) == len(old.vocab)
+                  and np.array_equal(prep.old_term, np.arange(len(old.vocab))))
+    if not same_terms:
+        text, sizes = vector_parts(prep.term, prep.row, score, n_rows)
+        return text.encode("ascii"), sizes
+    differs = (prep.old_entry < 0) | (old.packed.scores[prep.old_entry.clip(0)] != score)
+    repack = (np.bincount(prep.row[differs], minlength=n_rows) > 0) | np.repeat(prep.source >= len(old.digests), fields)
+    pick = np.flatnonzero(repack[prep.row])
+    text, sizes = vector_parts(prep.term[pick], prep.row[pick], score[pick], n_rows)
+    old_row = (prep.source[:, None] * fields + np.arange(fields)).reshape(-1).clip(max=len(old.packed.vector_sizes) - 1)
+    begins = np.where(repack, len(old.packed.vectors) + _starts(sizes)[:-1], _starts(old.packed.vector_sizes)[old_row])
+    sizes = np.where(repack, sizes, old.packed.vector_sizes[old_row])
+    return _gather([old.packed.vectors, text.encode("ascii")], begins, sizes), sizes
+
+
 def _records(prep: Prepared, papers: Sequence[Paper], record) -> tuple[bytes, np.ndarray]:
     """``(record lines, bytes per paper)``: each paper's :func:`transport.record_line` of ``record(paper)``
     and ``\\n``, kept from the state for the papers it has."""
@@ -120,7 +143,7 @@ def stateful_script(papers: Sequence[Paper], refs: Sequence[str], fields: Sequen
     totals = [int(x) for x in prep.lengths.sum(axis=0)] if n else [0] * n_fields
     flat_lengths = prep.lengths.reshape(-1)
     score = bm25_scores(fields, n, prep.df, totals, prep.term, prep.row % n_fields, flat_lengths[prep.row], prep.tf)
-    vectors, vector_sizes = vector_parts(prep.term, prep.row, score, n * n_fields)
+    vectors, vector_sizes = _vectors(prep, score, n_fields)
     postings, posting_sizes = _postings(prep, n_fields)
     records, record_sizes = _records(prep, papers, record)
     old = prep.old
@@ -129,7 +152,8 @@ def stateful_script(papers: Sequence[Paper], refs: Sequence[str], fields: Sequen
     else:
         front, suffixes = front_code(prep.terms)
     if path is not None and not (prep.unchanged and old.packed is not None):
-        save_state(path, prep.state(PackedParts(postings, posting_sizes, records, record_sizes, front, suffixes)))
+        save_state(path, prep.state(PackedParts(postings, posting_sizes, records, record_sizes, front, suffixes,
+                                                vectors, vector_sizes, score.astype(np.int32))))
     return script_text([name for name, _ in fields], refs, front, suffixes, postings.decode("ascii"),
-                       pack_numbers(posting_sizes), vectors, pack_numbers(vector_sizes),
+                       pack_numbers(posting_sizes), vectors.decode("ascii"), pack_numbers(vector_sizes),
                        records[:-2].decode("utf-8"))

@@ -33,7 +33,9 @@ File format (numpy ``.npz``, uncompressed, no pickled objects), arrays:
   ``records`` (uint8, UTF-8) and ``record_sizes`` (int64, per paper): each paper's result record
   line, escaped as inside the script's string, followed by the escaped line break ``\\n``;
   ``front`` (uint8, ASCII) and ``suffixes`` (uint8, UTF-8): the script's ``terms`` and
-  ``suffixes`` of ``vocab``.
+  ``suffixes`` of ``vocab``; ``vectors`` (uint8, ASCII) and ``vector_sizes`` (int64, per row):
+  each row's field vector part of the script's ``vectors``; ``scores`` (int32, per entry): the
+  scores it holds (lunr's score times 1000).
 
 A missing, unreadable, corrupt (the zip CRC is checked on reading) or
 inconsistent file, or one of another format or code version, is ignored and
@@ -91,7 +93,8 @@ def paper_digest(paper: Paper) -> bytes:
 class PackedParts:
     """Pieces of the previous ``search-index.js`` (see the module doc): ``postings`` (ASCII bytes)
     with ``posting_sizes`` (int64, one per vocab term), ``records`` (UTF-8 bytes) with
-    ``record_sizes`` (int64, one per paper), ``front`` and ``suffixes`` (the script's strings)."""
+    ``record_sizes`` (int64, one per paper), ``front`` and ``suffixes`` (the script's strings),
+    ``vectors`` (ASCII bytes) with ``vector_sizes`` (int64, one per row) and ``scores`` (int32, per entry)."""
 
     postings: bytes
     posting_sizes: np.ndarray
@@ -99,6 +102,9 @@ class PackedParts:
     record_sizes: np.ndarray
     front: str
     suffixes: str
+    vectors: bytes
+    vector_sizes: np.ndarray
+    scores: np.ndarray
 
 
 @dataclass
@@ -130,7 +136,8 @@ def _empty() -> TermState:
                      np.zeros(0, np.int32), np.zeros(0, np.int32))
 
 
-_PACKED = ("postings", "posting_sizes", "records", "record_sizes", "front", "suffixes")
+_PACKED = ("postings", "posting_sizes", "records", "record_sizes", "front", "suffixes", "vectors", "vector_sizes",
+           "scores")
 
 
 def load_state(path: Path) -> TermState | None:
@@ -149,7 +156,9 @@ def load_state(path: Path) -> TermState | None:
             if all(name in data.files for name in _PACKED):
                 packed = PackedParts(data["postings"].tobytes(), data["posting_sizes"].astype(np.int64),
                                      data["records"].tobytes(), data["record_sizes"].astype(np.int64),
-                                     data["front"].tobytes().decode("ascii"), data["suffixes"].tobytes().decode("utf-8"))
+                                     data["front"].tobytes().decode("ascii"), data["suffixes"].tobytes().decode("utf-8"),
+                                     data["vectors"].tobytes(), data["vector_sizes"].astype(np.int64),
+                                     data["scores"].astype(np.int32))
     except Exception:  # unreadable, not an npz of ours, CRC mismatch (zipfile.BadZipFile), missing arrays: rebuilt
         return None
     vocab = blob.split("\0") if vocab_size else []
@@ -163,7 +172,9 @@ def load_state(path: Path) -> TermState | None:
     if packed is not None and (
             packed.posting_sizes.shape != (vocab_size,) or packed.record_sizes.shape != (n,)
             or int(packed.posting_sizes.sum()) != len(packed.postings) or np.any(packed.posting_sizes < 0)
-            or int(packed.record_sizes.sum()) != len(packed.records) or np.any(packed.record_sizes < 2)):
+            or int(packed.record_sizes.sum()) != len(packed.records) or np.any(packed.record_sizes < 2)
+            or packed.vector_sizes.shape != (n * _F,) or packed.scores.shape != term.shape
+            or int(packed.vector_sizes.sum()) != len(packed.vectors) or np.any(packed.vector_sizes < 0)):
         packed = None  # the tokens stay usable
     return TermState(vocab, [bytes(d) for d in digests], lengths, starts, term, tf, packed)
 
@@ -190,7 +201,9 @@ def save_state(path: Path, state: TermState) -> bool:
         arrays.update(postings=np.frombuffer(p.postings, np.uint8), posting_sizes=np.asarray(p.posting_sizes, np.int64),
                       records=np.frombuffer(p.records, np.uint8), record_sizes=np.asarray(p.record_sizes, np.int64),
                       front=np.frombuffer(p.front.encode("ascii"), np.uint8),
-                      suffixes=np.frombuffer(p.suffixes.encode("utf-8"), np.uint8))
+                      suffixes=np.frombuffer(p.suffixes.encode("utf-8"), np.uint8),
+                      vectors=np.frombuffer(p.vectors, np.uint8), vector_sizes=np.asarray(p.vector_sizes, np.int64),
+                      scores=np.asarray(p.scores, np.int32))
     path = Path(path)
     tmp = None
     try:
@@ -246,7 +259,8 @@ class Prepared:
     paper, :func:`paper_digest`; ``source`` (int64, per paper): its index in
     ``old`` (< ``len(old.digests)``) or not (a paper tokenized in this call);
     ``old``: the state read (empty when none); ``old_term`` (int64, per term):
-    its number in ``old.vocab``, -1 for a term ``old`` lacks.
+    its number in ``old.vocab``, -1 for a term ``old`` lacks; ``old_entry``
+    (int64, per entry): the same entry's position in ``old``, -1 for a paper tokenized in this call.
     """
 
     terms: tuple[str, ...]
@@ -260,6 +274,7 @@ class Prepared:
     source: np.ndarray
     old: TermState
     old_term: np.ndarray
+    old_entry: np.ndarray
 
     @property
     def unchanged(self) -> bool:
@@ -344,7 +359,8 @@ def prepare(papers: Sequence[Paper], path: Path | None) -> Prepared:
         df=df[used], term=term, tf=pool_tf[picked],
         row=np.repeat(np.arange(len(rows), dtype=np.int64), row_sizes),
         lengths=lengths[source], starts=np.concatenate([[0], np.cumsum(row_sizes)]).astype(np.int64),
-        digests=digests, source=source, old=old, old_term=old_of_merged[used])
+        digests=digests, source=source, old=old, old_term=old_of_merged[used],
+        old_entry=np.where(picked < len(old.term), picked, -1))
 
 
 def stateful_tables(papers: Sequence[Paper], refs: Sequence[str], path: Path | None) -> IndexTables:

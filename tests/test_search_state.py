@@ -166,16 +166,20 @@ def test_search_index_js_after_edits_is_byte_identical(tmp_path):
 
 
 def test_one_edited_abstract_packs_only_its_terms_postings(tmp_path, monkeypatch):
-    """After one abstract changed, only the postings of that paper's terms are packed again; the rest
-    come from the state, and the script is still the one written from scratch."""
+    """After one abstract changed, only the postings of that paper's terms and the field vectors whose
+    scores changed are packed again; the rest come from the state, and the script is still the one
+    written from scratch."""
     from site_builder import index_pack
 
     site, _ = sample_site()
     path = tmp_path / index_state.STATE_NAME
     index_files(site, path)
-    packed = []
+    packed, rows = [], []
     real = index_pack.posting_parts
     monkeypatch.setattr(index_pack, "posting_parts", lambda term, *rest: packed.append(len(set(term.tolist()))) or real(term, *rest))
+    real_vectors = index_pack.vector_parts
+    monkeypatch.setattr(index_pack, "vector_parts",
+                        lambda term, row, *rest: rows.append(set((row // len(FIELDS)).tolist())) or real_vectors(term, row, *rest))
     papers = list(site.papers)
     papers[5] = with_abstract(papers[5], papers[5].abstract + " Quokkaformers generalise.")
     edited = dataclasses.replace(site, papers=tuple(papers))
@@ -184,6 +188,26 @@ def test_one_edited_abstract_packs_only_its_terms_postings(tmp_path, monkeypatch
     held = set().union(*(counts for counts, _ in terms.values()))
     assert len(packed) == 1 and "quokkaformer" in held and len(held) <= packed[0] <= len(held) + 120
     assert packed[0] < len(search_tables(edited)[0].terms) // 20
+    assert len(rows) == 1 and len(rows[0]) == len(papers)  # new terms: term numbers moved, every vector packed
+    # The same words in another order: no score changes, only the edited paper's vectors are packed.
+    rows.clear()
+    papers[6] = with_abstract(papers[6], " ".join(reversed(papers[6].abstract.split())))
+    edited = dataclasses.replace(site, papers=tuple(papers))
+    assert index_files(edited, path) == reference_files(edited)
+    assert rows == [{6}]
+    # One word swapped for another the index holds (same token count): the term numbers and average
+    # lengths stay; only vectors holding either word can change (their df did).
+    rows.clear()
+    old_word = next(w for w in papers[6].abstract.split() if w.isalpha() and w.islower() and len(w) >= 6
+                    and f" {w} " in papers[6].abstract)
+    new_word = "graph"
+    assert new_word not in papers[6].abstract.lower() and any(new_word in p.abstract for p in papers)
+    papers[6] = with_abstract(papers[6], papers[6].abstract.replace(f" {old_word} ", f" {new_word} ", 1))
+    edited = dataclasses.replace(site, papers=tuple(papers))
+    assert index_files(edited, path) == reference_files(edited)
+    holding = {i for i, p in enumerate(papers)
+               if any(w in counts for counts, _ in paper_terms(p).values() for w in (old_word, new_word))}
+    assert len(rows) == 1 and 6 in rows[0] and rows[0] <= holding | {6} and len(rows[0]) > 10
 
 
 @pytest.mark.parametrize("damage", ["garbage", "truncated", "empty", "other code version", "other format",
@@ -306,6 +330,7 @@ def test_packed_pieces_out_of_step_are_dropped_and_rewritten(tmp_path):
     state = index_state.load_state(path)
     state.packed.posting_sizes[3] += 1
     state.packed.record_sizes[0] -= 1
+    state.packed.vector_sizes[2] += 1
     index_state.save_state(path, state)
     loaded = index_state.load_state(path)
     assert loaded is not None and loaded.packed is None and loaded.vocab == state.vocab
