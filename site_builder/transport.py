@@ -225,12 +225,14 @@ def script_text(fields, refs, front: str, suffixes: str, postings: str, posting_
     :func:`front_code`, :func:`pack_postings` and :func:`pack_vectors`, ``records`` already escaped
     (:func:`record_line` of each record, joined by ``\\n``)."""
     head = {"format": FORMAT, "version": LUNR_VERSION, "fields": list(fields), "refs": list(refs)}
-    parts = [f"{json_text(k)}:{json_text(v)}" for k, v in head.items()]
-    # Packed numbers are made of DIGITS, which need no escape; the suffixes are any text.
-    parts += [f'"terms":\'{front}\'', f'"suffixes":{js_text(suffixes)}', f'"postings":\'{postings}\'',
-              f'"postingSizes":\'{posting_sizes}\'', f'"vectors":\'{vectors}\'', f'"vectorSizes":\'{vector_sizes}\'',
-              f'"records":\'{records}\'']
-    return "window.SEARCH_DATA = {" + ",\n".join(parts) + "};\n"
+    pieces = ["window.SEARCH_DATA = {", ",\n".join(f"{json_text(k)}:{json_text(v)}" for k, v in head.items())]
+    # Packed numbers are made of DIGITS, which need no escape; the suffixes are any text (records come escaped).
+    for name, text in (("terms", front), ("suffixes", js_text(suffixes)[1:-1]), ("postings", postings),
+                       ("postingSizes", posting_sizes), ("vectors", vectors), ("vectorSizes", vector_sizes),
+                       ("records", records)):
+        pieces += [f',\n"{name}":\'', text, "'"]
+    pieces.append("};\n")
+    return "".join(pieces)  # one copy of the (large) parts
 
 
 def index_script(tables: IndexTables, docs: dict) -> str:
