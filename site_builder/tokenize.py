@@ -225,14 +225,13 @@ def _blob_terms(blob: bytes) -> tuple[str, ...]:
     return cached
 
 
-def term_counts(text: str, skip: set[str] | frozenset = frozenset()) -> dict[str, int]:
+def term_counts(text: str) -> dict[str, int]:
     """``{term: frequency}`` of ``text``: the same multiset as :func:`index_tokens`, counted in bulk.
 
-    Regions in ``skip`` (from :func:`compounds_of`) are left out (see ``search.field_counts``).
     ASCII text is cut into regions by ``bytes.translate`` and ``split`` (:data:`_BLOB_TABLE`), the
-    rest by the regular expression :data:`_REGION`.
+    rest by the regular expression :data:`_REGION`; each distinct blob or region is tokenized once.
     """
-    if text.isascii() and not skip:
+    if text.isascii():
         blobs = text.lower().encode("ascii").translate(_BLOB_TABLE).split()
         cache = _BLOB_TERMS
         for blob in set(blobs).difference(cache):
@@ -242,11 +241,7 @@ def term_counts(text: str, skip: set[str] | frozenset = frozenset()) -> dict[str
         return Counter(chain.from_iterable(map(cache.__getitem__, blobs)))
     cjk, regions = _regions(text)
     cache = _REGION_TERMS
-    distinct = set(regions)
-    if skip:
-        distinct.difference_update(skip)
-        regions = [c for c in regions if c in distinct]
-    for region in distinct.difference(cache):
+    for region in set(regions).difference(cache):
         _region_terms(region)
     if len(cache) >= 1_000_000:  # cache full: compute the rest directly
         terms = chain.from_iterable(map(_region_terms, regions))
@@ -256,11 +251,6 @@ def term_counts(text: str, skip: set[str] | frozenset = frozenset()) -> dict[str
     for run in cjk:
         counts.update(t for t in map(term, cjk_grams(run)) if t)
     return counts
-
-
-def compounds_of(text: str) -> set[str]:
-    """The distinct word regions of ``text``, for :func:`term_counts`'s ``skip``."""
-    return set(_regions(text)[1])
 
 
 def query_alternatives(word: str) -> list[list[list[str]]]:
