@@ -93,7 +93,7 @@ def _vectors(prep: Prepared, score: np.ndarray, fields: int) -> tuple[bytes, np.
     of a paper the state holds, whose scores are those it held, is copied from the state when the
     term numbers are the same; the others are packed."""
     old, n_rows = prep.old, len(prep.starts) - 1
-    same_terms = (old.packed is not None and len(prep.terms) == len(old.vocab)
+    same_terms = (old.packed is not None and len(old.digests) and len(prep.terms) == len(old.vocab)
                   and np.array_equal(prep.old_term, np.arange(len(old.vocab))))
     if not same_terms:
         text, sizes = vector_parts(prep.term, prep.row, score, n_rows)

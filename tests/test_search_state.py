@@ -339,3 +339,15 @@ def test_packed_pieces_out_of_step_are_dropped_and_rewritten(tmp_path):
     edited = dataclasses.replace(site, papers=tuple(papers))
     assert index_files(edited, path) == reference_files(edited)
     assert index_state.load_state(path).packed is not None
+
+
+def test_papers_without_any_term_after_an_empty_site(tmp_path):
+    """A state of no papers, then papers whose texts are all stop words, then real ones: still the reference."""
+    site, _ = sample_site()
+    p = site.papers[0]
+    blank = dataclasses.replace(p, title="The of", authors=(), track=None, abstract="and the",
+                                rendered=dataclasses.replace(p.rendered, text="and the"))
+    path = tmp_path / index_state.STATE_NAME
+    for papers in [(), (blank,), (), (blank,), (blank, site.papers[1]), (site.papers[1], blank)]:
+        edited = dataclasses.replace(site, papers=papers)
+        assert index_files(edited, path) == reference_files(edited), len(papers)
