@@ -33,6 +33,7 @@ import numpy as np
 from .index_state import PackedParts, Prepared, _ranges, prepare, save_state
 from .indexer import bm25_scores
 from .model import Paper
+from .search import FIELDS
 from .transport import (check_refs, front_code, pack_numbers, posting_parts, record_line, script_text,
                         vector_parts)
 
@@ -128,16 +129,16 @@ def _records(prep: Prepared, papers: Sequence[Paper], record) -> tuple[bytes, np
     return _gather([old.packed.records, b"".join(lines)], begins, sizes), sizes
 
 
-def stateful_script(papers: Sequence[Paper], refs: Sequence[str], fields: Sequence[tuple[str, float]], record,
-                    path: Path | None) -> str:
-    """The text of ``search-index.js`` over ``papers`` (refs ``refs``, index fields ``fields`` as in
-    :data:`search.FIELDS`; ``record(paper)``: the result record of a paper, a function of what
-    :func:`index_state.paper_digest` covers), equal to ``transport.index_script(search_tables(...))``,
-    reusing and then saving the state at ``path`` (None: none; see the module doc).
+def stateful_script(papers: Sequence[Paper], refs: Sequence[str], record, path: Path | None) -> str:
+    """The text of ``search-index.js`` over ``papers`` (refs ``refs``; fields :data:`search.FIELDS`;
+    ``record(paper)``: the result record of a paper, a function of what :func:`index_state.paper_digest`
+    covers), equal to ``transport.index_script(search_tables(...))``, reusing and then saving the
+    state at ``path`` (None: none; see the module doc).
 
     Raises ValueError on a ref not made of ``[0-9a-z]``. Never raises because of the state file.
     """
     check_refs(refs)
+    fields = FIELDS
     prep = prepare(papers, path)
     n, n_fields = len(papers), len(fields)
     totals = [int(x) for x in prep.lengths.sum(axis=0)] if n else [0] * n_fields

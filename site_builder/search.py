@@ -194,7 +194,7 @@ def index_files(site: Site, state: Path | None = None) -> dict[str, str]:
     from .index_pack import stateful_script
 
     refs = [short_ref(i) for i in range(len(site.papers))]
-    return {urls.SEARCH_INDEX_JS: stateful_script(site.papers, refs, FIELDS, search_record, state)}
+    return {urls.SEARCH_INDEX_JS: stateful_script(site.papers, refs, search_record, state)}
 
 
 def dump_json(data: object) -> str:
