@@ -236,15 +236,16 @@ def _merge_order(old: list[str], new: list[str]) -> tuple[list[str], np.ndarray]
     ``old``) merged in that order, and the merged position of every term of ``old + new``."""
     if not new:
         return old, np.arange(len(old), dtype=np.int64)
-    order = sorted(range(len(new)), key=lambda k: js_sort_key(new[k]))
-    at = np.array([bisect.bisect_left(old, js_sort_key(new[k]), key=js_sort_key) for k in order], np.int64)
+    keys = list(map(js_sort_key, new))
+    order = sorted(range(len(new)), key=keys.__getitem__)
+    at = np.array([bisect.bisect_left(old, keys[k], key=js_sort_key) for k in order] if old else [0] * len(new),
+                  np.int64)
     position = np.empty(len(old) + len(new), np.int64)
     position[:len(old)] = np.arange(len(old)) + np.searchsorted(at, np.arange(len(old)), side="right")
     position[len(old) + np.array(order, np.int64)] = at + np.arange(len(new))
-    merged: list[str] = [""] * (len(old) + len(new))
-    for i, t in enumerate(old + new):
-        merged[position[i]] = t
-    return merged, position
+    merged = np.empty(len(old) + len(new), object)
+    merged[position] = old + new
+    return merged.tolist(), position
 
 
 @dataclass
@@ -332,7 +333,7 @@ def prepare(papers: Sequence[Paper], path: Path | None) -> Prepared:
     if fresh:
         sizes = np.array(new_sizes, np.int64)
         fresh_term = position[new_term]
-        fresh_tf = np.array(fresh_tf, np.int64)
+        fresh_tf = np.fromiter(fresh_tf, np.int64, len(fresh_tf))
         order = np.argsort(np.repeat(np.arange(len(sizes), dtype=np.int64), sizes) * max(len(merged), 1) + fresh_term)
         lengths = np.concatenate([old.lengths, np.array(new_lengths, np.int64).reshape(fresh, _F)])
         starts = np.concatenate([[0], np.cumsum(np.concatenate([np.diff(old.starts), sizes]))]).astype(np.int64)
