@@ -205,10 +205,15 @@ def _compact_json(data: object) -> str:
     return json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
+_RECORD_JSON = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode  # = _compact_json
+_JS_SPECIAL = re.compile("[\\\\'<\n\r\u2028\u2029]")  # what js_text escapes
+
+
 def record_line(record: dict) -> str:
     """One line of ``records`` as it stands inside the script's string: the compact JSON of ``record``
     escaped as :func:`js_text` escapes (the lines joined by ``\\n`` are ``js_text`` of the lines joined by a line break)."""
-    return js_text(_compact_json(record))[1:-1]
+    text = _RECORD_JSON(record)
+    return text if _JS_SPECIAL.search(text) is None else js_text(text)[1:-1]
 
 
 def check_refs(refs) -> None:
