@@ -157,26 +157,44 @@ def scored_tables(fields: Sequence[tuple[str, float]], refs: tuple[str, ...], te
 
     names = tuple(name for name, _ in fields)
     n_docs = len(refs)
+    term = np.asarray(term, dtype=np.int64)
+    field = np.asarray(field, dtype=np.int64)
+    doc = np.asarray(doc, dtype=np.int64)
+    rounded = bm25_scores(fields, n_docs, df, totals, term, field, length, tf)
+    # By term, then field, then document: one int64 key per entry (the triples are distinct).
+    order = np.argsort((term * len(names) + field) * max(n_docs, 1) + doc, kind="stable")
+    return IndexTables(names, tuple(refs), tuple(terms), term[order], field[order], doc[order], rounded[order])
+
+
+def bm25_scores(fields: Sequence[tuple[str, float]], n_docs: int, df: "np.ndarray", totals: Sequence[int],
+                term: "np.ndarray", field: "np.ndarray", length: "np.ndarray", tf: "np.ndarray") -> "np.ndarray":
+    """lunr.js 2.3.9's field-vector scores of entries, times 1000 and rounded as ``Math.round``: int64, one per entry.
+
+    ``fields``: ``(name, boost)`` pairs; ``n_docs``: lunr's ``N``; ``df``
+    (one per term): (field, document) pairs holding the term; ``totals``: each
+    field's token count over all documents. Per entry, as arrays of equal
+    length in any order: ``term`` (number into ``df``), ``field``, ``length``
+    (that field's token count in that document) and ``tf`` (> 0). Arithmetic
+    in lunr.js's order of operations (``Builder.createFieldVectors``, see the
+    module doc), on the same IEEE doubles; ``idf`` with Python's ``math.log``.
+    """
+    import numpy as np
+
     average = np.array([(total / n_docs if n_docs else 0) for total in totals], dtype=np.float64)
     boosts = np.array([float(boost or 1) for _, boost in fields], dtype=np.float64)
     # idf per distinct df value, in Python floats exactly as lunr.idf computes it.
     values, inverse = np.unique(np.asarray(df, dtype=np.int64), return_inverse=True)
     idf = np.array([math.log(1 + abs((n_docs - d + 0.5) / (d + 0.5))) for d in values.tolist()],
                    dtype=np.float64)[inverse.reshape(-1)]
-    term = np.asarray(term, dtype=np.int64)
     field = np.asarray(field, dtype=np.int64)
-    doc = np.asarray(doc, dtype=np.int64)
     tfs = np.asarray(tf, dtype=np.float64)
     # BM25 for every entry at once, in lunr.js's order of operations (same IEEE doubles).
     norm = K1 * (1 - B + B * (np.asarray(length, dtype=np.float64) / average[field]))
-    score = idf[term] * ((K1 + 1) * tfs) / (norm + tfs)
+    score = idf[np.asarray(term, dtype=np.int64)] * ((K1 + 1) * tfs) / (norm + tfs)
     score *= boosts[field]
     x = score * 1000  # Math.round(x): ties toward +infinity
     r = np.floor(x)
-    rounded = (r + (x - r >= 0.5)).astype(np.int64)
-    # By term, then field, then document: one int64 key per entry (the triples are distinct).
-    order = np.argsort((term * len(names) + field) * max(n_docs, 1) + doc, kind="stable")
-    return IndexTables(names, tuple(refs), tuple(terms), term[order], field[order], doc[order], rounded[order])
+    return (r + (x - r >= 0.5)).astype(np.int64)
 
 
 def lunr_json(tables: IndexTables) -> dict:

@@ -28,8 +28,7 @@ from typing import Iterable
 from . import urls
 from .indexer import IndexTables, index_tables, lunr_json
 from .model import Paper, Site
-from .tokenize import compounds_of, query_alternatives, term_counts
-from .transport import index_script
+from .tokenize import query_alternatives, term_counts
 
 #: Indexed fields and their lunr boosts, in index order.
 FIELDS = (("title", 10), ("authors", 3), ("track", 2), ("abstract", 1))
@@ -56,9 +55,8 @@ def field_counts(texts: Iterable[str]) -> tuple[dict[str, int], int]:
     length = sum(counts.values())
     if len(texts) == 1 or MARKUP.isdisjoint(texts[0]):
         return counts, length
-    seen = compounds_of(texts[0])
     for text in texts[1:]:
-        for t in term_counts(text, seen):
+        for t in term_counts(text):
             if t not in counts:
                 counts[t] = 1
                 length += 1
@@ -162,7 +160,7 @@ def search_tables(site: Site, state: Path | None = None) -> tuple[IndexTables, d
         tables = stateful_tables(site.papers, refs, Path(state))
     else:
         tables = index_tables(((r, paper_terms(p)) for r, p in zip(refs, site.papers)), FIELDS)
-    return tables, {r: {**result_record(p), "id": p.id} for r, p in zip(refs, site.papers)}
+    return tables, {r: search_record(p) for r, p in zip(refs, site.papers)}
 
 
 def build_search_data(site: Site) -> dict:
@@ -179,13 +177,24 @@ def build_search_data(site: Site) -> dict:
 INDEX_FILES = (urls.SEARCH_INDEX_JS,)
 
 
+def search_record(paper: Paper) -> dict:
+    """The record of ``paper`` in the index: :func:`result_record` and its stable ``id``."""
+    return {**result_record(paper), "id": paper.id}
+
+
 def index_files(site: Site, state: Path | None = None) -> dict[str, str]:
     """``{path: text}`` of the search index files of ``site`` (:data:`INDEX_FILES`):
     ``search-index.js``, the classic script that the search page loads (also from ``file://``).
 
-    ``state``: see :func:`search_tables` (same output with or without it)."""
-    tables, docs = search_tables(site, state)
-    return {urls.SEARCH_INDEX_JS: index_script(tables, docs)}
+    The text is ``transport.index_script(*search_tables(site))``, written by
+    :func:`index_pack.stateful_script`; ``state``: a file (in the build cache
+    folder, :func:`index_state.state_path`) keeping the tokenized papers and
+    packed pieces from one build to the next (same output with or without it).
+    """
+    from .index_pack import stateful_script
+
+    refs = [short_ref(i) for i in range(len(site.papers))]
+    return {urls.SEARCH_INDEX_JS: stateful_script(site.papers, refs, search_record, state)}
 
 
 def dump_json(data: object) -> str:

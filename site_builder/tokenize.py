@@ -67,30 +67,30 @@ _DIGIT_CUT = re.compile(r"(?<=\D)(?=\d)")
 _ASCII_WORD = re.compile(r"[a-z]+")
 
 
-def _mark_table() -> dict[int, None]:
-    """A ``str.translate`` table deleting every combining mark (category M*) of this Python's Unicode.
-
-    Marks live in planes 0, 1 and 14 only (checked for every code point by
-    ``tests/test_search_tokenize.py``), so only those are scanned.
-    """
-    planes = (range(0x20000), range(0xE0000, 0xF0000))
-    return {cp: None for r in planes for cp in r if unicodedata.category(chr(cp)).startswith("M")}
+_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
+#: Non-ASCII runs (of NFD text) → the run without its combining marks (category M*).
+_UNMARKED: dict[str, str] = {}
 
 
-_MARKS: dict[int, None] | None = None
+def _strip_marks(run: re.Match) -> str:
+    text = run.group()
+    out = _UNMARKED.get(text)
+    if out is None:
+        out = "".join(c for c in text if not unicodedata.category(c).startswith("M"))
+        if len(_UNMARKED) < 100_000:
+            _UNMARKED[text] = out
+    return out
 
 
 def normalise(text: str) -> str:
     """Step 1: NFKC, lower case, combining marks removed, NFC. ASCII text is only lower-cased."""
-    global _MARKS
     if text.isascii():
         return text.lower()
     text = unicodedata.normalize("NFKC", text).lower()
     if text.isascii():
         return text
-    if _MARKS is None:
-        _MARKS = _mark_table()
-    return unicodedata.normalize("NFC", unicodedata.normalize("NFD", text).translate(_MARKS))
+    # Marks are never ASCII: only the non-ASCII runs are read (each once).
+    return unicodedata.normalize("NFC", _NON_ASCII.sub(_strip_marks, unicodedata.normalize("NFD", text)))
 
 
 def stem(token: str) -> str:
@@ -145,6 +145,12 @@ def compound_terms(compound: str) -> tuple[str, ...]:
     cached = _COMPOUND_TERMS.get(compound)
     if cached is not None:
         return cached
+    if compound.isalpha():  # one run of letters (connectors and digits are not letters): the word itself
+        t = term(compound)
+        result = (t,) if t else ()
+        if len(_COMPOUND_TERMS) < 1_000_000:
+            _COMPOUND_TERMS[compound] = result
+        return result
     runs, parts = compound_parts(compound)
     if len(runs) == 1 and len(parts) == 1:
         raw = [compound]
@@ -200,18 +206,42 @@ def _regions(text: str) -> tuple[list[str], list[str]]:
     return _cjk_apart(text, _REGION)
 
 
-def term_counts(text: str, skip: set[str] | frozenset = frozenset()) -> dict[str, int]:
+#: ``bytes.translate`` table of lower-case ASCII text: word characters (``\\w``) and connectors kept, other bytes
+#: made spaces; the words it splits into (*blobs*) hold whole regions (:data:`_REGION`) only.
+_BLOB_TABLE = bytes(c if chr(c).isalnum() or chr(c) in CONNECTORS else 32 for c in range(128)) + bytes([32] * 128)
+_BLOB_TERMS: dict[bytes, tuple[str, ...]] = {}
+
+
+def _blob_terms(blob: bytes) -> tuple[str, ...]:
+    cached = _BLOB_TERMS.get(blob)
+    if cached is None:
+        if blob.isalpha():  # one ASCII word: one region, one compound, one run
+            t = term(blob.decode("ascii"))
+            cached = (t,) if t else ()
+        else:
+            cached = tuple(chain.from_iterable(map(_region_terms, _REGION.findall(blob.decode("ascii")))))
+        if len(_BLOB_TERMS) < 1_000_000:
+            _BLOB_TERMS[blob] = cached
+    return cached
+
+
+def term_counts(text: str) -> dict[str, int]:
     """``{term: frequency}`` of ``text``: the same multiset as :func:`index_tokens`, counted in bulk.
 
-    Regions in ``skip`` (from :func:`compounds_of`) are left out (see ``search.field_counts``).
+    ASCII text is cut into regions by ``bytes.translate`` and ``split`` (:data:`_BLOB_TABLE`), the
+    rest by the regular expression :data:`_REGION`; each distinct blob or region is tokenized once.
     """
+    if text.isascii():
+        blobs = text.lower().encode("ascii").translate(_BLOB_TABLE).split()
+        cache = _BLOB_TERMS
+        for blob in set(blobs).difference(cache):
+            _blob_terms(blob)
+        if len(cache) >= 1_000_000:  # cache full: compute the rest directly
+            return Counter(chain.from_iterable(map(_blob_terms, blobs)))
+        return Counter(chain.from_iterable(map(cache.__getitem__, blobs)))
     cjk, regions = _regions(text)
     cache = _REGION_TERMS
-    distinct = set(regions)
-    if skip:
-        distinct.difference_update(skip)
-        regions = [c for c in regions if c in distinct]
-    for region in distinct.difference(cache):
+    for region in set(regions).difference(cache):
         _region_terms(region)
     if len(cache) >= 1_000_000:  # cache full: compute the rest directly
         terms = chain.from_iterable(map(_region_terms, regions))
@@ -221,11 +251,6 @@ def term_counts(text: str, skip: set[str] | frozenset = frozenset()) -> dict[str
     for run in cjk:
         counts.update(t for t in map(term, cjk_grams(run)) if t)
     return counts
-
-
-def compounds_of(text: str) -> set[str]:
-    """The distinct word regions of ``text``, for :func:`term_counts`'s ``skip``."""
-    return set(_regions(text)[1])
 
 
 def query_alternatives(word: str) -> list[list[list[str]]]:

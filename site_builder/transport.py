@@ -78,22 +78,21 @@ def _pack(values) -> tuple[str, np.ndarray]:
     if len(values) and values.min() < 0:
         raise ValueError("negative value cannot be packed")
     quotient = values // FINAL
-    width = np.ones(len(values), dtype=np.int64)  # characters per value
-    rest = quotient.copy()
-    while (rest > 0).any():
-        width += rest > 0
-        rest //= CONT
+    width = np.ones(len(values), dtype=np.int64)  # characters per value: 1 + continuation digits of quotient
+    top, limit = (int(quotient.max()) if len(values) else 0), 1
+    while limit <= top:
+        width += quotient >= limit
+        limit *= CONT
     end = np.cumsum(width)
     out = np.empty(int(end[-1]) if len(end) else 0, dtype=np.uint8)
-    out[end - 1] = _DIGIT_BYTES[CONT + values % FINAL]
-    rest, at = quotient, end - 2
-    while True:
-        live = rest > 0
-        if not live.any():
-            break
-        out[at[live]] = _DIGIT_BYTES[rest[live] % CONT]
-        rest = rest // CONT
-        at = at - 1
+    out[end - 1] = _DIGIT_BYTES[CONT + values - quotient * FINAL]
+    live = np.flatnonzero(quotient)  # continuation digits, least significant first, of the values that have some
+    rest, at = quotient[live], end[live] - 2
+    while len(rest):
+        out[at] = _DIGIT_BYTES[rest % CONT]
+        rest //= CONT
+        keep = rest > 0
+        rest, at = rest[keep], at[keep] - 1
     return out.tobytes().decode("ascii"), width
 
 
@@ -137,38 +136,56 @@ def _gaps(numbers: np.ndarray, new_list: np.ndarray) -> np.ndarray:
 
 def pack_postings(tables: IndexTables) -> tuple[str, str]:
     """``(postings, postingSizes)`` of ``tables`` (see the module doc), built with array arithmetic."""
-    n_fields = len(tables.fields)
-    n_terms, n_entries = len(tables.terms), len(tables.term)
-    group = tables.term * n_fields + tables.field
+    text, sizes = posting_parts(tables.term, tables.field, tables.doc, len(tables.terms))
+    return text, pack_numbers(sizes)
+
+
+def posting_parts(term: np.ndarray, field: np.ndarray, doc: np.ndarray, n_terms: int) -> tuple[str, np.ndarray]:
+    """The ``postings`` text of entries sorted by term, field, document (int64 arrays of equal length,
+    ``term`` < ``n_terms``) and the characters of each term's part (int64, ``n_terms``; 0 for a term
+    without entries, which the page never reads)."""
+    n_entries = len(term)
+    group = term * 64 + field  # fields < 64: the mask is a number of bits
     new_group = np.r_[True, group[1:] != group[:-1]] if n_entries else np.zeros(0, bool)
     group_start = np.flatnonzero(new_group)            # first entry of each (term, field) group
-    group_term = tables.term[group_start]
-    # Positions among the values: term t's mask, then per group its count and documents.
-    first_group = np.r_[0, np.cumsum(np.bincount(group_term, minlength=n_terms))[:-1]]
-    count_at = group_term + 1 + np.arange(len(group_start)) + group_start
-    mask_at = np.arange(n_terms) + first_group + np.r_[group_start, n_entries][first_group]
-    values = np.empty(n_terms + len(group_start) + n_entries, dtype=np.int64)
-    values[mask_at] = np.bincount(group_term, weights=1 << tables.field[group_start], minlength=n_terms).astype(np.int64)
+    group_term = term[group_start]
+    present = np.bincount(group_term, minlength=n_terms) > 0
+    # Positions among the values: a term's mask, then per group its count and documents.
+    n_present = np.cumsum(present) - 1                  # rank of a present term
+    first_group = np.flatnonzero(np.r_[True, group_term[1:] != group_term[:-1]]) if len(group_start) else group_start
+    count_at = n_present[group_term] + 1 + np.arange(len(group_start)) + group_start
+    mask_at = np.arange(len(first_group)) + first_group + np.r_[group_start, n_entries][first_group]
+    values = np.empty(len(first_group) + len(group_start) + n_entries, dtype=np.int64)
+    values[mask_at] = np.bitwise_or.reduceat(np.left_shift(1, field[group_start]), first_group) if len(first_group) else 0
     values[count_at] = np.diff(np.r_[group_start, n_entries])
     entry_group = np.cumsum(new_group) - 1
-    values[count_at[entry_group] + 1 + np.arange(n_entries) - group_start[entry_group]] = _gaps(tables.doc, new_group)
+    values[count_at[entry_group] + 1 + np.arange(n_entries) - group_start[entry_group]] = _gaps(doc, new_group)
     text, width = _pack(values)
-    term_of_value = np.repeat(np.arange(n_terms), np.diff(np.r_[mask_at, len(values)]))
-    return text, pack_numbers(np.bincount(term_of_value, weights=width, minlength=n_terms).astype(np.int64))
+    sizes = np.zeros(n_terms, dtype=np.int64)
+    if len(first_group):
+        sizes[present] = np.add.reduceat(width, mask_at)
+    return text, sizes
 
 
 def pack_vectors(tables: IndexTables) -> tuple[str, str]:
     """``(vectors, vectorSizes)`` of ``tables`` (see the module doc), built with array arithmetic."""
-    n_slots = len(tables.refs) * len(tables.fields)
     order = np.lexsort((tables.term, tables.field, tables.doc))
     slot = tables.doc[order] * len(tables.fields) + tables.field[order]
+    text, sizes = vector_parts(tables.term[order], slot, tables.score[order], len(tables.refs) * len(tables.fields))
+    return text, pack_numbers(sizes)
+
+
+def vector_parts(term: np.ndarray, slot: np.ndarray, score: np.ndarray, n_slots: int) -> tuple[str, np.ndarray]:
+    """The ``vectors`` text of entries sorted by slot (``document * len(fields) + field``) then term
+    (int64 arrays of equal length; ``score``: lunr's score times 1000) and the characters of each of
+    the ``n_slots`` slots' parts (int64)."""
     new_slot = np.r_[True, slot[1:] != slot[:-1]] if len(slot) else np.zeros(0, bool)
-    values = np.empty(2 * len(order), dtype=np.int64)
-    values[0::2] = _gaps(tables.term[order], new_slot)
-    values[1::2] = tables.score[order]
+    values = np.empty(2 * len(term), dtype=np.int64)
+    values[0::2] = _gaps(term, new_slot)
+    values[1::2] = score
     text, width = _pack(values)
     sizes = np.bincount(slot, weights=width[0::2] + width[1::2], minlength=n_slots).astype(np.int64)
-    return text, pack_numbers(sizes)
+    return text, sizes
 
 
 def js_text(text: str) -> str:
@@ -188,6 +205,41 @@ def _compact_json(data: object) -> str:
     return json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
+_RECORD_JSON = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode  # = _compact_json
+_JS_SPECIAL = re.compile("[\\\\'<\n\r\u2028\u2029]")  # what js_text escapes
+
+
+def record_line(record: dict) -> str:
+    """One line of ``records`` as it stands inside the script's string: the compact JSON of ``record``
+    escaped as :func:`js_text` escapes (the lines joined by ``\\n`` are ``js_text`` of the lines joined by a line break)."""
+    text = _RECORD_JSON(record)
+    return text if _JS_SPECIAL.search(text) is None else js_text(text)[1:-1]
+
+
+def check_refs(refs) -> None:
+    """Raise ValueError when a ref is not made of ``[0-9a-z]`` (refs become object keys in the browser:
+    ``__proto__`` must never be one)."""
+    bad = [r for r in refs if not _SAFE_REF.fullmatch(r)]
+    if bad:
+        raise ValueError(f"index refs must be [0-9a-z]+, not {bad[0]!r}")
+
+
+def script_text(fields, refs, front: str, suffixes: str, postings: str, posting_sizes: str, vectors: str,
+                vector_sizes: str, records: str) -> str:
+    """``search-index.js`` from its parts (see the module doc): the packed strings as written by
+    :func:`front_code`, :func:`pack_postings` and :func:`pack_vectors`, ``records`` already escaped
+    (:func:`record_line` of each record, joined by ``\\n``)."""
+    head = {"format": FORMAT, "version": LUNR_VERSION, "fields": list(fields), "refs": list(refs)}
+    pieces = ["window.SEARCH_DATA = {", ",\n".join(f"{json_text(k)}:{json_text(v)}" for k, v in head.items())]
+    # Packed numbers are made of DIGITS, which need no escape; the suffixes are any text (records come escaped).
+    for name, text in (("terms", front), ("suffixes", js_text(suffixes)[1:-1]), ("postings", postings),
+                       ("postingSizes", posting_sizes), ("vectors", vectors), ("vectorSizes", vector_sizes),
+                       ("records", records)):
+        pieces += [f',\n"{name}":\'', text, "'"]
+    pieces.append("};\n")
+    return "".join(pieces)  # one copy of the (large) parts
+
+
 def index_script(tables: IndexTables, docs: dict) -> str:
     """The text of ``search-index.js`` for the index ``tables`` and the result records ``docs`` ({ref: record},
     a record for every ref of ``tables``).
@@ -196,16 +248,6 @@ def index_script(tables: IndexTables, docs: dict) -> str:
     object keys in the browser: ``__proto__`` must never be one) or when
     the numbers cannot be packed.
     """
-    bad = [r for r in tables.refs if not _SAFE_REF.fullmatch(r)]
-    if bad:
-        raise ValueError(f"index refs must be [0-9a-z]+, not {bad[0]!r}")
-    lengths, suffixes = front_code(tables.terms)
-    postings, posting_sizes = pack_postings(tables)
-    vectors, vector_sizes = pack_vectors(tables)
-    head = {"format": FORMAT, "version": LUNR_VERSION, "fields": list(tables.fields), "refs": list(tables.refs)}
-    parts = [f"{json_text(k)}:{json_text(v)}" for k, v in head.items()]
-    packed = {"terms": lengths, "suffixes": suffixes, "postings": postings, "postingSizes": posting_sizes,
-              "vectors": vectors, "vectorSizes": vector_sizes,
-              "records": "\n".join(_compact_json(docs[ref]) for ref in tables.refs)}
-    parts += [f'"{k}":{js_text(v)}' for k, v in packed.items()]
-    return "window.SEARCH_DATA = {" + ",\n".join(parts) + "};\n"
+    check_refs(tables.refs)
+    return script_text(tables.fields, tables.refs, *front_code(tables.terms), *pack_postings(tables),
+                       *pack_vectors(tables), "\\n".join(record_line(docs[ref]) for ref in tables.refs))

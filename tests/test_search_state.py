@@ -16,6 +16,8 @@ from site_builder import index_state
 from site_builder.corpus import corpus_site, read_corpus
 from site_builder.indexer import IndexTables, index_tables
 from site_builder.search import FIELDS, index_files, paper_terms, search_tables, short_ref
+from site_builder.transport import index_script
+from site_builder.urls import SEARCH_INDEX_JS
 
 
 @lru_cache(maxsize=1)
@@ -129,14 +131,83 @@ def test_only_changed_papers_are_tokenized(tmp_path, monkeypatch):
     assert len(calls) == 1 and calls[0]["abstract"][0].endswith("One more sentence.")
 
 
+def reference_files(site) -> dict[str, str]:
+    """search-index.js as transport.index_script writes it from the index built from scratch (no state)."""
+    return {SEARCH_INDEX_JS: index_script(*search_tables(site))}
+
+
 def test_search_index_js_is_byte_identical(tmp_path):
     site, extra = sample_site()
     path = tmp_path / index_state.STATE_NAME
-    assert index_files(site, path) == index_files(site)
+    assert index_files(site, path) == reference_files(site) == index_files(site)
     changed = dataclasses.replace(site, papers=next(iter(edits(site.papers, extra)))[1])
-    assert index_files(changed, path) == index_files(changed)
+    assert index_files(changed, path) == reference_files(changed)
     tables, docs = search_tables(changed, path)
     assert docs == search_tables(changed)[1]
+
+
+def test_search_index_js_after_edits_is_byte_identical(tmp_path):
+    """search-index.js written from the kept tokens and packed pieces (postings, records, term list) equals
+    the one written from scratch after every kind of edit, including edits only the result records show."""
+    site, extra = sample_site()
+    path = tmp_path / index_state.STATE_NAME
+    assert index_files(site, path) == reference_files(site)
+    sequence = list(edits(site.papers, extra))
+    p = list(sequence[0][1])
+    p[7] = dataclasses.replace(p[7], et_al=not p[7].et_al)
+    p[9] = dataclasses.replace(p[9], slug=p[9].slug + "-moved")
+    sequence.insert(1, ("only what a result shows changed", p))
+    for name, papers in sequence:
+        edited = dataclasses.replace(site, papers=tuple(papers))
+        assert index_files(edited, path) == reference_files(edited), name
+        state = index_state.load_state(path)
+        if papers:
+            assert state is not None and state.packed is not None, name
+
+
+def test_one_edited_abstract_packs_only_its_terms_postings(tmp_path, monkeypatch):
+    """After one abstract changed, only the postings of that paper's terms and the field vectors whose
+    scores changed are packed again; the rest come from the state, and the script is still the one
+    written from scratch."""
+    from site_builder import index_pack
+
+    site, _ = sample_site()
+    path = tmp_path / index_state.STATE_NAME
+    index_files(site, path)
+    packed, rows = [], []
+    real = index_pack.posting_parts
+    monkeypatch.setattr(index_pack, "posting_parts", lambda term, *rest: packed.append(len(set(term.tolist()))) or real(term, *rest))
+    real_vectors = index_pack.vector_parts
+    monkeypatch.setattr(index_pack, "vector_parts",
+                        lambda term, row, *rest: rows.append(set((row // len(FIELDS)).tolist())) or real_vectors(term, row, *rest))
+    papers = list(site.papers)
+    papers[5] = with_abstract(papers[5], papers[5].abstract + " Quokkaformers generalise.")
+    edited = dataclasses.replace(site, papers=tuple(papers))
+    assert index_files(edited, path) == reference_files(edited)
+    terms = paper_terms(papers[5])
+    held = set().union(*(counts for counts, _ in terms.values()))
+    assert len(packed) == 1 and "quokkaformer" in held and len(held) <= packed[0] <= len(held) + 120
+    assert packed[0] < len(search_tables(edited)[0].terms) // 20
+    assert len(rows) == 1 and len(rows[0]) == len(papers)  # new terms: term numbers moved, every vector packed
+    # The same words in another order: no score changes, only the edited paper's vectors are packed.
+    rows.clear()
+    papers[6] = with_abstract(papers[6], " ".join(reversed(papers[6].abstract.split())))
+    edited = dataclasses.replace(site, papers=tuple(papers))
+    assert index_files(edited, path) == reference_files(edited)
+    assert rows == [{6}]
+    # One word swapped for another the index holds (same token count): the term numbers and average
+    # lengths stay; only vectors holding either word can change (their df did).
+    rows.clear()
+    old_word = next(w for w in papers[6].abstract.split() if w.isalpha() and w.islower() and len(w) >= 6
+                    and f" {w} " in papers[6].abstract)
+    new_word = "graph"
+    assert new_word not in papers[6].abstract.lower() and any(new_word in p.abstract for p in papers)
+    papers[6] = with_abstract(papers[6], papers[6].abstract.replace(f" {old_word} ", f" {new_word} ", 1))
+    edited = dataclasses.replace(site, papers=tuple(papers))
+    assert index_files(edited, path) == reference_files(edited)
+    holding = {i for i, p in enumerate(papers)
+               if any(w in counts for counts, _ in paper_terms(p).values() for w in (old_word, new_word))}
+    assert len(rows) == 1 and 6 in rows[0] and rows[0] <= holding | {6} and len(rows[0]) > 10
 
 
 @pytest.mark.parametrize("damage", ["garbage", "truncated", "empty", "other code version", "other format",
@@ -184,17 +255,29 @@ def test_flipped_byte_in_saved_arrays_is_ignored(tmp_path):
     assert_same(stateful(site.papers, path), fresh_tables(site.papers))
 
 
-def test_texts_digest_tells_fields_apart():
-    base = {"title": ["A B"], "authors": ["C"], "track": [], "abstract": ["D"]}
+def test_paper_digest_tells_every_read_field_apart():
+    """Every text the index or the result record reads changes the digest, also when texts move between fields."""
+    site, _ = sample_site()
+    paper = next(p for p in site.papers if p.track is not None and len(p.authors) >= 2)
+    track = paper.track
     variants = [
-        {**base, "title": ["A", "B"]},
-        {**base, "title": ["A B", ""]},
-        {**base, "authors": [], "track": ["C"]},
-        {**base, "abstract": ["D", "D"]},
+        dataclasses.replace(paper, title=paper.title + " x"),
+        dataclasses.replace(paper, authors=paper.authors[:1]),
+        dataclasses.replace(paper, authors=(paper.authors[0] + paper.authors[1],) + paper.authors[2:]),
+        dataclasses.replace(paper, et_al=not paper.et_al),
+        dataclasses.replace(paper, track=None),
+        dataclasses.replace(paper, track=dataclasses.replace(track, parts=track.parts + ("More",))),
+        dataclasses.replace(paper, abstract=paper.abstract + " x"),
+        dataclasses.replace(paper, rendered=dataclasses.replace(paper.rendered, text=paper.rendered.text + " x")),
+        dataclasses.replace(paper, id=paper.id[::-1]),
+        dataclasses.replace(paper, slug=paper.slug + "-2"),
+        dataclasses.replace(paper, venue=dataclasses.replace(paper.venue, name=paper.venue.name + "X")),
     ]
-    digests = {index_state.texts_digest(t) for t in [base] + variants}
+    digests = {index_state.paper_digest(p) for p in [paper] + variants}
     assert len(digests) == 1 + len(variants)
-    assert index_state.texts_digest(dict(base)) == index_state.texts_digest(base)
+    assert index_state.paper_digest(dataclasses.replace(paper)) == index_state.paper_digest(paper)
+    assert index_state.paper_digest(dataclasses.replace(paper, source="elsewhere.txt", line=7)) == \
+        index_state.paper_digest(paper)  # where it was read is not shown
 
 
 def test_snippet_reads_only_the_start_yet_equals_the_whole_text_collapsed():
@@ -237,3 +320,34 @@ def test_build_keeps_the_state_in_the_cache_folder_and_retokenizes_only_the_chan
     index = (site / "search-index.js").read_bytes()
     assert index == (tmp_path / "plain" / "search-index.js").read_bytes()
     assert "Quokkaformers are new." in index.decode("utf-8")  # the result snippet
+
+
+def test_packed_pieces_out_of_step_are_dropped_and_rewritten(tmp_path):
+    """Packed pieces whose sizes do not add up are not used (the tokens still are); the output is unchanged."""
+    site, _ = sample_site()
+    path = tmp_path / index_state.STATE_NAME
+    index_files(site, path)
+    state = index_state.load_state(path)
+    state.packed.posting_sizes[3] += 1
+    state.packed.record_sizes[0] -= 1
+    state.packed.vector_sizes[2] += 1
+    index_state.save_state(path, state)
+    loaded = index_state.load_state(path)
+    assert loaded is not None and loaded.packed is None and loaded.vocab == state.vocab
+    papers = list(site.papers)
+    papers[3] = with_abstract(papers[3], papers[3].abstract + " Changed.")
+    edited = dataclasses.replace(site, papers=tuple(papers))
+    assert index_files(edited, path) == reference_files(edited)
+    assert index_state.load_state(path).packed is not None
+
+
+def test_papers_without_any_term_after_an_empty_site(tmp_path):
+    """A state of no papers, then papers whose texts are all stop words, then real ones: still the reference."""
+    site, _ = sample_site()
+    p = site.papers[0]
+    blank = dataclasses.replace(p, title="The of", authors=(), track=None, abstract="and the",
+                                rendered=dataclasses.replace(p.rendered, text="and the"))
+    path = tmp_path / index_state.STATE_NAME
+    for papers in [(), (blank,), (), (blank,), (blank, site.papers[1]), (site.papers[1], blank)]:
+        edited = dataclasses.replace(site, papers=papers)
+        assert index_files(edited, path) == reference_files(edited), len(papers)

@@ -1,0 +1,160 @@
+"""``search-index.js`` written from the state kept between builds, re-packing only what changed.
+
+:func:`stateful_script` gives exactly ``transport.index_script`` of
+``search.search_tables`` (byte for byte; ``tests/test_search_state.py``), from
+:func:`index_state.prepare`'s entries and the packed pieces of the previous
+build (:class:`index_state.PackedParts`):
+
+- field vectors: every entry scored again (:func:`indexer.bm25_scores`) on
+  every build: every score depends on the document count, the average field
+  lengths and the terms' ``df``, so one changed abstract can change any of
+  them (in practice the rounded scores of a few thousand entries); a field
+  vector whose scores are all those the state holds is copied (when the term
+  numbers did not move), the others packed, in the entries' own order (by
+  paper, field, term: no sort);
+- postings: a term's part depends only on which (field, paper) pairs hold it;
+  when the papers are those of the previous build at the same positions (some
+  edited), only the terms of the edited papers (before and after the edit)
+  are packed again, the others' parts copied from the state; otherwise all
+  are packed (one sort of the entries by term);
+- result records: each paper's line is kept under its digest, made only for new or edited papers;
+- the front-coded term list: kept when the vocabulary is the same.
+
+The state (with the pieces) is saved for the next build unless nothing changed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+
+from .index_state import PackedParts, Prepared, _ranges, prepare, save_state
+from .indexer import bm25_scores
+from .model import Paper
+from .search import FIELDS
+from .transport import (check_refs, front_code, pack_numbers, posting_parts, record_line, script_text,
+                        vector_parts)
+
+def _starts(sizes: np.ndarray) -> np.ndarray:
+    """Offsets of parts of ``sizes``: ``[0, s0, s0 + s1, ...]`` (int64, one more than ``sizes``)."""
+    return np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+
+
+def _gather(blobs: Sequence[bytes], begins: np.ndarray, sizes: np.ndarray) -> bytes:
+    """The byte ranges ``[begin, begin + size)`` of the concatenation of ``blobs``, one after another."""
+    if not len(sizes):
+        return b""
+    whole = np.frombuffer(b"".join(blobs), np.uint8)
+    return whole[_ranges(begins, sizes)].tobytes()
+
+
+def _edited_terms(prep: Prepared, fields: int) -> np.ndarray | None:
+    """Per term (bool): held by a paper edited since the state (before or after the edit); None when the
+    state's postings cannot be reused (no packed pieces, or papers added, removed or moved)."""
+    old, n = prep.old, len(prep.source)
+    n_old = len(old.digests)
+    in_place = prep.source == np.arange(n)
+    if old.packed is None or n != n_old or not np.all(in_place | (prep.source >= n_old)):
+        return None
+    touched = np.zeros(len(prep.terms), bool)
+    touched[prep.term[~in_place[prep.row // fields]]] = True  # the edited papers' terms now ...
+    rows = (np.flatnonzero(~in_place)[:, None] * fields + np.arange(fields)).reshape(-1)
+    before = old.term[_ranges(old.starts[rows], old.starts[rows + 1] - old.starts[rows])]
+    known = prep.old_term >= 0
+    final_of_old = np.full(len(old.vocab), -1, np.int64)
+    final_of_old[prep.old_term[known]] = np.flatnonzero(known)
+    before = final_of_old[before]
+    touched[before[before >= 0]] = True  # ... and before the edit (unless the term is gone)
+    return touched if not np.any(~touched & ~known) else None  # (a term new to the state is always an edited one's)
+
+
+def _postings(prep: Prepared, fields: int) -> tuple[bytes, np.ndarray]:
+    """``(postings, sizes per term)`` of ``prep``: only the edited terms' parts (:func:`_edited_terms`)
+    packed, the others copied from the state, when it allows; else every term's part packed."""
+    n = max(len(prep.source), 1)
+    doc, field = prep.row // fields, prep.row % fields
+    touched = _edited_terms(prep, fields)
+    pick = slice(None) if touched is None else np.flatnonzero(touched[prep.term])
+    term, field, doc = prep.term[pick], field[pick], doc[pick]
+    order = np.argsort((term * fields + field) * n + doc, kind="stable")  # by term, field, paper
+    text, sizes = posting_parts(term[order], field[order], doc[order], len(prep.terms))
+    if touched is None:
+        return text.encode("ascii"), sizes
+    old = prep.old.packed
+    kept = prep.old_term.clip(0)
+    begins = np.where(touched, len(old.postings) + _starts(sizes)[:-1], _starts(old.posting_sizes)[kept])
+    sizes = np.where(touched, sizes, old.posting_sizes[kept])
+    return _gather([old.postings, text.encode("ascii")], begins, sizes), sizes
+
+
+def _vectors(prep: Prepared, score: np.ndarray, fields: int) -> tuple[bytes, np.ndarray]:
+    """``(vectors, sizes per row)`` of ``prep`` with the entries' scores ``score``: a row (field vector)
+    of a paper the state holds, whose scores are those it held, is copied from the state when the
+    term numbers are the same; the others are packed."""
+    old, n_rows = prep.old, len(prep.starts) - 1
+    same_terms = (old.packed is not None and len(old.digests) and len(prep.terms) == len(old.vocab)
+                  and np.array_equal(prep.old_term, np.arange(len(old.vocab))))
+    if not same_terms:
+        text, sizes = vector_parts(prep.term, prep.row, score, n_rows)
+        return text.encode("ascii"), sizes
+    differs = (prep.old_entry < 0) | (old.packed.scores[prep.old_entry.clip(0)] != score)
+    repack = (np.bincount(prep.row[differs], minlength=n_rows) > 0) | np.repeat(prep.source >= len(old.digests), fields)
+    pick = np.flatnonzero(repack[prep.row])
+    text, sizes = vector_parts(prep.term[pick], prep.row[pick], score[pick], n_rows)
+    old_row = (prep.source[:, None] * fields + np.arange(fields)).reshape(-1).clip(max=len(old.packed.vector_sizes) - 1)
+    begins = np.where(repack, len(old.packed.vectors) + _starts(sizes)[:-1], _starts(old.packed.vector_sizes)[old_row])
+    sizes = np.where(repack, sizes, old.packed.vector_sizes[old_row])
+    return _gather([old.packed.vectors, text.encode("ascii")], begins, sizes), sizes
+
+
+def _records(prep: Prepared, papers: Sequence[Paper], record) -> tuple[bytes, np.ndarray]:
+    """``(record lines, bytes per paper)``: each paper's :func:`transport.record_line` of ``record(paper)``
+    and ``\\n``, kept from the state for the papers it has."""
+    old = prep.old
+    n_old = len(old.digests)
+    reuse = old.packed is not None
+    fresh = [i for i, s in enumerate(prep.source.tolist()) if not reuse or s >= n_old]
+    lines = [(record_line(record(papers[i])) + "\\n").encode("utf-8") for i in fresh]
+    new_sizes = np.fromiter(map(len, lines), np.int64, len(lines))
+    if not reuse:
+        return b"".join(lines), new_sizes
+    old_at = _starts(old.packed.record_sizes)
+    source = prep.source.clip(max=n_old - 1) if n_old else np.zeros(len(prep.source), np.int64)
+    begins = old_at[:-1][source] if n_old else np.zeros(len(source), np.int64)
+    sizes = old.packed.record_sizes[source] if n_old else np.zeros(len(source), np.int64)
+    begins[fresh] = len(old.packed.records) + _starts(new_sizes)[:-1]
+    sizes[fresh] = new_sizes
+    return _gather([old.packed.records, b"".join(lines)], begins, sizes), sizes
+
+
+def stateful_script(papers: Sequence[Paper], refs: Sequence[str], record, path: Path | None) -> str:
+    """The text of ``search-index.js`` over ``papers`` (refs ``refs``; fields :data:`search.FIELDS`;
+    ``record(paper)``: the result record of a paper, a function of what :func:`index_state.paper_digest`
+    covers), equal to ``transport.index_script(search_tables(...))``, reusing and then saving the
+    state at ``path`` (None: none; see the module doc).
+
+    Raises ValueError on a ref not made of ``[0-9a-z]``. Never raises because of the state file.
+    """
+    check_refs(refs)
+    fields = FIELDS
+    prep = prepare(papers, path)
+    n, n_fields = len(papers), len(fields)
+    totals = [int(x) for x in prep.lengths.sum(axis=0)] if n else [0] * n_fields
+    flat_lengths = prep.lengths.reshape(-1)
+    score = bm25_scores(fields, n, prep.df, totals, prep.term, prep.row % n_fields, flat_lengths[prep.row], prep.tf)
+    vectors, vector_sizes = _vectors(prep, score, n_fields)
+    postings, posting_sizes = _postings(prep, n_fields)
+    records, record_sizes = _records(prep, papers, record)
+    old = prep.old
+    if old.packed is not None and len(prep.terms) == len(old.vocab) and np.all(prep.old_term == np.arange(len(old.vocab))):
+        front, suffixes = old.packed.front, old.packed.suffixes
+    else:
+        front, suffixes = front_code(prep.terms)
+    if path is not None and not (prep.unchanged and old.packed is not None):
+        save_state(path, prep.state(PackedParts(postings, posting_sizes, records, record_sizes, front, suffixes,
+                                                vectors, vector_sizes, score.astype(np.int32))))
+    return script_text([name for name, _ in fields], refs, front, suffixes, postings.decode("ascii"),
+                       pack_numbers(posting_sizes), vectors.decode("ascii"), pack_numbers(vector_sizes),
+                       records[:-2].decode("utf-8"))
