@@ -467,6 +467,11 @@ class BuildCache:
         """This build's manifest so far: ``{path: [key, size, mtime_ns, inode]}`` of its keyed files."""
         return self._manifest
 
+    @property
+    def has_previous(self) -> bool:
+        """Whether the previous build recorded any keyed file for this output (else nothing can be reused)."""
+        return bool(self._previous)
+
     def previous_key(self, path: str) -> str | None:
         """The key the previous build recorded for its file ``path``, or None."""
         entry = self._previous.get(path)

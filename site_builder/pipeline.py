@@ -134,6 +134,15 @@ def template_bytecode(cache: BuildCache):
     return jinja2.FileSystemBytecodeCache(str(folder))
 
 
+#: Key of a page that :func:`page_key` computes when the page is rendered (in the worker that renders it).
+DEFERRED_KEY = "deferred"
+
+
+def page_key(page, shared: tuple, cache: BuildCache) -> str | None:
+    """The key :func:`page_keys` gives ``page``, with ``shared`` from :func:`shared_key_parts`."""
+    return cache.fingerprints.of((shared, page))
+
+
 def page_keys(pages, common: dict, cache: BuildCache, shared: tuple | None = None) -> list[tuple[str, str | None]]:
     """``(path, key)`` of each page: :meth:`BuildCache.key` of exactly what :func:`writer.render_page`
     hands its template (the page with its context, and ``common``) and of the template folder in use.
@@ -147,8 +156,7 @@ def page_keys(pages, common: dict, cache: BuildCache, shared: tuple | None = Non
     shared = shared if shared is not None else shared_key_parts(common, cache)
     if shared[2] is None:
         return [(page.path, None) for page in pages]
-    of = cache.fingerprints.of
-    return [(page.path, of((shared, page))) for page in pages]
+    return [(page.path, page_key(page, shared, cache)) for page in pages]
 
 
 def shared_key_parts(common: dict, cache: BuildCache) -> tuple:
@@ -165,13 +173,18 @@ def pages_to_render(outline: list[Planned], common: dict, site: Site, library: L
     A page is kept when its key is the one its file had in the previous build and the file is
     untouched since. Pages that :func:`replan.split_outline` finds unchanged are kept on the previous
     key without building their context; the others are planned and keyed (:func:`page_keys`).
-    Without a cache every page is returned (key None).
+    Without a cache every page is returned (key None). When the previous build recorded nothing for
+    this output (a first build), keyed pages come with :data:`DEFERRED_KEY`: their keys are computed
+    where they are rendered (:func:`write_pages`, in the workers), off the build's serial path.
     """
     if not cache.enabled:
         return [(planned.make(), None) for planned in outline]
     shared = shared_key_parts(common, cache)
     record = replan.plan_record(site, library, outline, cache.fingerprints, shared)
     cache.plan = record.to_json()
+    if not cache.has_previous and shared[2] is not None:
+        # Nothing to reuse (a first build into this output): keys are computed where the pages are rendered.
+        return [(planned.make(), None if planned.sources is None else DEFERRED_KEY) for planned in outline]
     unchanged, stale = replan.split_outline(outline, replan.PlanRecord.from_json(cache.previous_plan), record)
     kept = cache.reuse_pages([(planned.path, cache.previous_key(planned.path)) for planned in unchanged], output)
     if replan.check_mode():
@@ -204,13 +217,18 @@ def write_pages(env, outline: list[Planned], common: dict, site: Site, library: 
     progress.stage("page keys and reuse")
     todo = pages_to_render(outline, common, site, library, output, cache)
     progress.stage("pages", len(todo), "pages")
+    shared = shared_key_parts(common, cache) if cache.enabled else None
+
+    def key_of(page, key):
+        return page_key(page, shared, cache) if key == DEFERRED_KEY else key
+
     if not workers.parallel_workers(len(todo)):
-        for page, page_key in todo:
+        for page, key in todo:
             output.write_text(page.path, render_page(env, page, common))
-            cache.record(page.path, page_key, output)
+            cache.record(page.path, key_of(page, key), output)
             progress.advance()
         return
-    jobs = [(workers.page_job(env, chunk, common, output.staging), len(chunk))
+    jobs = [(workers.page_job(env, chunk, common, output.staging, key_of), len(chunk))
             for chunk in workers.chunks(todo, workers.CHUNK)]
     workers.claim_all(output, [page.path for page, _ in todo])
 

@@ -90,9 +90,12 @@ def _write(staging: Path, path: str, text: str, key: str | None) -> Written:
 
 
 def page_job(env: jinja2.Environment, pages: list[tuple[Page, str | None]], common: dict,
-             staging: Path) -> Callable[[], list[Written]]:
-    """A job rendering ``pages`` (each with its cache key) into their claimed files under ``staging``."""
-    return lambda: [_write(staging, page.path, render_page(env, page, common), key) for page, key in pages]
+             staging: Path, key_of: Callable | None = None) -> Callable[[], list[Written]]:
+    """A job rendering ``pages`` (each with its cache key) into their claimed files under ``staging``;
+    ``key_of(page, key)``, when given, gives the key recorded for each page (computed in the worker)."""
+    key_of = key_of or (lambda page, key: key)
+    return lambda: [_write(staging, page.path, render_page(env, page, common), key_of(page, key))
+                    for page, key in pages]
 
 
 def index_job(site, paths: tuple[str, ...], key: str | None, staging: Path,

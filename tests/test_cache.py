@@ -542,3 +542,27 @@ def test_a_rebuild_plans_only_the_pages_that_show_a_changed_paper(tmp_path, seed
     assert changed <= {planned.path for planned in stale}
     run(seeds_copy, tmp_path / "plain", None)
     assert_same_site(tmp_path / "plain", site)
+
+
+def test_page_keys_computed_in_the_workers_of_a_first_build_are_the_parents(tmp_path, seeds_copy, monkeypatch):
+    """A first build into an output renders with deferred keys (pipeline.DEFERRED_KEY), computed in the forked
+    workers; a rebuild in replan's check mode keys every kept page again in the parent, and fails on any
+    difference. The pages are then kept (not rendered again) and the bytes are a no-cache build's."""
+    from site_builder import pipeline
+
+    monkeypatch.setattr(workers, "worker_count", lambda: 2)
+    monkeypatch.setattr(workers, "MIN_PARALLEL_WORK", 0)
+    monkeypatch.setattr(workers, "CHUNK", 7)
+    deferred = []
+    real_job = workers.page_job
+    monkeypatch.setattr(workers, "page_job", lambda env, chunk, *a: deferred.extend(
+        key for _, key in chunk if key == pipeline.DEFERRED_KEY) or real_job(env, chunk, *a))
+    site, cache = tmp_path / "site", tmp_path / "cache"
+    pages = run(seeds_copy, site, cache).pages
+    assert len(deferred) > pages // 2
+    monkeypatch.setenv("SITE_BUILDER_CHECK_REPLAN", "1")
+    change_one_abstract(seeds_copy)
+    report = run(seeds_copy, site, cache)
+    assert report.reused > pages // 2
+    run(seeds_copy, tmp_path / "plain", None)
+    assert_same_site(tmp_path / "plain", site)
