@@ -512,17 +512,9 @@ class BuildCache:
 
     def reusable(self, path: str, key: str | None) -> Path | None:
         """The previous build's file ``path`` if its key is ``key`` and it is unchanged since, else None."""
-        if self.folder is None or key is None or self._out is None:
+        if key is None or self.previous_key(path) != key:
             return None
-        entry = self._previous.get(path)
-        if not (isinstance(entry, list) and len(entry) == 4 and entry[0] == key):
-            return None
-        source = self._out / path
-        try:
-            st = source.stat()
-        except OSError:
-            return None
-        return source if [st.st_size, st.st_mtime_ns, st.st_ino] == entry[1:] else None
+        return self.previous_file(path)
 
     def record(self, path: str, key: str | None, output) -> None:
         """Note that ``path`` was just written into ``output`` with ``key`` (for the next build)."""
