@@ -67,12 +67,34 @@ def make_environment(templates: Path) -> jinja2.Environment:
     env.globals["link"] = jinja2.pass_context(lambda ctx, target: relative_link(ctx["page"].path, target))
     # render_page and PaperItems hand each template the link function of its page's folder
     # (folder_link: a dictionary lookup, no context passed), which shadows this global.
-    env.globals["paper_item"] = jinja2.pass_context(PaperItems(env))
+    env.folder_macros = FolderMacros(env)  # type: ignore[attr-defined]  # for render_page
+    env.globals["paper_item"] = jinja2.pass_context(PaperItems(env, env.folder_macros))
     env.globals["chrome"] = jinja2.pass_context(Chrome(env))
     env.globals["tags_in"] = tags_in
     env.globals["urls"] = urls
     env.filters["count"] = count_noun
     return env
+
+
+class FolderMacros:
+    """``folder_macros(folder)``: the module of ``_macros.html`` (its macros as attributes) for the
+    pages in ``folder``, made once per folder. The macros use nothing of a page's context but
+    ``link`` (the same for a whole folder, :func:`folder_link`) and the globals, so one module
+    serves every page of the folder; :func:`render_page` hands it to each page as ``macros``
+    (cheaper than ``{% from "_macros.html" import … with context %}``, which makes the module again
+    for every page)."""
+
+    def __init__(self, env: jinja2.Environment) -> None:
+        self.env = env
+        self.modules: dict[str, object] = {}
+
+    def __call__(self, folder: str):
+        module = self.modules.get(folder)
+        if module is None:
+            stand_in = Page(f"{folder}/index.html" if folder else "index.html", "_macros.html", "")
+            module = self.modules[folder] = self.env.get_template("_macros.html").make_module(
+                {"page": stand_in, "link": folder_link(folder)})
+        return module
 
 
 class PaperItems:
@@ -81,9 +103,8 @@ class PaperItems:
     that folder that lists the paper. The macro's output depends on nothing else: its
     :class:`~site_builder.views.Item`, ``show_track`` and the links from that folder."""
 
-    def __init__(self, env: jinja2.Environment) -> None:
-        self.env = env
-        self.modules: dict[str, object] = {}
+    def __init__(self, env: jinja2.Environment, macros: FolderMacros) -> None:
+        self.macros = macros
         self.html: dict[tuple, Markup] = {}
 
     def __call__(self, ctx, item, show_track: bool = True) -> Markup:
@@ -91,12 +112,7 @@ class PaperItems:
         key = (item.id, folder, bool(show_track))
         html = self.html.get(key)
         if html is None or html[0] is not item:
-            module = self.modules.get(folder)
-            if module is None:
-                stand_in = Page(f"{folder}/index.html" if folder else "index.html", "_macros.html", "")
-                module = self.modules[folder] = self.env.get_template("_macros.html").make_module(
-                    {"page": stand_in, "link": folder_link(folder)})
-            html = self.html[key] = (item, module.paper_item(item, show_track))
+            html = self.html[key] = (item, self.macros(folder).paper_item(item, show_track))
         return html[1]
 
 
@@ -320,12 +336,14 @@ def _make_folder(root: str, rel: str) -> None:
 
 
 def render_page(env: jinja2.Environment, page: Page, common: dict) -> str:
-    """The HTML of ``page`` rendered with its template, ``common`` and its context.
+    """The HTML of ``page`` rendered with its template, ``common`` and its context (and, derived from
+    the page's folder, ``link``, :func:`folder_link`, and ``macros``, :class:`FolderMacros`).
 
     Raises :class:`TemplateFailure` (``template:line: error: …``) when the template fails.
     """
     try:
-        return env.get_template(page.template).render(page=page, link=folder_link(page.path.rpartition("/")[0]),
-                                                      **common, **page.context)
+        folder = page.path.rpartition("/")[0]
+        return env.get_template(page.template).render(page=page, link=folder_link(folder),
+                                                      macros=env.folder_macros(folder), **common, **page.context)
     except jinja2.TemplateError as exc:
         raise TemplateFailure(f"{template_location(exc)}: error: rendering {page.path}: {exc}") from exc
