@@ -15,6 +15,7 @@ import re
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Iterable
 
 from . import strmemo, urls
@@ -65,14 +66,16 @@ class Author:
     spellings: Counter = field(default_factory=Counter)
     papers: list = field(default_factory=list)
 
-    @property
+    @cached_property
     def name(self) -> str:
-        """The most frequent spelling; ties broken by sorted order."""
+        """The most frequent spelling; ties broken by sorted order (computed once, on first use: after
+        :class:`AuthorIndex` has counted every spelling)."""
         return min(self.spellings.items(), key=lambda kv: (-kv[1], kv[0]))[0]
 
-    @property
+    @cached_property
     def path(self) -> str:
-        """Site-root relative path of the author page."""
+        """Site-root relative path of the author page (computed once, on first use: after
+        :class:`AuthorIndex` has given the slug)."""
         return urls.author_path(self.slug)
 
     @property

@@ -27,18 +27,23 @@ TITLE_STOPWORDS = frozenset(
 SPECIALS = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&", "%": r"\%", "#": r"\#",
             "_": r"\_", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
 _SPECIAL = re.compile(r"[\\{}$&%#_~^]")
+_SPACES = re.compile(r"\s+")
+_INNER_CAPITAL = re.compile(r"(?<![\\\w{])([^\s{}\\]*[A-Za-z0-9][^\s{}\\]*[A-Z][^\s{}\\]*)")
+
+
+def _special(match: re.Match) -> str:
+    return SPECIALS[match.group()]
 
 
 def escape(text: str) -> str:
     """``text`` with every BibTeX/TeX special character escaped; newlines become spaces."""
-    text = re.sub(r"\s+", " ", text).strip()
-    return _SPECIAL.sub(lambda m: SPECIALS[m.group()], text)
+    text = _SPACES.sub(" ", text).strip()
+    return _SPECIAL.sub(_special, text)
 
 
 def protect_case(escaped: str) -> str:
     """Brace words of an escaped title that have a capital after their first letter (``{HASS}``)."""
-    return re.sub(r"(?<![\\\w{])([^\s{}\\]*[A-Za-z0-9][^\s{}\\]*[A-Z][^\s{}\\]*)",
-                  lambda m: "{" + m.group(1) + "}", escaped)
+    return _INNER_CAPITAL.sub(r"{\1}", escaped)
 
 
 @strmemo.memoized("ascii_word")  # kept across builds (see strmemo)

@@ -25,8 +25,9 @@ Two kinds of reuse, both keyed by content, never by time stamps of inputs:
   page templates receive nothing else (no ``site``, no ``library``: their
   contexts hold the plain views of :mod:`site_builder.views`, whose methods
   are pure functions of their fields; the template globals ``link``,
-  ``paper_item``, ``tags_in`` and ``urls`` are pure functions of their
-  arguments and the page's path). A context holding anything the
+  ``paper_item``, ``chrome``, ``tags_in`` and ``urls``, and the ``link`` and
+  ``macros`` that ``render_page`` derives from the page's folder, are pure
+  functions of their arguments, the page's path and ``config``). A context holding anything the
   fingerprinter cannot digest (``search.html`` gets the whole library) gives
   no key: that page is rendered on every build. The build date is shown only
   by feeds, which are not pages and are written on every build; so are the

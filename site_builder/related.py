@@ -66,6 +66,7 @@ import importlib.util
 import math
 import re
 from collections import Counter
+from itertools import chain, filterfalse
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -78,6 +79,9 @@ from . import workers
 DEFAULT_K = 5
 DEFAULT_BLOCK = 512
 TOKEN = re.compile(r"(?u)\b\w\w+\b")
+#: Finds the same tokens as :data:`TOKEN` (greedy from the first word character of each run, a run of
+#: two or more word characters is matched whole: ``\b`` holds at both ends), a fifth faster.
+TOKEN_RUNS = re.compile(r"\w\w+")
 #: Below this many texts the full computation stays in one process.
 MIN_PARALLEL_TEXTS = 2000
 STATE_FORMAT = 3
@@ -103,8 +107,7 @@ def stop_words() -> frozenset[str]:
 
 def terms(text: str) -> Counter:
     """The term counts of ``text`` (scikit-learn's default analyzer with English stop words)."""
-    stop = stop_words()
-    return Counter(t for t in TOKEN.findall(text.lower()) if t not in stop)
+    return Counter(filterfalse(stop_words().__contains__, TOKEN_RUNS.findall(text.lower())))
 
 
 # -- matrices -----------------------------------------------------------------------------------
@@ -117,15 +120,15 @@ def _csr(indptr, indices, data, shape):
 def count_matrix(counts: Sequence[Counter], vocabulary: dict[str, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Counts as CSR arrays ``(indptr int64, indices int32, counts float32)``, one row per text,
     columns by ``vocabulary`` (term → column), sorted within each row."""
+    lengths = np.fromiter(map(len, counts), dtype=np.int64, count=len(counts))
     indptr = np.zeros(len(counts) + 1, dtype=np.int64)
-    indices: list[int] = []
-    data: list[int] = []
-    for row, counter in enumerate(counts):
-        pairs = sorted((vocabulary[t], c) for t, c in counter.items())
-        indices.extend(col for col, _ in pairs)
-        data.extend(c for _, c in pairs)
-        indptr[row + 1] = len(indices)
-    return indptr, np.asarray(indices, dtype=np.int32), np.asarray(data, dtype=np.float32)
+    np.cumsum(lengths, out=indptr[1:])
+    total = int(indptr[-1])
+    columns = np.fromiter(map(vocabulary.__getitem__, chain.from_iterable(counts)), dtype=np.int64, count=total)
+    values = np.fromiter(chain.from_iterable(c.values() for c in counts), dtype=np.float32, count=total)
+    rows = np.repeat(np.arange(len(counts), dtype=np.int64), lengths)
+    order = np.argsort(rows * max(len(vocabulary), 1) + columns, kind="stable")  # by row, then column
+    return indptr, columns[order].astype(np.int32), values[order]
 
 
 def weights(indptr: np.ndarray, indices: np.ndarray, counts: np.ndarray, vocabulary_size: int,
@@ -233,15 +236,14 @@ class _Best:
 #: recomputed in full); empty until one ran. For tests and benchmarks.
 LAST_UPDATE: dict[str, int] = {}
 
-_MATRIX: list = []  # the matrix, block size and take, for forked workers
+_MATRIX: list = []  # the matrix's row blocks, the same transposed, and take, for forked workers
 
 
 def _pair_job(pair: tuple[int, int]) -> tuple[int, int, tuple, tuple | None]:
     """Best ``take`` candidates of block pair ``(bi, bj)``: for the rows of ``bi`` and (if ``bj != bi``) of ``bj``."""
-    matrix, block, take = _MATRIX
+    rows, columns, take = _MATRIX
     bi, bj = pair
-    a, c = bi * block, bj * block
-    scores = (matrix[a:a + block] @ matrix[c:c + block].T).toarray().astype(np.float64)
+    scores = (rows[bi] @ columns[bj]).toarray().astype(np.float64)
     if bi == bj:
         np.fill_diagonal(scores, -1.0)  # a paper is not related to itself
     first = _block_best(scores, take)
@@ -257,7 +259,9 @@ def _all_pairs(matrix, take: int, block: int) -> _Best:
     pairs = [(bi, bj) for bi in range(count) for bj in range(bi, count)]
     if take <= 0:
         return best
-    _MATRIX[:] = [matrix, block, take]
+    # each block of rows, and transposed, once (not once per pair)
+    _MATRIX[:] = [[matrix[a:a + block] for a in range(0, n, block)],
+                  [matrix[a:a + block].T.tocsr() for a in range(0, n, block)], take]
     try:
         processes = min(workers.worker_count(), len(pairs))
         pool = workers.fork_pool(processes) if processes >= 2 and n >= MIN_PARALLEL_TEXTS else None

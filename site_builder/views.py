@@ -197,7 +197,7 @@ class Views:
 
     def items(self, papers) -> tuple[Item, ...]:
         """The items of ``papers``, in order."""
-        return tuple(self.item(p) for p in papers)
+        return tuple(map(self.item, papers))
 
     def paper_context(self, paper: Paper, previous, following, track_previous, track_next) -> dict:
         """The context of a paper page (``paper.html``)."""

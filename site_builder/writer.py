@@ -50,8 +50,9 @@ def make_environment(templates: Path) -> jinja2.Environment:
     """A Jinja2 environment over ``templates`` with autoescaping and strict undefined.
 
     Globals: ``link(target)`` (the URL of site-root relative ``target`` from the
-    page being rendered), ``paper_item(item, show_track=True)`` (see
-    :class:`PaperItems`), ``tags_in(items)`` and ``urls``; filter ``count``.
+    page being rendered; :func:`render_page` passes the faster :func:`folder_link`),
+    ``paper_item(item, show_track=True)`` (see :class:`PaperItems`), ``chrome(part)``
+    (see :class:`Chrome`), ``tags_in(items)`` and ``urls``; filter ``count``.
     All are pure functions of their arguments and the page's path.
     """
     env = jinja2.Environment(
@@ -64,11 +65,36 @@ def make_environment(templates: Path) -> jinja2.Environment:
         auto_reload=False,  # one build: templates do not change while it runs (saves a stat per template and page)
     )
     env.globals["link"] = jinja2.pass_context(lambda ctx, target: relative_link(ctx["page"].path, target))
-    env.globals["paper_item"] = jinja2.pass_context(PaperItems(env))
+    # render_page and PaperItems hand each template the link function of its page's folder
+    # (folder_link: a dictionary lookup, no context passed), which shadows this global.
+    env.folder_macros = FolderMacros(env)  # type: ignore[attr-defined]  # for render_page
+    env.globals["paper_item"] = jinja2.pass_context(PaperItems(env, env.folder_macros))
+    env.globals["chrome"] = jinja2.pass_context(Chrome(env))
     env.globals["tags_in"] = tags_in
     env.globals["urls"] = urls
     env.filters["count"] = count_noun
     return env
+
+
+class FolderMacros:
+    """``folder_macros(folder)``: the module of ``_macros.html`` (its macros as attributes) for the
+    pages in ``folder``, made once per folder. The macros use nothing of a page's context but
+    ``link`` (the same for a whole folder, :func:`folder_link`) and the globals, so one module
+    serves every page of the folder; :func:`render_page` hands it to each page as ``macros``
+    (cheaper than ``{% from "_macros.html" import … with context %}``, which makes the module again
+    for every page)."""
+
+    def __init__(self, env: jinja2.Environment) -> None:
+        self.env = env
+        self.modules: dict[str, object] = {}
+
+    def __call__(self, folder: str):
+        module = self.modules.get(folder)
+        if module is None:
+            stand_in = Page(f"{folder}/index.html" if folder else "index.html", "_macros.html", "")
+            module = self.modules[folder] = self.env.get_template("_macros.html").make_module(
+                {"page": stand_in, "link": folder_link(folder)})
+        return module
 
 
 class PaperItems:
@@ -77,9 +103,8 @@ class PaperItems:
     that folder that lists the paper. The macro's output depends on nothing else: its
     :class:`~site_builder.views.Item`, ``show_track`` and the links from that folder."""
 
-    def __init__(self, env: jinja2.Environment) -> None:
-        self.env = env
-        self.modules: dict[str, object] = {}
+    def __init__(self, env: jinja2.Environment, macros: FolderMacros) -> None:
+        self.macros = macros
         self.html: dict[tuple, Markup] = {}
 
     def __call__(self, ctx, item, show_track: bool = True) -> Markup:
@@ -87,27 +112,67 @@ class PaperItems:
         key = (item.id, folder, bool(show_track))
         html = self.html.get(key)
         if html is None or html[0] is not item:
-            module = self.modules.get(folder)
-            if module is None:
-                stand_in = Page(f"{folder}/index.html" if folder else "index.html", "_macros.html", "")
-                module = self.modules[folder] = self.env.get_template("_macros.html").make_module({"page": stand_in})
-            html = self.html[key] = (item, module.paper_item(item, show_track))
+            html = self.html[key] = (item, self.macros(folder).paper_item(item, show_track))
         return html[1]
 
 
-_LINKS: dict[tuple[str, str], str] = {}
+class FolderLinks(dict):
+    """``{target: url}``: :func:`urls.relative_url_from` the pages of one ``folder`` to each site-root
+    relative ``target``, computed on first use (``__missing__``) and kept."""
+
+    __slots__ = ("folder",)
+
+    def __init__(self, folder: str) -> None:
+        super().__init__()
+        self.folder = folder
+
+    def __missing__(self, target: str) -> str:
+        if len(self) > 1 << 17:  # a long-running process (the preview server) rebuilding many sites
+            self.clear()
+        url = self[target] = urls.relative_url_from(self.folder, target)
+        return url
+
+
+class Chrome:
+    """The ``chrome`` global: ``chrome(part)`` is the macro ``part`` of ``_chrome.html`` (the page chrome
+    of ``base.html``: feed link, stylesheet, header, footer), rendered once per ``link`` function
+    (one per page folder, see :func:`folder_link`) and config, then reused as one string. The
+    macros use nothing but ``link``, ``config`` and the ``urls`` global, so the result is the same."""
+
+    def __init__(self, env: jinja2.Environment) -> None:
+        self.env = env
+        self.html: dict[tuple, tuple] = {}
+
+    def __call__(self, ctx, part: str) -> Markup:
+        link, config = ctx["link"], ctx["config"]
+        if link is self.env.globals["link"]:  # rendered without a link of its own: the page's folder's
+            link = folder_link(ctx["page"].path.rpartition("/")[0])
+        key = (part, link)
+        html = self.html.get(key)
+        if html is None or html[0] is not config:
+            module = self.env.get_template("_chrome.html").make_module({"link": link, "config": config})
+            html = (config, getattr(module, part)())
+            if len(self.html) < 4096:  # a few parts per folder; links the cache does not know are not kept
+                self.html[key] = html
+        return html[1]
+
+
+_FOLDERS: dict[str, FolderLinks] = {}
+
+
+def folder_link(folder: str):
+    """The ``link(target)`` function of the pages in ``folder`` (``""``: the site root): the relative
+    URL from there to site-root relative ``target`` (a memoised :func:`urls.relative_url_from`; a
+    C-level dictionary lookup, the cheapest callable a template can call)."""
+    links = _FOLDERS.get(folder)
+    if links is None:
+        links = _FOLDERS[folder] = FolderLinks(folder)
+    return links.__getitem__
 
 
 def relative_link(page_path: str, target: str) -> str:
-    """:func:`urls.relative_url` from the page at ``page_path`` to ``target``, memoised by the page's
-    folder (it depends on nothing else of the page)."""
-    folder = page_path.rpartition("/")[0]
-    url = _LINKS.get((folder, target))
-    if url is None:
-        if len(_LINKS) > 1 << 20:
-            _LINKS.clear()
-        url = _LINKS[(folder, target)] = urls.relative_url_from(folder, target)
-    return url
+    """:func:`urls.relative_url` from the page at ``page_path`` to ``target`` (see :func:`folder_link`)."""
+    return folder_link(page_path.rpartition("/")[0])(target)
 
 
 def count_noun(items, noun: str) -> str:
@@ -274,11 +339,14 @@ def _make_folder(root: str, rel: str) -> None:
 
 
 def render_page(env: jinja2.Environment, page: Page, common: dict) -> str:
-    """The HTML of ``page`` rendered with its template, ``common`` and its context.
+    """The HTML of ``page`` rendered with its template, ``common`` and its context (and, derived from
+    the page's folder, ``link``, :func:`folder_link`, and ``macros``, :class:`FolderMacros`).
 
     Raises :class:`TemplateFailure` (``template:line: error: …``) when the template fails.
     """
     try:
-        return env.get_template(page.template).render(page=page, **common, **page.context)
+        folder = page.path.rpartition("/")[0]
+        return env.get_template(page.template).render(page=page, link=folder_link(folder),
+                                                      macros=env.folder_macros(folder), **common, **page.context)
     except jinja2.TemplateError as exc:
         raise TemplateFailure(f"{template_location(exc)}: error: rendering {page.path}: {exc}") from exc

@@ -276,7 +276,7 @@ def edit_note(seeds: Path, notes: Path, templates: Path) -> str:
 
 
 def edit_template(seeds: Path, notes: Path, templates: Path) -> str:
-    _replace(templates / "base.html", "All venues</a>", "All the venues</a>")
+    _replace(templates / "_chrome.html", "All venues</a>", "All the venues</a>")  # base.html's footer
     return "All the venues"
 
 
@@ -353,6 +353,26 @@ def test_cached_paper_items_give_the_bytes_of_the_macro_rendered_each_time(tmp_p
     monkeypatch.setattr(writer.PaperItems, "__call__", uncached)
     assert build_into(tmp_path / "fresh", "--no-cache", "--notes", str(NOTES), seeds=seeds_copy) == 0
     assert_same_site(tmp_path / "fresh", tmp_path / "cached")
+
+
+def test_cached_page_chrome_gives_the_bytes_of_the_chrome_rendered_each_time(tmp_path, seeds_copy, monkeypatch):
+    from site_builder import writer
+
+    assert build_into(tmp_path / "cached", "--no-cache", "--notes", str(NOTES), seeds=seeds_copy) == 0
+    real = writer.Chrome.__call__
+
+    def uncached(self, ctx, part):
+        self.html.clear()
+        return real(self, ctx, part)
+
+    monkeypatch.setattr(writer.Chrome, "__call__", uncached)
+    assert build_into(tmp_path / "fresh", "--no-cache", "--notes", str(NOTES), seeds=seeds_copy) == 0
+    assert_same_site(tmp_path / "fresh", tmp_path / "cached")
+    footer = '<footer class="site-footer">\n  <nav aria-label="Site"><a href="{}index.html">All venues</a>'
+    assert footer.format("") in (tmp_path / "cached" / "index.html").read_text(encoding="utf-8")
+    paper = next((tmp_path / "cached" / "papers").glob("*.html"))
+    assert footer.format("../") in paper.read_text(encoding="utf-8")
+    assert footer.format("/") in (tmp_path / "cached" / "404.html").read_text(encoding="utf-8")  # its own links
 
 
 def test_page_citation_views_equal_the_library(seeds_copy):

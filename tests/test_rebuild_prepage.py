@@ -7,6 +7,7 @@ import json
 import random
 import shutil
 import sys
+from collections import Counter
 from dataclasses import astuple
 from pathlib import Path
 
@@ -110,6 +111,17 @@ def test_a_corrupt_list_cache_file_is_ignored_with_a_warning(tmp_path):
 
 
 # --- related papers --------------------------------------------------------------------------------
+
+def test_fast_token_pattern_finds_the_tokens_of_scikit_learns_pattern():
+    texts = corpus_texts(10_448) + ["a b_c _x x_ é1 ½ab 3 ab\u0301c x\u200by ≥≤ 漢字 かな", "__ _a a_ 1_2"]
+    assert len(texts) > 10_000
+    for text in texts:
+        lowered = text.lower()
+        assert related.TOKEN_RUNS.findall(lowered) == related.TOKEN.findall(lowered)
+    stop = related.stop_words()
+    assert all(related.terms(t) == Counter(w for w in related.TOKEN.findall(t.lower()) if w not in stop)
+               for t in texts[:2000])
+
 
 def test_weights_agree_with_scikit_learn():
     from sklearn.feature_extraction.text import TfidfVectorizer
