@@ -335,6 +335,14 @@ def _saved_report(saved: dict, progress: Progress) -> BuildReport:
     return report
 
 
+def _abandon(output: Output | None, index: IndexRun | None) -> None:
+    """Stop the index process and remove the staging folder of a build that will not be committed."""
+    if index is not None:
+        index.cancel()
+    if output is not None:
+        output.discard()
+
+
 def _build(out: Path, config: SiteConfig, strict: bool, build_cache: BuildCache, entries: list[Entry],
            overrides: dict, diagnostics: Diagnostics, progress: Progress, notes: Path | None,
            updated: datetime, inputs: str | None = None, manifest: dict | None = None) -> BuildReport:
@@ -345,35 +353,31 @@ def _build(out: Path, config: SiteConfig, strict: bool, build_cache: BuildCache,
     site = build_site(entries, overrides, config, diagnostics, memo=build_cache, progress=progress)
     failed = lambda: diagnostics.errors or (strict and diagnostics.warnings)  # noqa: E731
     output = index = None
-    if not failed():
-        output = Output(out)
-        build_cache.open_output(out, manifest)
-        # The model lives through the rest of the build: move it out of the garbage collector's sight
-        # (undone in build): collections stay cheap, and forked workers do not copy every memory
-        # page of the parent by touching its objects' GC headers.
-        gc.freeze()
-        # The search index needs the model alone: it runs in a forked process from here on,
-        # beside the reading-list features, the pages and the other files (see index_run).
-        index = IndexRun(site, output, build_cache)
     try:
+        if not failed():
+            output = Output(out)
+            build_cache.open_output(out, manifest)
+            # The model lives through the rest of the build: move it out of the garbage collector's sight
+            # (undone in build): collections stay cheap, and forked workers do not copy every memory
+            # page of the parent by touching its objects' GC headers.
+            gc.freeze()
+            # The search index needs the model alone: it runs in a forked process from here on,
+            # beside the reading-list features, the pages and the other files (see index_run).
+            index = IndexRun(site, output, build_cache)
         progress.stage("reading-list features")
         library = build_library(site, notes, diagnostics, build_cache)
         if failed():
-            if index is not None:
-                index.cancel()
-                output.discard()
+            _abandon(output, index)
             build_cache.save()
             diagnostics.extend(build_cache.diagnostics)
             return BuildReport(site, diagnostics, library=library, seconds=progress.elapsed)
         pages = write_site(site, output, library, updated, build_cache, progress, index)
-    except BaseException:
-        if index is not None:
-            index.cancel()
-            output.discard()
+        index_file = output.file(INDEX_FILES[0])
+        index_bytes = index_file.stat().st_size if index_file.exists() else 0
+        output.commit()
+    except BaseException:  # an error or Ctrl-C anywhere (even while committing): no staging folder is left behind
+        _abandon(output, index)
         raise
-    index_file = output.file(INDEX_FILES[0])
-    index_bytes = index_file.stat().st_size if index_file.exists() else 0
-    output.commit()
     progress.stage("saving the build cache")
     if inputs is not None and build_cache.enabled:
         fields = unchanged.report_fields(diagnostics, len(output.written), pages, index_bytes, build_cache.reused,

@@ -586,3 +586,27 @@ def test_page_keys_computed_in_the_workers_of_a_first_build_are_the_parents(tmp_
     assert report.reused > pages // 2
     run(seeds_copy, tmp_path / "plain", None)
     assert_same_site(tmp_path / "plain", site)
+
+
+@pytest.mark.parametrize("where", ["index_run.IndexRun.__init__", "writer.Output.commit"])
+def test_ctrl_c_before_or_while_committing_leaves_the_site_and_no_staging_folder(tmp_path, seeds_copy, monkeypatch,
+                                                                                  where):
+    """Ctrl-C as the index process starts, or as the staged files are committed, leaves the previous site as it
+    was and no ``.<out>.building-*`` staging folder beside it."""
+    import importlib
+
+    site, cache = tmp_path / "site", tmp_path / "cache"
+    run(seeds_copy, site, cache)
+    before = files_of(site)
+    change_one_abstract(seeds_copy)
+    module, cls, method = where.split(".")
+    owner = getattr(importlib.import_module(f"site_builder.{module}"), cls)
+
+    def interrupt(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(owner, method, interrupt)
+    with pytest.raises(KeyboardInterrupt):
+        run(seeds_copy, site, cache)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cache", "seeds", "site"]
+    assert files_of(site) == before
