@@ -3,7 +3,10 @@
 
 import sys
 
-from site_builder.cli import main
-
 if __name__ == "__main__":
+    try:
+        from site_builder.cli import main
+    except KeyboardInterrupt:  # Ctrl-C while the modules load: nothing was read or written yet
+        print("interrupted before the build started; nothing written", file=sys.stderr)
+        sys.exit(130)
     sys.exit(main())
