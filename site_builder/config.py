@@ -22,6 +22,7 @@ import re
 import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Callable
 
 from .diagnostics import Diagnostic
 
@@ -84,28 +85,41 @@ def normalise_base_url(url: str) -> str:
     return url.rstrip("/") + "/" if url else ""
 
 
-def _defaults(table: object, where: str, explicit: bool = False) -> ListDefaults:
+def _defaults(table: object, where: str, at: Callable[[str], str], explicit: bool = False) -> ListDefaults:
+    """The venue and year of a ``[default]`` or ``[lists."file"]`` table; ``at(key)`` gives the
+    ``path:line`` of ``key`` in it. Raises a located :class:`ConfigError` for a bad value."""
     if not isinstance(table, dict):
-        raise ConfigError(f"{where}: expected a table with venue and year")
+        raise ConfigError(f"{at('')}: error: {where}: expected a table with venue and year", located=True)
     venue, year = table.get("venue"), table.get("year")
     if venue is not None and not (isinstance(venue, str) and venue.strip()):
-        raise ConfigError(f"{where}: venue must be a non-empty string")
+        raise ConfigError(f"{at('venue')}: error: {where}: venue must be a non-empty string", located=True)
     if year is not None and not (isinstance(year, int) and 1900 <= year <= 2100):
-        raise ConfigError(f"{where}: year must be an integer year, got {year!r}")
+        raise ConfigError(f"{at('year')}: error: {where}: year must be an integer year, got {year!r}", located=True)
     return ListDefaults(venue.strip() if venue else None, year, explicit)
 
 
-def _string(data: dict, key: str, path: Path, default: str) -> str:
+def _string(data: dict, key: str, path: Path, lines: list[str], default: str) -> str:
     value = data.get(key, default)
     if not isinstance(value, str):
-        raise ConfigError(f"{path}: {key} must be a string, got {value!r}")
+        raise ConfigError(f"{path}:{_key_line(lines, key, ())}: error: {key} must be a string, got {value!r}",
+                          located=True)
     return value
+
+
+def _toml_error(path: Path, exc: tomllib.TOMLDecodeError) -> ConfigError:
+    """A located :class:`ConfigError` for a TOML syntax error (the line is read off tomllib's message,
+    ``… (at line N, column M)``; Python 3.11's exception has no line attribute)."""
+    found = re.search(r"\(at line (\d+), column (\d+)\)$", str(exc))
+    message = str(exc)[:found.start()].rstrip() if found else str(exc)
+    line = f"{found.group(1)}:{found.group(2)}" if found else "0"
+    return ConfigError(f"{path}:{line}: error: not valid TOML: {message}", located=True)
 
 
 def load_config(path: Path | None) -> SiteConfig:
     """Read the config at ``path``; ``None`` or a missing default file gives the defaults.
 
-    Raises :class:`ConfigError` naming the file for unreadable TOML or bad values.
+    Raises :class:`ConfigError` naming the file for an unreadable file, and located (``path:line: error: …``,
+    with the column for TOML syntax) for invalid TOML, unknown keys and bad values.
     """
     if path is None:
         return SiteConfig()
@@ -113,19 +127,25 @@ def load_config(path: Path | None) -> SiteConfig:
         data = tomllib.loads(Path(path).read_text(encoding="utf-8-sig"))
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read config: {exc.strerror}") from exc
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+    except tomllib.TOMLDecodeError as exc:
+        raise _toml_error(path, exc) from exc
+    except UnicodeDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML: {exc}") from exc
+    lines = Path(path).read_text(encoding="utf-8-sig").splitlines()
     lists = data.get("lists", {})
     if not isinstance(lists, dict):
-        raise ConfigError(f"{path}: [lists] must be a table")
-    lines = Path(path).read_text(encoding="utf-8-sig").splitlines()
+        raise ConfigError(f"{path}:{_key_line(lines, 'lists', ())}: error: [lists] must be a table", located=True)
     _check_keys(data, lines, str(path))
+
+    def at(table: tuple[str, ...]) -> Callable[[str], str]:
+        return lambda key: f"{path}:{_key_line(lines, key or table[-1], table if key else table[:-1])}"
+
     return SiteConfig(
-        title=_string(data, "title", path, SiteConfig.title),
-        description=_string(data, "description", path, ""),
-        base_url=normalise_base_url(_string(data, "base_url", path, "")),
-        default=_defaults(data.get("default", {}), f"{path}: [default]"),
-        lists={name: _defaults(t, f"{path}: [lists.{name!r}]", True) for name, t in sorted(lists.items())},
+        title=_string(data, "title", path, lines, SiteConfig.title),
+        description=_string(data, "description", path, lines, ""),
+        base_url=normalise_base_url(_string(data, "base_url", path, lines, "")),
+        default=_defaults(data.get("default", {}), "[default]", at(("default",))),
+        lists={name: _defaults(t, f"[lists.{name!r}]", at(("lists", name)), True) for name, t in sorted(lists.items())},
         source=str(path),
         list_lines={name: _table_line(lines, ("lists", name)) for name in lists},
     )

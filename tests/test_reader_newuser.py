@@ -205,6 +205,11 @@ def test_cut_off_utf16_file_says_so(tmp_path):
     ('title = "X"\n[list."x.txt"]\nvenue = "ICML"\n', 2, "unknown table 'list' in the top level"),
     ('title = "X"\n[lists."x.txt"]\nvenu = "COLM"\nyear = 2025\n', 3, "unknown key 'venu' in [lists.x.txt]"),
     ('[default]\nvenue = "COLM"\nyaer = 2025\n', 3, "unknown key 'yaer' in [default]"),
+    ('title = "X\n', "1:11", "not valid TOML: Illegal character"),
+    ('title = "X"\n\n[default]\nvenue = "COLM"\nyear = "2025"\n', 5, "[default]: year must be an integer year"),
+    ('[lists."a.txt"]\nyear = 2024\nvenue = ""\n', 3, "[lists.'a.txt']: venue must be a non-empty string"),
+    ('[lists]\n"a.txt" = 5\n', 2, "[lists.'a.txt']: expected a table with venue and year"),
+    ('description = "d"\ntitle = 3\n', 2, "title must be a string"),
 ])
 def test_config_typos_are_errors_at_their_line(tmp_path, toml, line, message):
     path = tmp_path / "site.toml"
