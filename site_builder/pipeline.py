@@ -7,6 +7,7 @@ import tomllib
 from dataclasses import astuple, dataclass
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Callable
 
 import jinja2
 
@@ -206,13 +207,14 @@ def _check_kept(kept: list[Planned], common: dict, cache: BuildCache, shared: tu
 
 
 def write_pages(env, outline: list[Planned], common: dict, site: Site, library: Library, output: Output,
-                cache: BuildCache, progress: Progress) -> None:
-    """Write the pages of ``outline`` into ``output``.
+                cache: BuildCache, progress: Progress, meanwhile: Callable[[], None] = lambda: None) -> None:
+    """Write the pages of ``outline`` into ``output``, and run ``meanwhile`` (the build's other files).
 
     With a cache, a page whose key (:func:`page_keys`) is the one its file had in the previous
     build, and whose file is untouched since, is kept from the previous output instead of
     rendered (:func:`pages_to_render`). The rest is written on every core when
-    :func:`workers.parallel_workers` allows, else in this process.
+    :func:`workers.parallel_workers` allows (``meanwhile`` then runs in this process while the
+    workers render), else in this process (``meanwhile`` after the pages).
     """
     progress.stage("page keys and reuse")
     todo = pages_to_render(outline, common, site, library, output, cache)
@@ -227,6 +229,7 @@ def write_pages(env, outline: list[Planned], common: dict, site: Site, library: 
             output.write_text(page.path, render_page(env, page, common))
             cache.record(page.path, key_of(page, key), output)
             progress.advance()
+        meanwhile()
         return
     jobs = [(workers.page_job(env, chunk, common, output.staging, key_of), len(chunk))
             for chunk in workers.chunks(todo, workers.CHUNK)]
@@ -237,7 +240,7 @@ def write_pages(env, outline: list[Planned], common: dict, site: Site, library: 
             cache.record_stat(written.path, written.key, written.stat)
         progress.advance(weight)
 
-    workers.run_jobs(jobs, done)
+    workers.run_jobs(jobs, done, meanwhile)
 
 
 def write_site(site: Site, output: Output, library: Library | None = None, updated: datetime | None = None,
@@ -261,14 +264,16 @@ def write_site(site: Site, output: Output, library: Library | None = None, updat
         library = library if library is not None else Library(site)
         progress.stage("planning pages")
         outline = outline_pages(site, library)
-        write_pages(env, outline, common_context(site), site, library, output, cache, progress)
-        progress.stage("bib files, feeds, assets")
-        write_bib_files(site, library, output, cache)
-        write_papers_json(site, output, cache)
-        output.write_text(".nojekyll", "")
-        copy_assets(output)
-        write_hosting_files(env, site, output, updated or datetime.fromtimestamp(0, tz=timezone.utc),
-                            [planned.path for planned in outline])
+
+        def other_files() -> None:  # beside the page workers (its time is in the "pages" stage then)
+            write_bib_files(site, library, output, cache)
+            write_papers_json(site, output, cache)
+            output.write_text(".nojekyll", "")
+            copy_assets(output)
+            write_hosting_files(env, site, output, updated or datetime.fromtimestamp(0, tz=timezone.utc),
+                                [planned.path for planned in outline])
+
+        write_pages(env, outline, common_context(site), site, library, output, cache, progress, other_files)
         if index.pending:
             progress.stage("search index (finishing)")
         index.finish()

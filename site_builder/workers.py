@@ -112,31 +112,34 @@ def _run(number: int) -> list[Written]:
     return _JOBS[number]()
 
 
-def run_jobs(jobs: list[tuple[Callable[[], list[Written]], int]], on_done: Callable[[list[Written], int], None]) -> None:
+def run_jobs(jobs: list[tuple[Callable[[], list[Written]], int]], on_done: Callable[[list[Written], int], None],
+             meanwhile: Callable[[], None] | None = None) -> None:
     """Run ``jobs`` (each a callable and its weight for progress) and call ``on_done(results, weight)`` per job.
 
     Jobs are started in the given order (put the longest first). Uses a
     forked pool when :func:`worker_count` allows and the total weight is at
-    least :data:`MIN_PARALLEL_WORK`. An exception in a job is raised here.
+    least :data:`MIN_PARALLEL_WORK`. ``meanwhile`` (optional) runs in this
+    process once the workers have started (after the jobs when there are no
+    workers). An exception in a job or in ``meanwhile`` is raised here.
     """
     global _JOBS
+    meanwhile = meanwhile or (lambda: None)
     processes = min(worker_count(), len(jobs))
-    if processes < 2 or sum(w for _, w in jobs) < MIN_PARALLEL_WORK:
-        for job, weight in jobs:
-            on_done(job(), weight)
-        return
-    _JOBS = [job for job, _ in jobs]
-    weights = [w for _, w in jobs]
-    pool = _pool(processes)
+    _JOBS = [job for job, _ in jobs]  # the forked workers find their jobs here
+    pool = _pool(processes) if processes >= 2 and sum(w for _, w in jobs) >= MIN_PARALLEL_WORK else None
     if pool is None:
         _JOBS = []
         for job, weight in jobs:
             on_done(job(), weight)
+        meanwhile()
         return
+    weights = [w for _, w in jobs]
     try:
         with pool:  # leaving the block (also on an exception or Ctrl-C) terminates the workers
-            for number, results in pool.imap_unordered(_numbered, range(len(jobs))):
-                on_done(results, weights[number])
+            results = pool.imap_unordered(_numbered, range(len(jobs)))
+            meanwhile()
+            for number, written in results:
+                on_done(written, weights[number])
     finally:
         _JOBS = []
 
