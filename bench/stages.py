@@ -60,12 +60,31 @@ class _NoOutput:
     """Stands in for :class:`writer.Output` when pages are not written."""
 
     def __init__(self, out) -> None:
-        self.staging, self.written = Path(out), []
+        self.staging = self.target = Path(out)
+        self.written: list[str] = []
+
+    def file(self, path: str) -> Path:
+        return self.staging / path
 
     def commit(self) -> None:
         pass
 
     def discard(self) -> None:
+        pass
+
+
+class _NoIndex:
+    """Stands in for :class:`index_run.IndexRun` when pages (and the index) are not written."""
+
+    pending = False
+
+    def __init__(self, *args, **kwargs) -> None:
+        pass
+
+    def finish(self) -> None:
+        pass
+
+    def cancel(self) -> None:
         pass
 
 
@@ -94,6 +113,7 @@ def main() -> int:
     else:
         pipeline.write_site = lambda *a, **k: 0
         pipeline.Output = _NoOutput
+        pipeline.IndexRun = _NoIndex
     wall, cpu = time.perf_counter(), time.process_time()
     report = pipeline.build(seeds, args.out, load_config(args.lists / "site.toml"), cache=args.cache)
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
