@@ -165,7 +165,10 @@ def build_library(site, notes_dir: Path | None, diagnostics: Diagnostics, cache=
     :mod:`site_builder.related`) and the new state is saved there.
     """
     path = cache.folder / RELATED_STATE if cache is not None and cache.folder is not None else None
-    previous = related.load_state(path, cache.code) if path is not None else None
+    problems: list[str] = []
+    previous = related.load_state(path, cache.code, problems) if path is not None else None
+    for problem in problems:
+        cache.diagnostics.warning(str(path), 0, f"cache file corrupt, ignored: {problem}")
     library = Library(site, load_notes(notes_dir, site.papers, diagnostics), related_state=previous)
     if path is not None and library.related_state is not previous:
         try:

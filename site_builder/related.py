@@ -421,10 +421,13 @@ def save_state(path: Path, state: State, code: str) -> None:
         raise
 
 
-def load_state(path: Path, code: str) -> State | None:
-    """The state saved at ``path`` for code version ``code``; None when missing, of other code, or malformed."""
+def load_state(path: Path, code: str, problems: list[str] | None = None) -> State | None:
+    """The state saved at ``path`` for code version ``code``; None when missing, of other code, or malformed.
+
+    A malformed file (one that exists but is not a state this module wrote) is also described in ``problems``,
+    when given, so the caller can warn about it."""
     try:
-        with np.load(path, allow_pickle=False) as data:
+        with open(path, "rb") as file, np.load(file, allow_pickle=False) as data:  # closed even when np.load fails
             split = lambda name: bytes(data[name]).decode("utf-8", "surrogatepass").split("\n")
             fmt, k = (int(x) for x in data["format"])
             if fmt != STATE_FORMAT or split("code") != [code]:
@@ -433,13 +436,19 @@ def load_state(path: Path, code: str) -> State | None:
             vocabulary = split("vocabulary") if len(data["vocabulary"]) else []
             state = State(keys, vocabulary, data["indptr"], data["indices"], data["counts"], data["weights"],
                           data["best_cols"], data["best_scores"], data["bound"], k)
-    except (OSError, ValueError, KeyError, TypeError, EOFError):
+    except FileNotFoundError:
+        return None
+    except Exception as exc:  # unreadable, not an npz (ValueError), a damaged zip (zipfile.BadZipFile), arrays missing
+        if problems is not None:
+            problems.append(f"{type(exc).__name__}: {exc}")
         return None
     n = len(state.keys)
     if not (state.indptr.shape == (n + 1,) and state.best_cols.shape == state.best_scores.shape
             and state.best_cols.shape[0] == n and state.bound.shape == (n,)
             and len(state.indices) == len(state.counts) == len(state.weights) == state.indptr[-1]
             and (len(state.indices) == 0 or 0 <= state.indices.min() <= state.indices.max() < len(vocabulary))):
+        if problems is not None:
+            problems.append("arrays of inconsistent shapes")
         return None
     return state
 

@@ -610,3 +610,16 @@ def test_ctrl_c_before_or_while_committing_leaves_the_site_and_no_staging_folder
         run(seeds_copy, site, cache)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["cache", "seeds", "site"]
     assert files_of(site) == before
+
+
+def test_a_corrupt_related_papers_state_is_ignored_with_a_warning(tmp_path, seeds_copy):
+    """Junk in ``related.npz`` gives a warning naming it; the site is a no-cache build's."""
+    site, cache = tmp_path / "site", tmp_path / "cache"
+    run(seeds_copy, site, cache)
+    (cache / "related.npz").write_bytes(b"PK\x03\x04 not really a zip")
+    change_one_abstract(seeds_copy)
+    report = run(seeds_copy, site, cache)
+    assert [str(d) for d in report.diagnostics.warnings if "related.npz" in str(d)] == [
+        f"{cache / 'related.npz'}:0: warning: cache file corrupt, ignored: BadZipFile: File is not a zip file"]
+    run(seeds_copy, tmp_path / "plain", None)
+    assert_same_site(tmp_path / "plain", site)

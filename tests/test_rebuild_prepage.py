@@ -205,9 +205,14 @@ def test_related_state_round_trips_and_rejects_other_code(tmp_path):
     assert loaded is not None and loaded.keys == state.keys and loaded.vocabulary == state.vocabulary
     assert all(np.array_equal(getattr(loaded, f), getattr(state, f)) for f in ("indptr", "indices", "counts",
                                                                                 "weights", "best_cols", "bound"))
-    assert related.load_state(path, "code-2") is None
-    path.write_bytes(b"not a zip file")
-    assert related.load_state(path, "code-1") is None
+    problems = []
+    assert related.load_state(path, "code-2", problems) is None and problems == []  # other code: silently rebuilt
+    assert related.load_state(tmp_path / "missing.npz", "code-1", problems) is None and problems == []
+    good = path.read_bytes()
+    for junk in (b"not a zip file", good[:len(good) // 2], good[:100] + bytes(len(good) - 100)):
+        path.write_bytes(junk)
+        problems = []
+        assert related.load_state(path, "code-1", problems) is None and len(problems) == 1
 
 
 def test_related_ties_and_texts_without_terms():
