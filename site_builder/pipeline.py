@@ -144,17 +144,16 @@ def page_key(page, shared: tuple, cache: BuildCache) -> str | None:
     return cache.fingerprints.of((shared, page))
 
 
-def page_keys(pages, common: dict, cache: BuildCache, shared: tuple | None = None) -> list[tuple[str, str | None]]:
+def page_keys(pages, cache: BuildCache, shared: tuple) -> list[tuple[str, str | None]]:
     """``(path, key)`` of each page: :meth:`BuildCache.key` of exactly what :func:`writer.render_page`
-    hands its template (the page with its context, and ``common``) and of the template folder in use.
+    hands its template (the page with its context, and the common context digested in ``shared``,
+    see :func:`shared_key_parts`) and of the template folder in use.
 
     None (the page is always rendered) without a cache, or when the context holds something that
     cannot be digested (``search.html`` gets the whole library). See :mod:`site_builder.cache`.
-    ``shared`` is :func:`shared_key_parts` when the caller has it already.
     """
     if not cache.enabled:
         return [(page.path, None) for page in pages]
-    shared = shared if shared is not None else shared_key_parts(common, cache)
     if shared[2] is None:
         return [(page.path, None) for page in pages]
     return [(page.path, page_key(page, shared, cache)) for page in pages]
@@ -166,21 +165,21 @@ def shared_key_parts(common: dict, cache: BuildCache) -> tuple:
     return (cache.code, folder_digest(TEMPLATES), cache.fingerprints.of(common))
 
 
-def pages_to_render(outline: list[Planned], common: dict, site: Site, library: Library, output: Output,
-                    cache: BuildCache) -> list[tuple[Page, str | None]]:
+def pages_to_render(outline: list[Planned], site: Site, library: Library, output: Output,
+                    cache: BuildCache, shared: tuple | None) -> list[tuple[Page, str | None]]:
     """The pages of ``outline`` that must be rendered, each with its key; every other page is kept
     from the previous output (:meth:`BuildCache.reuse_pages`).
 
     A page is kept when its key is the one its file had in the previous build and the file is
     untouched since. Pages that :func:`replan.split_outline` finds unchanged are kept on the previous
     key without building their context; the others are planned and keyed (:func:`page_keys`).
+    ``shared`` is :func:`shared_key_parts` (None without a cache).
     Without a cache every page is returned (key None). When the previous build recorded nothing for
     this output (a first build), keyed pages come with :data:`DEFERRED_KEY`: their keys are computed
     where they are rendered (:func:`write_pages`, in the workers), off the build's serial path.
     """
     if not cache.enabled:
         return [(planned.make(), None) for planned in outline]
-    shared = shared_key_parts(common, cache)
     record = replan.plan_record(site, library, outline, cache.fingerprints, shared)
     cache.plan = record.to_json()
     if not cache.has_previous and shared[2] is not None:
@@ -189,19 +188,19 @@ def pages_to_render(outline: list[Planned], common: dict, site: Site, library: L
     unchanged, stale = replan.split_outline(outline, replan.PlanRecord.from_json(cache.previous_plan), record)
     kept = cache.reuse_pages([(planned.path, cache.previous_key(planned.path)) for planned in unchanged], output)
     if replan.check_mode():
-        _check_kept([planned for planned in unchanged if planned.path in kept], common, cache, shared)
+        _check_kept([planned for planned in unchanged if planned.path in kept], cache, shared)
     stale += [planned for planned in unchanged if planned.path not in kept]
     always = [planned.make() for planned in stale if planned.sources is None]
     pages = [planned.make() for planned in stale if planned.sources is not None]
-    keys = page_keys(pages, common, cache, shared)
+    keys = page_keys(pages, cache, shared)
     reused = cache.reuse_pages(keys, output)
     return ([(page, None) for page in always]
             + [(page, key) for page, (_, key) in zip(pages, keys) if page.path not in reused])
 
 
-def _check_kept(kept: list[Planned], common: dict, cache: BuildCache, shared: tuple) -> None:
+def _check_kept(kept: list[Planned], cache: BuildCache, shared: tuple) -> None:
     """Check mode of :mod:`site_builder.replan`: every kept page has the key a full build gives it."""
-    for (path, key), planned in zip(page_keys([planned.make() for planned in kept], common, cache, shared), kept):
+    for (path, key), planned in zip(page_keys([planned.make() for planned in kept], cache, shared), kept):
         if key != cache.previous_key(path):
             raise replan.ReplanMismatch(f"{path}: kept by replan, but its key changed")
 
@@ -217,9 +216,9 @@ def write_pages(env, outline: list[Planned], common: dict, site: Site, library: 
     workers render), else in this process (``meanwhile`` after the pages).
     """
     progress.stage("page keys and reuse")
-    todo = pages_to_render(outline, common, site, library, output, cache)
-    progress.stage("pages", len(todo), "pages")
     shared = shared_key_parts(common, cache) if cache.enabled else None
+    todo = pages_to_render(outline, site, library, output, cache, shared)
+    progress.stage("pages", len(todo), "pages")
 
     def key_of(page, key):
         return page_key(page, shared, cache) if key == DEFERRED_KEY else key
