@@ -77,7 +77,7 @@ import numpy as np
 from . import workers
 
 DEFAULT_K = 5
-DEFAULT_BLOCK = 512
+DEFAULT_BLOCK = 1024
 TOKEN = re.compile(r"(?u)\b\w\w+\b")
 #: Finds the same tokens as :data:`TOKEN` (greedy from the first word character of each run, a run of
 #: two or more word characters is matched whole: ``\b`` holds at both ends), a fifth faster.
@@ -236,52 +236,145 @@ class _Best:
 #: recomputed in full); empty until one ran. For tests and benchmarks.
 LAST_UPDATE: dict[str, int] = {}
 
-_MATRIX: list = []  # the matrix's row blocks, the same transposed, and take, for forked workers
+#: The terms held by the most texts whose columns are multiplied as a dense matrix (BLAS, float64);
+#: the other terms' columns stay sparse. These few hundred terms hold about 40 % of the entries but,
+#: as the cost of a sparse product grows with the square of a column's length, some 87 % of its work.
+DENSE_TERMS = 300
+
+_MATRIX: list = []  # dense row blocks, sparse row blocks, the same transposed, take: for forked workers
 
 
-def _pair_job(pair: tuple[int, int]) -> tuple[int, int, tuple, tuple | None]:
-    """Best ``take`` candidates of block pair ``(bi, bj)``: for the rows of ``bi`` and (if ``bj != bi``) of ``bj``."""
-    rows, columns, take = _MATRIX
-    bi, bj = pair
-    scores = (rows[bi] @ columns[bj]).toarray().astype(np.float64)
-    if bi == bj:
-        np.fill_diagonal(scores, -1.0)  # a paper is not related to itself
-    first = _block_best(scores, take)
-    second = _block_best(scores.T, take) if bj != bi else None
-    return bi, bj, first, second
+def _split_columns(matrix, dense_terms: int = DENSE_TERMS) -> tuple[np.ndarray, object]:
+    """The integer ``matrix`` (scipy CSR, n × vocabulary) as ``(dense, sparse)`` with
+    ``dense @ dense.T + sparse @ sparse.T`` equal to ``matrix @ matrix.T`` off its diagonal:
+    ``dense`` (float64, n × at most ``dense_terms``) holds the columns of the terms held by the
+    most rows (ties by column), ``sparse`` (scipy CSR float64, n × vocabulary) the other entries,
+    but for those of terms held by one row only (they add to a row's score with itself alone).
+
+    Every value is an integer below 2**25 and every dot product of two rows below 2**53, so
+    float64 products and sums (in any order, fused or not) are exact."""
+    from scipy.sparse import csr_matrix
+    n, width = matrix.shape
+    indices = matrix.indices
+    df = np.bincount(indices, minlength=width)
+    h = int(min(dense_terms, np.count_nonzero(df >= 2)))
+    common = np.argsort(-df, kind="stable")[:h]
+    rank = np.full(width, -1, dtype=np.int64)
+    rank[common] = np.arange(h)
+    row = np.repeat(np.arange(n, dtype=np.int64), np.diff(matrix.indptr))
+    data = matrix.data.astype(np.float64)
+    to_dense = rank[indices] >= 0
+    dense = np.zeros((n, h), dtype=np.float64)
+    dense[row[to_dense], rank[indices[to_dense]]] = data[to_dense]
+    keep = ~to_dense & (df[indices] >= 2)
+    sparse = csr_matrix((data[keep], indices[keep], np.concatenate([[0], np.cumsum(np.bincount(row[keep], minlength=n))])),
+                        shape=(n, width))
+    return dense, sparse
+
+
+def _pair_scores(bi: int, bj: int) -> np.ndarray:
+    """The exact scores (float64) of the rows of block ``bi`` against those of block ``bj``."""
+    dense, sparse, sparse_t, _ = _MATRIX
+    scores = (sparse[bi] @ sparse_t[bj]).toarray()
+    scores += dense[bi] @ dense[bj].T
+    return scores
+
+
+def _diagonal_job(bi: int) -> tuple[int, np.ndarray, np.ndarray]:
+    """Best ``take`` candidates of the rows of block ``bi`` within that block (itself excluded)."""
+    scores = _pair_scores(bi, bi)
+    np.fill_diagonal(scores, -1.0)  # a paper is not related to itself
+    cols, values = _block_best(scores, _MATRIX[3])
+    return bi, cols, values
+
+
+def _pair_job(job: tuple[int, int, np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Candidates of block pair ``(bi, bj)`` (``bi < bj``), as ``(rows, columns, scores)`` in block-local
+    numbers offset by ``bi``, ``bj``: every score of a row of ``bi`` at least its cut ``cut_i``, and of a row of
+    ``bj`` at least ``cut_j`` (each pair once, from the side of the row whose cut it meets, possibly both)."""
+    bi, bj, cut_i, cut_j = job
+    block = _MATRIX[0][0].shape[0]
+    scores = _pair_scores(bi, bj)
+    rows, cols = np.nonzero(scores >= np.minimum(cut_i[:, None], cut_j[None, :]))
+    values = scores[rows, cols]
+    first, second = values >= cut_i[rows], values >= cut_j[cols]
+    a, c = bi * block, bj * block
+    return (np.concatenate([rows[first] + a, cols[second] + c]), np.concatenate([cols[first] + c, rows[second] + a]),
+            np.concatenate([values[first], values[second]]))
+
+
+def _blas_one_thread():
+    """A context in which BLAS uses one thread (the forked workers share the cores already)."""
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:  # pragma: no cover - declared in pyproject.toml
+        import contextlib
+        return contextlib.nullcontext()
+    return threadpool_limits(limits=1, user_api="blas")
 
 
 def _all_pairs(matrix, take: int, block: int) -> _Best:
-    """The best ``take`` of every row of the integer ``matrix`` (upper block triangle, on every core)."""
+    """The best ``take`` of every row of the integer ``matrix`` (on every core when allowed).
+
+    First every diagonal block (the rows of a block against each other) gives each row its best
+    ``take`` there, and their last score its *cut*: a row's best ``take`` overall all score at least
+    that much. Then each pair of different blocks (the upper block triangle) yields only the scores
+    at or above the cut of their row, and one sort of these candidates under the total order gives
+    each row's best. Memory O(block² + candidates), the candidates some 20 × ``take`` per row.
+    """
     n = matrix.shape[0]
     best = _Best(n, take, n)
-    count = (n + block - 1) // block
-    pairs = [(bi, bj) for bi in range(count) for bj in range(bi, count)]
     if take <= 0:
         return best
-    # each block of rows, and transposed, once (not once per pair)
-    _MATRIX[:] = [[matrix[a:a + block] for a in range(0, n, block)],
-                  [matrix[a:a + block].T.tocsr() for a in range(0, n, block)], take]
+    count = (n + block - 1) // block
+    dense, sparse = _split_columns(matrix)
+    _MATRIX[:] = [[dense[a:a + block] for a in range(0, n, block)],
+                  [sparse[a:a + block] for a in range(0, n, block)],
+                  [sparse[a:a + block].T.tocsr() for a in range(0, n, block)], take]
     try:
-        processes = min(workers.worker_count(), len(pairs))
-        pool = workers.fork_pool(processes) if processes >= 2 and n >= MIN_PARALLEL_TEXTS else None
-        if pool is None:
-            _merge_pairs(best, map(_pair_job, pairs), block)
-        else:
-            with pool:
-                _merge_pairs(best, pool.imap_unordered(_pair_job, pairs, chunksize=4), block)
+        with _blas_one_thread():
+            pairs = count * (count - 1) // 2
+            processes = min(workers.worker_count(), count)
+            pool = workers.fork_pool(processes) if processes >= 2 and n >= MIN_PARALLEL_TEXTS else None
+            with (pool if pool is not None else _no_pool()):
+                mapper = pool.imap_unordered if pool is not None else (lambda f, items, chunksize=1: map(f, items))
+                for bi, cols, values in mapper(_diagonal_job, range(count)):
+                    a = bi * block
+                    best.cols[a:a + cols.shape[0], :cols.shape[1]] = cols + a
+                    best.scores[a:a + cols.shape[0], :cols.shape[1]] = values
+                cut = np.maximum(best.scores.min(axis=1), 1.0)  # -inf (fewer than take held) and 0: any positive score
+                jobs = ((bi, bj, cut[bi * block:(bi + 1) * block], cut[bj * block:(bj + 1) * block])
+                        for bi in range(count) for bj in range(bi + 1, count))
+                found = list(mapper(_pair_job, jobs, chunksize=4)) if pairs else []
     finally:
         _MATRIX[:] = []
+    empty = (np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.float64))
+    _merge_candidates(best, *(np.concatenate(parts) for parts in zip(empty, *found)))  # also orders the held ones
     return best.positive()
 
 
-def _merge_pairs(best: _Best, results, block: int) -> None:
-    for bi, bj, (cols, values), second in results:
-        a, c = bi * block, bj * block
-        best.merge(slice(a, a + cols.shape[0]), cols + c, values)
-        if second is not None:
-            cols2, values2 = second
-            best.merge(slice(c, c + cols2.shape[0]), cols2 + a, values2)
+class _no_pool:
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *exc):
+        return False
+
+
+def _merge_candidates(best: _Best, rows: np.ndarray, cols: np.ndarray, scores: np.ndarray) -> None:
+    """Merge candidate triples (each (row, column) pair at most once, none held already) into ``best``."""
+    held = np.isfinite(best.scores)
+    rows = np.concatenate([np.nonzero(held)[0], rows])
+    cols = np.concatenate([best.cols[held], cols])
+    scores = np.concatenate([best.scores[held], scores])
+    order = np.lexsort((cols, -scores, rows))
+    rows, cols, scores = rows[order], cols[order], scores[order]
+    starts = np.searchsorted(rows, np.arange(best.cols.shape[0]))
+    rank = np.arange(len(rows)) - starts[rows]
+    keep = rank < best.take
+    best.cols[:], best.scores[:] = best.sentinel, -np.inf
+    best.cols[rows[keep], rank[keep]] = cols[keep]
+    best.scores[rows[keep], rank[keep]] = scores[keep]
 
 
 def top_k_similar(matrix, k: int = DEFAULT_K, block: int = DEFAULT_BLOCK) -> list[list[tuple[int, float]]]:

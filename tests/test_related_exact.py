@@ -1,0 +1,65 @@
+"""The related-papers computation (:mod:`site_builder.related`) against its slow formulation: the
+exact integer score matrix of all pairs, computed whole, and each row's best by the total order
+(score descending, position ascending). Every candidate, score and bound must be equal."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from site_builder import related
+from site_builder.corpus import DEFAULT_CORPUS
+
+CORPUS = DEFAULT_CORPUS
+
+
+def corpus_texts(count: int, start: int = 0) -> list[str]:
+    with CORPUS.open(encoding="utf-8") as handle:
+        lines = [line for _, line in zip(range(start + count), handle)][start:]
+    return [f"{r['title']}. {r['abstract']}" for r in map(json.loads, lines)]
+
+
+def reference(texts: list[str], take: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(cols, scores, bound)`` as :class:`related.State` holds them, from the whole score matrix."""
+    counts = [related.terms(t) for t in texts]
+    vocabulary = {t: i for i, t in enumerate(sorted({t for c in counts for t in c}))}
+    matrix = related.quantized(related.weights(*related.count_matrix(counts, vocabulary), len(vocabulary)))
+    scores = (matrix @ matrix.T).toarray().astype(np.int64)
+    n = len(texts)
+    np.fill_diagonal(scores, -1)
+    cols = np.full((n, take), n, dtype=np.int64)
+    values = np.full((n, take), -np.inf)
+    for r in range(n):
+        order = np.lexsort((np.arange(n), -scores[r]))[:take]
+        order = order[scores[r, order] > 0]
+        cols[r, :len(order)], values[r, :len(order)] = order, scores[r, order]
+    bound = np.where(np.isfinite(values[:, -1]), values[:, -1], 0.0)
+    return cols, values, bound
+
+
+def assert_state_is(state: related.State, texts: list[str]) -> None:
+    cols, values, bound = reference(texts, state.best_cols.shape[1])
+    assert np.array_equal(state.best_cols, cols)
+    assert np.array_equal(state.best_scores, values)
+    assert np.array_equal(state.bound, bound)
+
+
+@pytest.mark.parametrize("dense_terms, block, parallel", [(300, 1024, False), (40, 97, True), (0, 256, False),
+                                                           (100_000, 333, False), (300, 5000, False)])
+def test_all_pairs_equal_the_whole_score_matrix(monkeypatch, dense_terms, block, parallel):
+    texts = corpus_texts(1500)
+    texts += texts[:40]  # exact duplicates: ties at every score, broken by position
+    texts += [texts[5]] * 30  # more copies than a row keeps: ties at a row's cut, the earliest copies win
+    monkeypatch.setattr(related, "DENSE_TERMS", dense_terms)
+    monkeypatch.setattr(related, "MIN_PARALLEL_TEXTS", 2 if parallel else 10 ** 9)
+    _, state = related.incremental_related(texts, None, block=block)
+    assert_state_is(state, texts)
+
+
+def test_all_pairs_with_few_shared_terms_and_tiny_blocks():
+    texts = ["alpha beta", "alpha beta", "gamma", "delta epsilon", "alpha", "zeta eta theta", "beta gamma",
+             "nothing shared here", "", "alpha beta"]
+    _, state = related.incremental_related(texts, None, k=3, block=3)
+    assert_state_is(state, texts)
