@@ -95,7 +95,7 @@ def normalise(text: str) -> str:
 
 def stem(token: str) -> str:
     """Step 5: Harman's S stemmer on ASCII letter tokens longer than 3; others unchanged."""
-    if len(token) <= 3 or not _ASCII_WORD.fullmatch(token):
+    if token[-1:] != "s" or len(token) <= 3 or not _ASCII_WORD.fullmatch(token):  # every rule ends in "s"
         return token
     if token.endswith("ies") and not token.endswith(("eies", "aies")):
         return token[:-3] + "y"
@@ -148,7 +148,7 @@ def compound_terms(compound: str) -> tuple[str, ...]:
     if compound.isalpha():  # one run of letters (connectors and digits are not letters): the word itself
         t = term(compound)
         result = (t,) if t else ()
-        if len(_COMPOUND_TERMS) < 1_000_000:
+        if len(_COMPOUND_TERMS) < CACHE_LIMIT:
             _COMPOUND_TERMS[compound] = result
         return result
     runs, parts = compound_parts(compound)
@@ -164,7 +164,7 @@ def compound_terms(compound: str) -> tuple[str, ...]:
         if len(runs) > 1:
             raw.append("".join(runs))
     result = tuple(t for t in map(term, raw) if t)
-    if len(_COMPOUND_TERMS) < 1_000_000:
+    if len(_COMPOUND_TERMS) < CACHE_LIMIT:
         _COMPOUND_TERMS[compound] = result
     return result
 
@@ -189,16 +189,31 @@ def index_tokens(text: str) -> list[str]:
 #: Maximal stretches of word characters (``\w``, i.e. letters, digits and ``_``) joined by single
 #: connectors: each holds whole compounds only, and is quicker to find than the compounds.
 _REGION = re.compile(rf"\w+(?:[{_CONN}]\w+)*")
-_REGION_TERMS: dict[str, tuple[str, ...]] = {}
+#: The most distinct blobs, regions and compounds each cache keeps.
+CACHE_LIMIT = 1_000_000
+
+
+class _Terms(dict):
+    """A cache of terms: a missing key is computed by ``compute`` and kept (up to :data:`CACHE_LIMIT` keys),
+    so ``map(cache.__getitem__, keys)`` tokenizes each distinct key once, all in C but for the misses."""
+
+    def __init__(self, compute) -> None:
+        super().__init__()
+        self.compute = compute
+
+    def __missing__(self, key):
+        value = self.compute(key)
+        if len(self) < CACHE_LIMIT:
+            self[key] = value
+        return value
 
 
 def _region_terms(region: str) -> tuple[str, ...]:
-    cached = _REGION_TERMS.get(region)
-    if cached is None:
-        cached = tuple(chain.from_iterable(map(compound_terms, COMPOUND.findall(region))))
-        if len(_REGION_TERMS) < 1_000_000:
-            _REGION_TERMS[region] = cached
-    return cached
+    """The terms of one region (see :data:`_REGION`), in order."""
+    return tuple(chain.from_iterable(map(compound_terms, COMPOUND.findall(region))))
+
+
+_REGION_TERMS: dict[str, tuple[str, ...]] = _Terms(_region_terms)
 
 
 def _regions(text: str) -> tuple[list[str], list[str]]:
@@ -209,20 +224,25 @@ def _regions(text: str) -> tuple[list[str], list[str]]:
 #: ``bytes.translate`` table of lower-case ASCII text: word characters (``\\w``) and connectors kept, other bytes
 #: made spaces; the words it splits into (*blobs*) hold whole regions (:data:`_REGION`) only.
 _BLOB_TABLE = bytes(c if chr(c).isalnum() or chr(c) in CONNECTORS else 32 for c in range(128)) + bytes([32] * 128)
-_BLOB_TERMS: dict[bytes, tuple[str, ...]] = {}
+#: The ASCII connectors: a compound neither starts nor ends with one, so a blob's terms are those of the
+#: blob stripped of them at both ends (``model.`` → ``model``, ``'ours'`` → ``ours``).
+_ASCII_CONNECTORS = "".join(c for c in CONNECTORS if c.isascii()).encode("ascii")
 
 
 def _blob_terms(blob: bytes) -> tuple[str, ...]:
-    cached = _BLOB_TERMS.get(blob)
-    if cached is None:
-        if blob.isalpha():  # one ASCII word: one region, one compound, one run
-            t = term(blob.decode("ascii"))
-            cached = (t,) if t else ()
-        else:
-            cached = tuple(chain.from_iterable(map(_region_terms, _REGION.findall(blob.decode("ascii")))))
-        if len(_BLOB_TERMS) < 1_000_000:
-            _BLOB_TERMS[blob] = cached
-    return cached
+    """The terms of one blob (see :data:`_BLOB_TABLE`), in order."""
+    word = blob.strip(_ASCII_CONNECTORS)
+    if word.isalpha():  # one ASCII word: one region, one compound, one run
+        t = term(word.decode("ascii"))
+        return (t,) if t else ()
+    if word is not blob:
+        cached = _BLOB_TERMS.get(word)
+        if cached is not None:
+            return cached
+    return tuple(chain.from_iterable(map(_REGION_TERMS.__getitem__, _REGION.findall(word.decode("ascii")))))
+
+
+_BLOB_TERMS: dict[bytes, tuple[str, ...]] = _Terms(_blob_terms)
 
 
 def term_counts(text: str) -> dict[str, int]:
@@ -232,22 +252,10 @@ def term_counts(text: str) -> dict[str, int]:
     rest by the regular expression :data:`_REGION`; each distinct blob or region is tokenized once.
     """
     if text.isascii():
-        blobs = text.lower().encode("ascii").translate(_BLOB_TABLE).split()
-        cache = _BLOB_TERMS
-        for blob in set(blobs).difference(cache):
-            _blob_terms(blob)
-        if len(cache) >= 1_000_000:  # cache full: compute the rest directly
-            return Counter(chain.from_iterable(map(_blob_terms, blobs)))
-        return Counter(chain.from_iterable(map(cache.__getitem__, blobs)))
+        return Counter(chain.from_iterable(map(_BLOB_TERMS.__getitem__,
+                                               text.lower().encode("ascii").translate(_BLOB_TABLE).split())))
     cjk, regions = _regions(text)
-    cache = _REGION_TERMS
-    for region in set(regions).difference(cache):
-        _region_terms(region)
-    if len(cache) >= 1_000_000:  # cache full: compute the rest directly
-        terms = chain.from_iterable(map(_region_terms, regions))
-    else:
-        terms = chain.from_iterable(map(cache.__getitem__, regions))
-    counts = Counter(terms)
+    counts = Counter(chain.from_iterable(map(_REGION_TERMS.__getitem__, regions)))
     for run in cjk:
         counts.update(t for t in map(term, cjk_grams(run)) if t)
     return counts

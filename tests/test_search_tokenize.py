@@ -147,3 +147,15 @@ def test_character_classes_agree_on_every_code_point():
             py["mark"].add(cp)
     assert sorted(py["word"] ^ js["word"]) == []
     assert sorted(py["mark"] ^ js["mark"]) == []
+
+
+def test_bulk_counter_equals_the_token_list_with_full_caches(monkeypatch):
+    """With the caches full (nothing more kept), every blob and region is tokenized afresh: same counts."""
+    from site_builder import tokenize
+
+    texts = HARD + random_strings(500, seed=11) + ["model. (ours) 'quoted' c++ e.g. --a-- __x__ 2023 v2."]
+    for cache in (tokenize._BLOB_TERMS, tokenize._REGION_TERMS, tokenize._COMPOUND_TERMS):
+        cache.clear()
+    monkeypatch.setattr(tokenize, "CACHE_LIMIT", 0)
+    assert [t for t in texts if Counter(index_tokens(t)) != term_counts(t)] == []
+    assert len(tokenize._BLOB_TERMS) == len(tokenize._REGION_TERMS) == 0
