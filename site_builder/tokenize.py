@@ -245,17 +245,44 @@ def _blob_terms(blob: bytes) -> tuple[str, ...]:
 _BLOB_TERMS: dict[bytes, tuple[str, ...]] = _Terms(_blob_terms)
 
 
+_WORD_CHAR = re.compile(r"\w")
+_ASCII_RUNS: dict[str, str] = {}
+
+
+def _asciified(run: re.Match) -> str:
+    """A non-ASCII run of normalised text with its connectors made ``-`` and its other non-word characters
+    spaces (the runs and regions they separate or join are the same); word characters are kept."""
+    text = run.group()
+    out = _ASCII_RUNS.get(text)
+    if out is None:
+        out = "".join("-" if c in CONNECTORS else c if _WORD_CHAR.match(c) else " " for c in text)
+        if len(_ASCII_RUNS) < CACHE_LIMIT:
+            _ASCII_RUNS[text] = out
+    return out
+
+
 def term_counts(text: str) -> dict[str, int]:
     """``{term: frequency}`` of ``text``: the same multiset as :func:`index_tokens`, counted in bulk.
 
-    ASCII text is cut into regions by ``bytes.translate`` and ``split`` (:data:`_BLOB_TABLE`), the
-    rest by the regular expression :data:`_REGION`; each distinct blob or region is tokenized once.
+    ASCII text is cut into regions by ``bytes.translate`` and ``split`` (:data:`_BLOB_TABLE`); so is
+    other text once normalised, its CJK runs taken out and its non-ASCII connectors and other non-word
+    characters made ASCII (:func:`_asciified`), when that leaves it ASCII; the rest by the regular
+    expression :data:`_REGION`. Each distinct blob or region is tokenized once.
     """
     if text.isascii():
         return Counter(chain.from_iterable(map(_BLOB_TERMS.__getitem__,
                                                text.lower().encode("ascii").translate(_BLOB_TABLE).split())))
-    cjk, regions = _regions(text)
-    counts = Counter(chain.from_iterable(map(_REGION_TERMS.__getitem__, regions)))
+    norm = normalise(text)
+    cjk = CJK_RUN.findall(norm)
+    if cjk:
+        norm = CJK_RUN.sub(" ", norm)
+    if not norm.isascii():
+        norm = _NON_ASCII.sub(_asciified, norm)
+    if norm.isascii():
+        counts = Counter(chain.from_iterable(map(_BLOB_TERMS.__getitem__,
+                                                 norm.encode("ascii").translate(_BLOB_TABLE).split())))
+    else:
+        counts = Counter(chain.from_iterable(map(_REGION_TERMS.__getitem__, _REGION.findall(norm))))
     for run in cjk:
         counts.update(t for t in map(term, cjk_grams(run)) if t)
     return counts
