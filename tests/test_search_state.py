@@ -5,6 +5,7 @@ changes nothing."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
 from functools import lru_cache
 
@@ -311,11 +312,19 @@ def test_build_keeps_the_state_in_the_cache_folder_and_retokenizes_only_the_chan
     text = path.read_text(encoding="utf-8")
     assert old in text
     path.write_text(text.replace(old, f"Quokkaformers are new. {old}", 1), encoding="utf-8")
-    calls = []
+    # the index is built in a forked process (index_run.py): its calls are written to a file to be seen here
+    log = tmp_path / "tokenized.jsonl"
     real = index_state.document_terms
-    monkeypatch.setattr(index_state, "document_terms", lambda texts: calls.append(texts) or real(texts))
+
+    def logged(texts):
+        with log.open("a", encoding="utf-8") as handle:
+            handle.write(json.dumps(texts["abstract"]) + "\n")
+        return real(texts)
+
+    monkeypatch.setattr(index_state, "document_terms", logged)
     assert build_into(site, "--cache", str(cache), seeds=seeds) == 0
-    assert len(calls) == 1 and "Quokkaformers are new." in calls[0]["abstract"][0]
+    calls = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    assert len(calls) == 1 and "Quokkaformers are new." in calls[0][0]
     assert build_into(tmp_path / "plain", "--no-cache", seeds=seeds) == 0
     index = (site / "search-index.js").read_bytes()
     assert index == (tmp_path / "plain" / "search-index.js").read_bytes()
