@@ -11,12 +11,14 @@ stay as written. "et al." and its variants are never an author.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Iterable
+from typing import Iterable, Sequence
 
 from . import strmemo, urls
 
@@ -186,9 +188,44 @@ class AuthorIndex:
         self._by_key = by_key
         self.authors: list[Author] = [author for _, author in order]
 
+    @classmethod
+    def from_saved(cls, papers: Sequence, saved: object) -> AuthorIndex | None:
+        """The index :meth:`saved` gave for ``papers`` (the same sequence: :func:`input_digest` equal), or
+        None when ``saved`` is not such a record (any malformed part). The same authors, fields and order
+        as ``AuthorIndex(papers)``, without computing one name again."""
+        try:
+            rows = saved["authors"]  # type: ignore[index]
+            index = cls.__new__(cls)
+            by_key: dict[str, Author] = {}
+            authors: list[Author] = []
+            new, counter, text = Author.__new__, Counter.__new__, str
+            for key, slug, name, letter, spellings_of, numbers in rows:
+                author = new(Author)
+                spellings = counter(Counter)
+                for spelling, count in spellings_of:
+                    spellings[text(spelling)] = int(count)
+                if not (type(key) is type(slug) is type(name) is type(letter) is str and name in spellings
+                        and numbers[0] >= 0 and key not in by_key):
+                    return None
+                author.__dict__.update(key=key, slug=slug, spellings=spellings, name=name, letter=letter,
+                                       papers=[papers[n] for n in numbers])
+                by_key[key] = author
+                authors.append(author)
+        except (TypeError, ValueError, KeyError, IndexError):
+            return None
+        index._by_key, index.authors = by_key, authors
+        return index
+
+    def saved(self, papers: Sequence) -> dict:
+        """This index of ``papers`` as JSON-ready data for :meth:`from_saved`: each author (in index order)
+        as ``[key, slug, name, letter, [[spelling, count], …], [paper positions in papers]]``."""
+        position = {id(paper): n for n, paper in enumerate(papers)}
+        return {"authors": [[a.key, a.slug, a.name, a.letter, list(a.spellings.items()),
+                             [position[id(p)] for p in a.papers]] for a in self.authors]}
+
     def get(self, name: str) -> Author | None:
         """The author that ``name`` (as written on a paper) names, or None (e.g. for "et al.")."""
-        return self._by_key.get((_FACTS.get(name) or name_facts(name))[0])
+        return self._by_key.get(author_key(name))
 
     def by_letter(self) -> list[tuple[str, list[Author]]]:
         """The A–Z index: ``[(letter, authors sorted by family name)]``, letters in order, ``#`` last."""
@@ -199,3 +236,34 @@ class AuthorIndex:
 
     def __len__(self) -> int:
         return len(self.authors)
+
+
+def input_digest(papers: Iterable) -> str:
+    """Hex SHA-256 of everything :class:`AuthorIndex` reads of ``papers``: each paper's authors as
+    written, in order (JSON, so unambiguous)."""
+    data = json.dumps([paper.authors for paper in papers], separators=(",", ":"))  # ASCII: \\u escapes
+    return hashlib.sha256(data.encode("ascii")).hexdigest()
+
+
+AUTHORS_STATE = "authors.json"
+
+
+def cached_index(papers: Sequence, cache) -> AuthorIndex:
+    """``AuthorIndex(papers)``, taken from ``<cache>/authors.json`` when that holds the index of papers
+    with the same authors in the same order (:func:`input_digest`) for this code version, else computed
+    and saved there. ``cache``: a :class:`~site_builder.cache.BuildCache` (None or disabled: computed).
+    A corrupt file is a cache warning and is rewritten; the index is the same either way
+    (``tests/test_model_incremental.py``)."""
+    if cache is None or cache.folder is None:
+        return AuthorIndex(papers)
+    path = cache.folder / AUTHORS_STATE
+    digest = input_digest(papers)
+    saved = cache._load(path)
+    if saved is not None and saved.get("digest") == digest:
+        index = AuthorIndex.from_saved(papers, saved)
+        if index is not None:
+            return index
+        cache.diagnostics.warning(str(path), 0, "cache file corrupt, ignored: not an author index")
+    index = AuthorIndex(papers)
+    cache._save(path, {"digest": digest, **index.saved(papers)})
+    return index
