@@ -11,12 +11,14 @@ stay as written. "et al." and its variants are never an author.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Iterable
+from typing import Iterable, Sequence
 
 from . import strmemo, urls
 
@@ -83,11 +85,11 @@ class Author:
         """Order of the A–Z index: family name, then the whole name, both folded."""
         return (author_key(family_name(self.name)), self.key)
 
-    @property
+    @cached_property
     def letter(self) -> str:
-        """The A–Z index letter: first letter of the transliterated family name, ``#`` when none."""
-        first = urls.make_slug(family_name(self.name), "")[:1].upper()
-        return first if first.isalpha() else "#"
+        """The A–Z index letter: first letter of the transliterated family name, ``#`` when none
+        (filled in by :class:`AuthorIndex`)."""
+        return display_facts(self.name)[1]
 
     @property
     def venues(self) -> list:
@@ -95,36 +97,131 @@ class Author:
         return list(dict.fromkeys(p.venue for p in self.papers))
 
 
+#: Per-process table: an author name as written → :func:`name_facts` (pure; cleared when it holds
+#: :data:`FACTS_LIMIT` names, so a long-running preview server does not grow without bound).
+_FACTS: dict[str, tuple[str, str, str, str, str]] = {}
+FACTS_LIMIT = 1 << 18
+
+
+def name_facts(name: str) -> tuple[str, str, str, str, str]:
+    """What the author index needs of ``name`` as written, computed once per process:
+    ``(key, spelling, base slug, family key, letter)``.
+
+    ``key`` is :func:`author_key` (``""``: names nobody); ``spelling`` the name as displayed
+    (:func:`clean_name`, whitespace normalised); ``base slug`` the slug of ``key`` before
+    de-duplication; ``family key`` and ``letter`` are :attr:`Author.sort_key`'s first part and
+    :attr:`Author.letter` for an author whose display name is ``spelling``.
+    """
+    facts = _FACTS.get(name)
+    if facts is None:
+        if len(_FACTS) >= FACTS_LIMIT:
+            _FACTS.clear()
+        key = author_key(name)
+        spelling = " ".join(clean_name(name).split())
+        facts = _FACTS[name] = (key, spelling, urls.make_slug(key, "author") if key else "",
+                                *display_facts(spelling))
+    return facts
+
+
+def display_facts(name: str) -> tuple[str, str]:
+    """``(family key, letter)`` of an author whose display name is ``name``: the first part of
+    :attr:`Author.sort_key` and :attr:`Author.letter`."""
+    family = family_name(name)
+    first = urls.make_slug(family, "")[:1].upper()
+    return author_key(family), first if first.isalpha() else "#"
+
+
 class AuthorIndex:
     """Every author of a site and the lookup from a name as written to its :class:`Author`.
 
     Slugs are unique: authors are given slugs in order of their key, and a slug
     already taken (two keys that transliterate alike) gets ``-2``, ``-3``, …
+    Each author's display name, sort key and letter are filled in here (from :func:`name_facts`).
     """
 
     def __init__(self, papers: Iterable) -> None:
         by_key: dict[str, Author] = {}
+        get, facts_of, new, counter = by_key.get, _FACTS.get, Author.__new__, Counter.__new__
         for paper in papers:
-            seen: set[str] = set()
             for name in paper.authors:
-                key = author_key(name)
-                if not key or key in seen:
+                facts = facts_of(name) or name_facts(name)
+                key = facts[0]
+                author = get(key)
+                if author is None:
+                    if not key:  # names nobody ("et al.")
+                        continue
+                    author = by_key[key] = new(Author)  # fields set directly: no dataclass __init__ per author
+                    spellings = counter(Counter)
+                    spellings[facts[1]] = 1
+                    fields = author.__dict__
+                    fields["key"], fields["spellings"], fields["papers"], fields["_facts"] = key, spellings, [paper], facts
                     continue
-                seen.add(key)
-                author = by_key.get(key) or by_key.setdefault(key, Author(key))
-                author.spellings[" ".join(clean_name(name).split())] += 1
-                author.papers.append(paper)
+                papers_of = author.papers
+                if papers_of[-1] is not paper:  # the same person twice on one paper is counted once
+                    papers_of.append(paper)
+                    spellings = author.spellings
+                    spellings[facts[1]] = spellings.get(facts[1], 0) + 1
         taken: set[str] = set()
         for key in sorted(by_key):
-            base = urls.make_slug(key, "author")
+            author = by_key[key]
+            base = author.__dict__["_facts"][2]
             slug, n = base, 1
             while slug in taken or slug == "index":
                 n += 1
                 slug = f"{base}-{n}"
             taken.add(slug)
-            by_key[key].slug = slug
+            author.slug = slug
+        order = []
+        for author in by_key.values():
+            fields = author.__dict__
+            facts = fields.pop("_facts")  # of the author's first spelling
+            spellings = author.spellings
+            if len(spellings) == 1:
+                name, family, letter = facts[1], facts[3], facts[4]
+            else:
+                name = min(spellings.items(), key=lambda kv: (-kv[1], kv[0]))[0]
+                family, letter = display_facts(name)
+            fields["name"] = name
+            fields["letter"] = letter
+            order.append(((family, author.key), author))
+        order.sort(key=lambda pair: pair[0])
         self._by_key = by_key
-        self.authors: list[Author] = sorted(by_key.values(), key=lambda a: a.sort_key)
+        self.authors: list[Author] = [author for _, author in order]
+
+    @classmethod
+    def from_saved(cls, papers: Sequence, saved: object) -> AuthorIndex | None:
+        """The index :meth:`saved` gave for ``papers`` (the same sequence: :func:`input_digest` equal), or
+        None when ``saved`` is not such a record (any malformed part). The same authors, fields and order
+        as ``AuthorIndex(papers)``, without computing one name again."""
+        try:
+            rows = saved["authors"]  # type: ignore[index]
+            index = cls.__new__(cls)
+            by_key: dict[str, Author] = {}
+            authors: list[Author] = []
+            new, counter, text = Author.__new__, Counter.__new__, str
+            for key, slug, name, letter, spellings_of, numbers in rows:
+                author = new(Author)
+                spellings = counter(Counter)
+                for spelling, count in spellings_of:
+                    spellings[text(spelling)] = int(count)
+                if not (type(key) is type(slug) is type(name) is type(letter) is str and name in spellings
+                        and numbers[0] >= 0 and key not in by_key):
+                    return None
+                author.__dict__.update(key=key, slug=slug, spellings=spellings, name=name, letter=letter,
+                                       papers=[papers[n] for n in numbers])
+                by_key[key] = author
+                authors.append(author)
+        except (TypeError, ValueError, KeyError, IndexError):
+            return None
+        index._by_key, index.authors = by_key, authors
+        return index
+
+    def saved(self, papers: Sequence) -> dict:
+        """This index of ``papers`` as JSON-ready data for :meth:`from_saved`: each author (in index order)
+        as ``[key, slug, name, letter, [[spelling, count], …], [paper positions in papers]]``."""
+        position = {id(paper): n for n, paper in enumerate(papers)}
+        return {"authors": [[a.key, a.slug, a.name, a.letter, list(a.spellings.items()),
+                             [position[id(p)] for p in a.papers]] for a in self.authors]}
 
     def get(self, name: str) -> Author | None:
         """The author that ``name`` (as written on a paper) names, or None (e.g. for "et al.")."""
@@ -139,3 +236,34 @@ class AuthorIndex:
 
     def __len__(self) -> int:
         return len(self.authors)
+
+
+def input_digest(papers: Iterable) -> str:
+    """Hex SHA-256 of everything :class:`AuthorIndex` reads of ``papers``: each paper's authors as
+    written, in order (JSON, so unambiguous)."""
+    data = json.dumps([paper.authors for paper in papers], separators=(",", ":"))  # ASCII: \\u escapes
+    return hashlib.sha256(data.encode("ascii")).hexdigest()
+
+
+AUTHORS_STATE = "authors.json"
+
+
+def cached_index(papers: Sequence, cache) -> AuthorIndex:
+    """``AuthorIndex(papers)``, taken from ``<cache>/authors.json`` when that holds the index of papers
+    with the same authors in the same order (:func:`input_digest`) for this code version, else computed
+    and saved there. ``cache``: a :class:`~site_builder.cache.BuildCache` (None or disabled: computed).
+    A corrupt file is a cache warning and is rewritten; the index is the same either way
+    (``tests/test_model_incremental.py``)."""
+    if cache is None or cache.folder is None:
+        return AuthorIndex(papers)
+    path = cache.folder / AUTHORS_STATE
+    digest = input_digest(papers)
+    saved = cache._load(path)
+    if saved is not None and saved.get("digest") == digest:
+        index = AuthorIndex.from_saved(papers, saved)
+        if index is not None:
+            return index
+        cache.diagnostics.warning(str(path), 0, "cache file corrupt, ignored: not an author index")
+    index = AuthorIndex(papers)
+    cache._save(path, {"digest": digest, **index.saved(papers)})
+    return index

@@ -51,27 +51,61 @@ def _ascii_word(text: str) -> str:
     return re.sub(r"[^a-z]", "", slugify(text, separator="").lower())
 
 
+_TITLE_SPLIT = re.compile(r"[\s\-:/]+")
+
+
+def title_word(title: str) -> str:
+    """The key's word of a title (plain text): its first word that is not in :data:`TITLE_STOPWORDS`,
+    as ASCII lower-case letters; ``""`` when there is none."""
+    pieces = _TITLE_SPLIT.split(title, 4)  # the word is almost always among the first few
+    for piece in pieces[:4]:
+        word = _ascii_word(piece)
+        if word and word not in TITLE_STOPWORDS:
+            return word
+    if len(pieces) < 5:
+        return ""
+    for piece in _TITLE_SPLIT.split(pieces[4]):
+        word = _ascii_word(piece)
+        if word and word not in TITLE_STOPWORDS:
+            return word
+    return ""
+
+
 def base_key(paper) -> str:
     """The key of ``paper`` before de-duplication: ``<family><year><word>``, e.g. ``zhang2025controllability``.
 
-    ``anonymous`` stands for the family name when the paper lists no author.
+    ``<family>`` is the family name of the first author (:func:`~site_builder.authors.clean_name`
+    not empty), ``anonymous`` when the paper lists no author; ``<word>`` is :func:`title_word` of
+    the plain-text title.
     """
-    authors = [clean_name(a) for a in paper.authors if clean_name(a)]
-    family = _ascii_word(family_name(authors[0])) if authors else ""
-    words = (_ascii_word(w) for w in re.split(r"[\s\-:/]+", paper.title_text))
-    word = next((w for w in words if w and w not in TITLE_STOPWORDS), "")
-    return f"{family or 'anonymous'}{paper.venue.year}{word}"
+    family = ""
+    for name in paper.authors:
+        name = clean_name(name)
+        if name:
+            family = _ascii_word(family_name(name))
+            break
+    return f"{family or 'anonymous'}{paper.venue.year}{title_word(paper.title_text)}"
 
 
 def assign_keys(papers: Iterable) -> dict[str, str]:
     """``{paper.id: key}``, unique over ``papers``: the first paper (by id) of a base key keeps it,
-    the others get ``b``, ``c``, … ``z``, ``ba``, … appended."""
-    groups: dict[str, list] = {}
-    for paper in papers:
-        groups.setdefault(base_key(paper), []).append(paper)
+    the others get ``b``, ``c``, … ``z``, ``ba``, … appended (base keys taken in sorted order, so a
+    suffixed key never equals a base key or a suffixed key given before it)."""
     keys: dict[str, str] = {}
-    taken = set(groups)  # no suffixed key may equal another paper's base key
-    for key, group in sorted(groups.items()):
+    shared: dict[str, list] = {}  # base keys of more than one paper → their papers
+    first: dict[str, object] = {}
+    for paper in papers:
+        key = base_key(paper)
+        other = first.get(key)
+        if other is None:
+            first[key] = paper
+            keys[paper.id] = key
+        elif key in shared:
+            shared[key].append(paper)
+        else:
+            shared[key] = [other, paper]
+    taken = set(first)  # no suffixed key may equal another paper's base key
+    for key, group in sorted(shared.items()):
         for n, paper in enumerate(sorted(group, key=lambda p: p.id)):
             candidate = key
             while n and candidate in taken:

@@ -16,7 +16,7 @@ from typing import Callable, Iterable
 from markupsafe import Markup
 
 from . import bibtex, citation, urls
-from .authors import Author, AuthorIndex
+from .authors import Author, AuthorIndex, cached_index
 from .diagnostics import Diagnostics
 from .notes import STATUSES, Note, load_notes
 from . import related
@@ -69,10 +69,10 @@ class Library:
     """Everything the reading-list features know about a :class:`~site_builder.model.Site`."""
 
     def __init__(self, site, notes: dict[str, Note] | None = None, k: int = DEFAULT_K,
-                 related_state: related.State | None = None) -> None:
+                 related_state: related.State | None = None, authors: AuthorIndex | None = None) -> None:
         self.site = site
         self.base_url = site.config.base_url
-        self.authors = AuthorIndex(site.papers)
+        self.authors = authors if authors is not None else AuthorIndex(site.papers)
         self._related, self.related_state = related.related_papers(list(site.papers), k, previous=related_state)
         self.bib_keys = bibtex.assign_keys(site.papers)
         self._bibtex: dict[str, str] = {}
@@ -162,14 +162,16 @@ def build_library(site, notes_dir: Path | None, diagnostics: Diagnostics, cache=
 
     With ``cache`` (a :class:`~site_builder.cache.BuildCache`), the related papers are updated
     from the previous build's state (``<cache>/related.npz``; same result, see
-    :mod:`site_builder.related`) and the new state is saved there.
+    :mod:`site_builder.related`) and the new state is saved there; the author index is kept in
+    ``<cache>/authors.json`` while the papers' authors are unchanged (:func:`~site_builder.authors.cached_index`).
     """
     path = cache.folder / RELATED_STATE if cache is not None and cache.folder is not None else None
     problems: list[str] = []
     previous = related.load_state(path, cache.code, problems) if path is not None else None
     for problem in problems:
         cache.diagnostics.warning(str(path), 0, f"cache file corrupt, ignored: {problem}")
-    library = Library(site, load_notes(notes_dir, site.papers, diagnostics), related_state=previous)
+    library = Library(site, load_notes(notes_dir, site.papers, diagnostics), related_state=previous,
+                      authors=cached_index(site.papers, cache))
     if path is not None and library.related_state is not previous:
         try:
             related.save_state(path, library.related_state, cache.code)

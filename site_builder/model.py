@@ -7,6 +7,7 @@ same everywhere. Output paths come from :mod:`site_builder.urls`.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -244,6 +245,18 @@ def build_site(entries: list[Entry], overrides: dict[str, dict], config: SiteCon
     provides ``derive_title`` (and see :func:`make_paper`) from a cache;
     ``progress`` (a :class:`~site_builder.progress.Progress`) is advanced once per entry.
     """
+    paused = gc.isenabled()
+    if paused:  # ~10^5 objects made and none freed: the collector would only traverse the lists read so far
+        gc.disable()
+    try:
+        return _build_site(entries, overrides, config, diagnostics, memo, progress)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _build_site(entries: list[Entry], overrides: dict[str, dict], config: SiteConfig,
+                diagnostics: Diagnostics, memo, progress) -> Site:
     drafts: dict[str, _Draft] = {}
     venues: dict[tuple, Venue] = {}  # one Venue object per (name, year): fewer slugs to compute
     for entry in sorted(entries, key=lambda e: (e.path, e.line)):

@@ -23,16 +23,54 @@ from . import urls
 from .bibfiles import venue_groups
 
 OPTIONS = {"ensure_ascii": False, "sort_keys": True, "indent": 1}
+#: JSON string literal of a ``str``, as ``json.dumps`` writes it with ``ensure_ascii=False`` (C accelerated).
+_string = getattr(json.encoder, "c_encode_basestring", None) or json.encoder.py_encode_basestring
+_CONSTANTS = {True: "true", False: "false", None: "null"}
+
+
+def item_json(record: dict) -> str:
+    """``record`` as an item of the ``papers.json`` list: exactly ``json.dumps([record], **OPTIONS)[2:-2]``.
+
+    ``json.dumps`` with ``indent`` runs the pure-Python encoder; a record is a flat dict of
+    strings, booleans, None, integers and lists of strings (:meth:`~site_builder.model.Paper.record`),
+    which this writes directly in the same layout (keys sorted; one space of indent per level, the
+    item at level 1: ``" {"``, each field on its own line at level 2, a non-empty list's items at
+    level 3, ``"[]"`` for an empty one, ``": "`` after a key, ``","`` ending each line but the last).
+    Any other value (a float, a nested dict, a ``str`` subclass, a non-``str`` key) falls back to
+    ``json.dumps`` itself. ``tests/test_model_incremental.py`` checks the identity on the corpus.
+    """
+    fields = []
+    if not all(type(k) is str for k in record):
+        return json.dumps([record], **OPTIONS)[2:-2]
+    for key in sorted(record):
+        value = record[key]
+        kind = type(value)
+        if kind is str:
+            text = _string(value)
+        elif kind is list and all(type(x) is str for x in value):
+            text = "[\n   " + ",\n   ".join(map(_string, value)) + "\n  ]" if value else "[]"
+        elif kind is bool or value is None:
+            text = _CONSTANTS[value]
+        elif kind is int:
+            text = int.__repr__(value)
+        else:
+            break
+        fields.append(f"  {_string(key)}: {text}")
+    else:
+        return " {\n" + ",\n".join(fields) + "\n }" if fields else " {}"
+    return json.dumps([record], **OPTIONS)[2:-2]
 
 
 def papers_json(papers) -> str:
     """The text of ``papers.json`` for ``papers`` (display order)."""
-    return json.dumps([p.record() for p in papers], **OPTIONS) + "\n"
+    if not papers:
+        return json.dumps([], **OPTIONS) + "\n"
+    return "[\n" + part(papers) + "\n]\n"
 
 
 def part(papers) -> str:
     """The part of ``papers.json`` holding ``papers`` (a non-empty run of consecutive papers)."""
-    return json.dumps([p.record() for p in papers], **OPTIONS)[2:-2]
+    return ",\n".join([item_json(p.record()) for p in papers])
 
 
 def write_papers_json(site, output, cache) -> None:

@@ -1,0 +1,282 @@
+"""The model's faster and cached computations equal their plain definitions, on real papers and after edits.
+
+- :class:`~site_builder.authors.AuthorIndex` (one lean pass) equals the index defined plainly below, and the
+  index kept in the build cache (``authors.json``, :func:`~site_builder.authors.cached_index`) equals a fresh
+  one after every kind of edit (same authors, a respelled or added author, a paper removed, added or moved).
+- BibTeX keys (:func:`~site_builder.bibtex.assign_keys`) equal the plain definition, also when an edit makes
+  two papers' keys collide and then uncollide.
+- ``papers.json`` items (:func:`~site_builder.papersjson.item_json`) are ``json.dumps`` of the records.
+- Builds with the cache after moving a paper between venues, or making BibTeX keys collide, give the bytes of
+  a build without the cache.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from slugify import slugify
+
+from conftest import CONFIG, SEEDS
+from site_builder import authors as authors_module
+from site_builder import bibtex, papersjson, urls
+from site_builder.authors import AuthorIndex, author_key, cached_index, clean_name, family_name
+from site_builder.cache import BuildCache
+from site_builder.config import load_config
+from site_builder.corpus import DEFAULT_CORPUS
+from site_builder.pipeline import build
+from test_cache import assert_same_site
+
+
+@dataclass(frozen=True, eq=False)
+class Year:
+    year: int
+
+
+@dataclass(frozen=True, eq=False)
+class P:
+    """What the author index and the BibTeX keys read of a paper (compared by identity, as papers are)."""
+
+    id: str
+    authors: tuple[str, ...]
+    title_text: str
+    venue: Year
+
+
+@pytest.fixture(scope="module")
+def corpus_papers() -> list[P]:
+    with open(DEFAULT_CORPUS, encoding="utf-8") as handle:
+        records = [json.loads(line) for line in handle]
+    return [P(f"{n:010x}", tuple(r.get("authors") or ()), r.get("title") or "", Year(int(r["year"])))
+            for n, r in enumerate(records)]
+
+
+# --- the plain definitions ------------------------------------------------------------------------------
+
+def plain_author_index(papers) -> list[tuple]:
+    """The author index as defined (README, authors.py): one author per key, display name the most frequent
+    spelling (ties: the first sorted), slugs in key order with -2, -3 … for taken ones, sorted by
+    (key of the family name of the display name, key)."""
+    by_key: dict[str, dict] = {}
+    for paper in papers:
+        seen = set()
+        for name in paper.authors:
+            key = author_key(name)
+            if not key or key in seen:
+                continue
+            seen.add(key)
+            author = by_key.setdefault(key, {"spellings": Counter(), "papers": []})
+            author["spellings"][" ".join(clean_name(name).split())] += 1
+            author["papers"].append(paper)
+    taken = set()
+    for key in sorted(by_key):
+        base = urls.make_slug(key, "author")
+        slug, n = base, 1
+        while slug in taken or slug == "index":
+            n += 1
+            slug = f"{base}-{n}"
+        taken.add(slug)
+        by_key[key]["slug"] = slug
+    rows = []
+    for key, a in by_key.items():
+        name = min(a["spellings"].items(), key=lambda kv: (-kv[1], kv[0]))[0]
+        first = urls.make_slug(family_name(name), "")[:1].upper()
+        rows.append(((author_key(family_name(name)), key), key, a["slug"], name, first if first.isalpha() else "#",
+                     sorted(a["spellings"].items()), [id(p) for p in a["papers"]]))
+    return [row[1:] for row in sorted(rows, key=lambda row: row[0])]
+
+
+def index_rows(index: AuthorIndex) -> list[tuple]:
+    return [(a.key, a.slug, a.name, a.letter, sorted(a.spellings.items()), [id(p) for p in a.papers])
+            for a in index.authors]
+
+
+def full_state(index: AuthorIndex, papers) -> tuple:
+    """Everything an index shows, in its own order (spellings in insertion order, the A-Z groups, lookups)."""
+    names = sorted({n for p in papers for n in p.authors} | {"et al.", "Nobody At All"})
+    return ([(a.key, a.slug, a.name, a.letter, a.path, a.sort_key, list(a.spellings.items()),
+              [id(p) for p in a.papers]) for a in index.authors],
+            [(letter, [a.key for a in group]) for letter, group in index.by_letter()],
+            [(n, index.get(n).key if index.get(n) else None) for n in names], len(index))
+
+
+def plain_base_key(paper) -> str:
+    authors = [clean_name(a) for a in paper.authors if clean_name(a)]
+    family = re.sub(r"[^a-z]", "", slugify(family_name(authors[0]), separator="").lower()) if authors else ""
+    words = (re.sub(r"[^a-z]", "", slugify(w, separator="").lower()) for w in re.split(r"[\s\-:/]+", paper.title_text))
+    word = next((w for w in words if w and w not in bibtex.TITLE_STOPWORDS), "")
+    return f"{family or 'anonymous'}{paper.venue.year}{word}"
+
+
+def plain_assign_keys(papers) -> dict[str, str]:
+    groups: dict[str, list] = {}
+    for paper in papers:
+        groups.setdefault(plain_base_key(paper), []).append(paper)
+    keys, taken = {}, set(groups)
+    for key, group in sorted(groups.items()):
+        for n, paper in enumerate(sorted(group, key=lambda p: p.id)):
+            candidate = key
+            while n and candidate in taken:
+                candidate, n = key + bibtex._letters(n), n + 1
+            taken.add(candidate)
+            keys[paper.id] = candidate
+    return keys
+
+
+# --- the author index -----------------------------------------------------------------------------------
+
+def test_author_index_is_the_plain_definition_on_the_corpus(corpus_papers):
+    index = AuthorIndex(corpus_papers)
+    assert index_rows(index) == plain_author_index(corpus_papers)
+    assert len(index) > 20_000
+    assert any(len(a.spellings) > 1 for a in index.authors)  # spellings merged: the display-name rule is exercised
+    assert any(re.search(r"-\d$", a.slug) for a in index.authors)  # and the slug de-duplication
+
+
+def _edits(papers: list[P]):
+    """(label, papers) after each edit, starting from ``papers``."""
+    yield "unchanged (an abstract edited)", list(papers)
+    respelled = list(papers)
+    n = next(i for i, p in enumerate(papers) if len(p.authors) >= 2)
+    first = respelled[n].authors[0]
+    respelled[n] = P(papers[n].id, (first.upper(),) + papers[n].authors[1:], papers[n].title_text, papers[n].venue)
+    yield "one author respelled (same person)", respelled
+    renamed = list(respelled)
+    renamed[n] = P(papers[n].id, ("Ada Lovelace",) + papers[n].authors[1:], papers[n].title_text, papers[n].venue)
+    yield "one author renamed", renamed
+    yield "a paper removed", renamed[:n] + renamed[n + 1:]
+    yield "a paper added", renamed + [P("ffffffffff", ("Charles Babbage", "Ada Lovelace"), "Engines", Year(1843))]
+    moved = renamed[:n] + renamed[n + 1:] + [renamed[n]]
+    yield "a paper moved (another venue: another place in the site order)", moved
+    yield "back as first built", list(papers)
+
+
+def test_the_cached_author_index_equals_a_fresh_one_after_each_edit(tmp_path, corpus_papers, monkeypatch):
+    papers = corpus_papers[:3000]
+    cache = BuildCache(tmp_path / "cache")
+    loads = []
+    real = AuthorIndex.from_saved.__func__
+    monkeypatch.setattr(AuthorIndex, "from_saved",
+                        classmethod(lambda cls, p, saved: loads.append(1) or real(cls, p, saved)))
+    assert full_state(cached_index(papers, cache), papers) == full_state(AuthorIndex(papers), papers)
+    assert not loads and (tmp_path / "cache" / authors_module.AUTHORS_STATE).is_file()
+    for label, edited in _edits(papers):
+        fresh = full_state(AuthorIndex(edited), edited)
+        for again in (False, True):  # the edit, then the same papers once more
+            before = len(loads)
+            got = cached_index(edited, BuildCache(tmp_path / "cache"))
+            assert full_state(got, edited) == fresh, label
+            assert index_rows(got) == plain_author_index(edited), label
+            # taken from the cache exactly when the authors (as written, in order) are the last build's
+            assert (len(loads) > before) == (again or label.startswith("unchanged")), label
+
+
+def test_a_corrupt_author_index_file_is_ignored_with_a_warning(tmp_path, corpus_papers):
+    papers = corpus_papers[:500]
+    cached_index(papers, BuildCache(tmp_path / "cache"))
+    path = tmp_path / "cache" / authors_module.AUTHORS_STATE
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["authors"][3][5] = "not positions"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    cache = BuildCache(tmp_path / "cache")
+    assert full_state(cached_index(papers, cache), papers) == full_state(AuthorIndex(papers), papers)
+    assert any("authors.json" in str(d) and "corrupt" in str(d) for d in cache.diagnostics.warnings)
+    path.write_text("{not json", encoding="utf-8")
+    cache = BuildCache(tmp_path / "cache")
+    assert full_state(cached_index(papers, cache), papers) == full_state(AuthorIndex(papers), papers)
+    assert cache.diagnostics.warnings
+
+
+# --- BibTeX keys ----------------------------------------------------------------------------------------
+
+def test_bibtex_keys_are_the_plain_definition_on_the_corpus(corpus_papers):
+    keys = bibtex.assign_keys(corpus_papers)
+    assert keys == plain_assign_keys(corpus_papers)
+    assert sum(1 for p in corpus_papers if keys[p.id] != bibtex.base_key(p)) > 100  # suffixes exercised
+    titles = [p.title_text for p in corpus_papers] + ["On the of a an in to by at as Deep Nets",
+                                                      "a an the of in for to and or with from by", "", "::--//"]
+    for title in titles:
+        assert bibtex.title_word(title) == plain_base_key(P("", (), title, Year(1)))[1 + len("anonymous"):], title
+
+
+def test_bibtex_keys_collide_and_uncollide_as_defined(corpus_papers):
+    papers = list(corpus_papers[:2000])
+    a, b = papers[10], papers[20]
+    assert bibtex.base_key(a) != bibtex.base_key(b)
+    # b's first author and title now give a's base key: the later id gets "b"; undone: both plain again
+    papers[20] = P(b.id, (a.authors[0] + "  ",) + b.authors[1:], a.title_text.upper(), a.venue)
+    collided = bibtex.assign_keys(papers)
+    assert collided == plain_assign_keys(papers)
+    assert collided[b.id] == bibtex.base_key(a) + "b" and collided[a.id] == bibtex.base_key(a)
+    papers[20] = b
+    assert bibtex.assign_keys(papers) == plain_assign_keys(papers)
+    assert bibtex.assign_keys(papers)[b.id] == bibtex.base_key(b)
+
+
+# --- papers.json ----------------------------------------------------------------------------------------
+
+def test_papers_json_items_are_json_dumps_of_the_records():
+    with open(DEFAULT_CORPUS, encoding="utf-8") as handle:
+        records = [json.loads(line) for line in handle]
+    shaped = [{"id": f"{n:010x}", "slug": "s", "title": r.get("title") or "", "title_derived": n % 2 == 0,
+               "authors": list(r.get("authors") or []), "et_al": n % 3 == 0, "venue": r["venue"], "year": r["year"],
+               "track": None if n % 5 else "Theory · Learning", "abstract": r.get("abstract") or "",
+               "code_urls": [], "url": f"papers/{n}.html", "keywords": ["a \"b\"", "c\\d"] if n % 7 == 0 else []}
+              for n, r in enumerate(records)]
+    hostile = [{"a": "x\u2028\"\\\n\t\x00<>&é😀\ud800", "b": [], "c": ["q", ""], "d": None, "e": True, "f": False,
+                "g": -12}, {}, {"x": 1.5}, {"y": {"z": [1]}}, {1: "a"}, {"l": [1, "a"]}, {"s": type("S", (str,), {})("v")}]
+    for record in shaped + hostile:
+        assert papersjson.item_json(record) == json.dumps([record], **papersjson.OPTIONS)[2:-2]
+    text = json.dumps(shaped, **papersjson.OPTIONS) + "\n"
+    assert "[\n" + ",\n".join(papersjson.item_json(r) for r in shaped) + "\n]\n" == text
+
+
+# --- whole builds ---------------------------------------------------------------------------------------
+
+def _paragraphs(path: Path) -> list[str]:
+    return path.read_text(encoding="utf-8").rstrip("\n").split("\n\n")
+
+
+def test_rebuilds_after_moving_a_paper_and_colliding_keys_give_the_bytes_of_a_build_without_cache(tmp_path):
+    seeds, cache, site = tmp_path / "seeds", tmp_path / "cache", tmp_path / "site"
+    shutil.copytree(SEEDS, seeds)
+    config = load_config(CONFIG)
+    first = build(seeds, site, config, cache=cache)
+    assert not first.diagnostics.errors
+    records = json.loads((site / "papers.json").read_text(encoding="utf-8"))
+    icml25 = [r for r in records if r["venue"] == "ICML" and r["year"] == 2025 and len(r["authors"]) >= 2]
+    a, b = icml25[0], icml25[1]
+
+    def rebuild_and_compare(label: str) -> dict:
+        report = build(seeds, site, config, cache=cache)
+        plain = tmp_path / f"plain-{label}"
+        build(seeds, plain, config, cache=None)
+        assert_same_site(plain, site)
+        assert report.reused > 0, label  # a rebuild that kept files, not a cold one
+        return json.loads((site / "papers.json").read_text(encoding="utf-8"))
+
+    # b gets a's first author (respelled) and a's title: their BibTeX keys collide ...
+    (seeds / "overrides.toml").write_text(
+        f'[papers.{b["id"]}]\ntitle = {json.dumps(a["title"].upper())}\n'
+        f'authors = {json.dumps([a["authors"][0].upper()] + b["authors"][1:], ensure_ascii=False)}\n',
+        encoding="utf-8")
+    rebuild_and_compare("collide")
+    bib = (site / "papers.bib").read_text(encoding="utf-8")
+    key_a = re.search(r"@inproceedings\{(\w+),\n  title = \{[^\n]*\n  author = \{" + re.escape(a["authors"][0]), bib)
+    assert key_a and f"@inproceedings{{{key_a.group(1)}b," in bib
+    # ... and uncollide
+    (seeds / "overrides.toml").unlink()
+    rebuild_and_compare("uncollide")
+    assert f"@inproceedings{{{key_a.group(1)}b," not in (site / "papers.bib").read_text(encoding="utf-8")
+    # the last paper of ICLR 2025 moves to the ICML 2024 list
+    iclr, icml24 = next(seeds.glob("000_*.txt")), next(seeds.glob("002_*.txt"))
+    moved = _paragraphs(iclr)[-1]
+    iclr.write_text("\n\n".join(_paragraphs(iclr)[:-1]) + "\n", encoding="utf-8")
+    icml24.write_text("\n\n".join(_paragraphs(icml24) + [moved]) + "\n", encoding="utf-8")
+    after = rebuild_and_compare("moved")
+    assert any(r["abstract"] == moved.strip() and r["venue"] == "ICML" and r["year"] == 2024 for r in after)
