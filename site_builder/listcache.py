@@ -51,12 +51,13 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from . import reader, workers
+from . import reader, reader_reread, workers
 from .cache import BuildCache, code_version, paper_work
 from .diagnostics import Diagnostic
 from .reader import Entry, Heading, ListResult
 
 FOLDER = "lists"
+STATES = "state"  # subfolder of FOLDER: each list's kept state for reading an edit again (reader_reread)
 FORMAT = 1
 #: Below this many bytes of lists to parse, they are parsed in this process (forking costs more).
 MIN_PARALLEL_BYTES = 200_000
@@ -130,6 +131,9 @@ _KNOWN: frozenset = frozenset()
 #: The build cache of the running :func:`read_lists` (set before workers fork): :func:`read_one` writes
 #: the list cache files itself, in the worker, and recalls the work of :data:`_KNOWN` items from it.
 _CACHE: BuildCache | None = None
+#: ``(abstract, title or None) → [paper id, key digest]`` of the entries of the lists to read again, from
+#: their previous cache files (set before workers fork).
+_IDS: dict = {}
 
 
 def read_one(item: tuple[str, str | None, int | None, bool, str]) -> _Read:
@@ -137,29 +141,85 @@ def read_one(item: tuple[str, str | None, int | None, bool, str]) -> _Read:
     entries' ids and per-paper work (None for the items in :data:`_KNOWN`). A module function,
     so forked workers can run it. The key is None when the file changed while it was read.
 
-    With a cache folder (:data:`_CACHE`) and a key, also writes the list's cache file (:func:`_store`),
-    with the work of :data:`_KNOWN` items recalled from the cache."""
+    With a cache folder (:data:`_CACHE`), an edited list is read from the kept state of its previous
+    read when the edit allows (:mod:`site_builder.reader_reread`; the same result), and with a key
+    the list's cache file (:func:`_store`, with the work of :data:`_KNOWN` items recalled from the
+    cache) and its new state are written."""
     path, venue, year, explicit, code = item
+    folder = _CACHE.folder if _CACHE is not None else None
     try:
         before = Path(path).read_bytes()
     except OSError:
         before = None
-    result = reader.read_list(Path(path), venue, year, explicit)
+    state = _load_state(folder, path, code) if folder is not None else None
+    ids_of: dict[tuple[str, str | None], list] = {}
+
+    def ids(entry: Entry) -> list:
+        key = (entry.abstract, entry.title or None)
+        found = ids_of.get(key) or _IDS.get(key)
+        if found is None:
+            found = entry_ids(entry)
+        ids_of[key] = found
+        return found
+
+    def merge(result: ListResult) -> None:
+        # reader.merge_duplicates merges nothing when every identity key is unique; the keys' digests
+        # (of the ids) tell it without computing the keys of the entries whose ids are known
+        digests = [ids(e)[1] for e in result.entries]
+        if len(set(digests)) < len(digests):
+            reader.merge_duplicates([result])
+
+    result, kept, _ = reader_reread.read_list(path, venue, year, explicit, state, merge)
     try:
         after = Path(path).read_bytes()
     except OSError:
         after = None
     key = file_key(path, venue, year, before, code, explicit) if before is not None and before == after else None
-    ids = [entry_ids(e) for e in result.entries]
+    ids_list = [ids(e) for e in result.entries]
     work = [None if (e.abstract, e.title or None) in _KNOWN else paper_work((e.abstract, e.title or None))
             for e in result.entries]
-    read = _Read(result, ids, work, key)
-    if _CACHE is not None and _CACHE.folder is not None and key is not None:
+    read = _Read(result, ids_list, work, key)
+    if folder is not None and key is not None:
         full = [w if w is not None else _recall(_CACHE, e) for e, w in zip(result.entries, work)]
-        file = _cache_path(_CACHE.folder, result.path)
-        error = _store(_CACHE, file, _Read(result, ids, full, key))
+        file = _cache_path(folder, result.path)
+        error = _store(_CACHE, file, _Read(result, ids_list, full, key))
+        if error is None:
+            error = _store_state(folder, path, code, kept)
         read.unwritten = (str(file), error) if error is not None else None
     return read
+
+
+def _state_path(folder: Path, path: str) -> Path:
+    return folder / FOLDER / STATES / f"{hashlib.sha256(path.encode('utf-8', 'surrogatepass')).hexdigest()[:24]}.pickle"
+
+
+def _load_state(folder: Path, path: str, code: str) -> reader_reread.State | None:
+    """The kept state of the previous read of list ``path`` (:mod:`site_builder.reader_reread`), or None
+    when there is none, it is of another code version, or it is unreadable (silently: it only saves time)."""
+    try:
+        data = _PlainUnpickler(io.BytesIO(_state_path(folder, path).read_bytes())).load()
+    except Exception:  # noqa: BLE001 - missing or corrupt: read the list in full
+        return None
+    if not isinstance(data, dict) or data.get("code") != code:
+        return None
+    return reader_reread.State.from_plain(data)
+
+
+def _store_state(folder: Path, path: str, code: str, state: reader_reread.State | None) -> OSError | None:
+    """Write (or, with no ``state``, remove) the kept state of list ``path``; returns the error on failure."""
+    file = _state_path(folder, path)
+    try:
+        if state is None:
+            file.unlink(missing_ok=True)
+            return None
+        file.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{file.name}.", dir=file.parent)
+        with os.fdopen(fd, "wb") as handle:
+            pickle.dump({**state.to_plain(), "code": code}, handle, protocol=5)
+        os.replace(tmp, file)
+    except OSError as exc:
+        return exc
+    return None
 
 
 def _cache_path(folder: Path, path: str) -> Path:
@@ -196,6 +256,17 @@ def _remember(cache: BuildCache, data: dict) -> bool:
     except (KeyError, TypeError, ValueError, IndexError):
         return False
     return True
+
+
+def _old_ids(data: dict, into: dict) -> None:
+    """Add the ``(abstract, title or None) → ids`` of a loaded cache file's entries to ``into`` (none if malformed)."""
+    try:
+        for row, ids in zip(data["result"]["entries"], data["ids"], strict=True):
+            if isinstance(row[2], str) and isinstance(ids, list) and len(ids) == 2 and \
+                    all(isinstance(i, str) for i in ids):
+                into[row[2], row[3] or None] = ids
+    except (KeyError, TypeError, ValueError, IndexError):
+        pass
 
 
 def _compact(abstract: str, title: str | None, work: list) -> list:
@@ -284,6 +355,7 @@ def read_lists(configured: list[tuple], cache: BuildCache | None = None) -> list
     code = cache.code
     reads: list[_Read | None] = []
     todo: list[int] = []
+    old_ids: dict = {}
     configured = [(path, venue, year, rest[0] if rest else True) for path, venue, year, *rest in configured]
     for index, (path, venue, year, explicit) in enumerate(configured):
         name = str(path)
@@ -303,9 +375,11 @@ def read_lists(configured: list[tuple], cache: BuildCache | None = None) -> list
         reads.append(read)
         if read is None:
             todo.append(index)
+            if data is not None:
+                _old_ids(data, old_ids)
     if todo:
-        global _KNOWN, _CACHE
-        _KNOWN, _CACHE = frozenset(cache.known_items()), cache
+        global _KNOWN, _CACHE, _IDS
+        _KNOWN, _CACHE, _IDS = frozenset(cache.known_items()), cache, old_ids
         items = [(str(configured[i][0]), *configured[i][1:], code) for i in todo]
         sizes = []
         for i in todo:
@@ -316,7 +390,7 @@ def read_lists(configured: list[tuple], cache: BuildCache | None = None) -> list
         try:
             parsed = _parse_all(items, sizes)
         finally:
-            _KNOWN, _CACHE = frozenset(), None
+            _KNOWN, _CACHE, _IDS = frozenset(), None, {}
         for i, read in zip(todo, parsed):
             reads[i] = read
             for entry, ids, work in zip(read.result.entries, read.ids, read.work):

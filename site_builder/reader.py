@@ -159,15 +159,27 @@ class _Reader:
         self.config = (venue, year)
         self.result = ListResult(path, None)
         self._pending: list[dict] = []
+        self.flags: dict = {}  # what the structure stage found for the whole file (see structure())
+        self.quoted: set[int] = set()  # lines of items whose text a structure diagnostic quotes
+        self.merge = None  # assemble()'s merge of duplicates within the list (None: merge_duplicates)
 
     def warn(self, line: int, message: str, level: str = "warning") -> None:
         self.result.diagnostics.append(Diagnostic(self.path, line, level, message))  # type: ignore[arg-type]
 
     def run(self) -> ListResult:
+        if self.structure():
+            self.assemble()
+        return self.result
+
+    def structure(self) -> bool:
+        """The structure stage: heading, blocks, items, drafts and their roles, into the entries' fields
+        (:attr:`_pending`, abstracts as pieces of source lines) and the diagnostics about them.
+        False (with an error) when the file has no text; :mod:`site_builder.reader_reread` keeps
+        what this stage found (:attr:`flags`, :attr:`quoted`) to read an edited list again."""
         first = next((i for i, raw in enumerate(self.lines) if clean(raw)), None)
         if first is None:
             self.warn(0, "the file is empty", "error")
-            return self.result
+            return False
         start = first
         if is_heading_line(self.lines[first]):
             self.result.heading = parse_heading(self.lines[first], first + 1)
@@ -176,17 +188,33 @@ class _Reader:
         blocks = _blocks(self.lines, start)
         style, numbered = _numbering(blocks)
         labelled = self._labelled(blocks)
-        items = _sentences_as_prose(_items(blocks, numbered, labelled, _is_compact(blocks)))
+        compact = _is_compact(blocks)
+        items = _sentences_as_prose(_items(blocks, numbered, labelled, compact))
         abstract_only = _abstract_only(items) and not numbered and not labelled
         first_prose = next((k for k, i in enumerate(items) if i.kind == "prose"), len(items))
         pages_lead = any(i.kind == "page" for i in items[:first_prose])
         drafts = [part for d in _segment(items, abstract_only, bool(numbered), pages_lead)
                   for part in _split_overfull(d)]
-        self._build(drafts, venue, year, abstract_only)
+        self._build(drafts)
+        self.flags = {"start": start, "numbered": numbered, "labelled": labelled, "compact": compact,
+                      "abstract_only": abstract_only, "venue": venue, "year": year}
+        return True
+
+    def assemble(self) -> ListResult:
+        """The assembly stage, after :meth:`structure`: paragraphs of a list of abstracts alone joined
+        (:mod:`site_builder.continuation`), the entries made from their fields and the source lines,
+        the cut-off check and the duplicates within the list merged."""
+        if self.flags["abstract_only"]:
+            self._join_continuations()
+        for fields in self._pending:
+            self._emit(fields, self.flags["venue"], self.flags["year"])
         if not self.result.entries and not any(d.level == "error" for d in self.result.diagnostics):
             self.warn(0, "no paper found in the list (no abstract paragraph)", "error")
         self._check_cut_off()
-        merge_duplicates([self.result])
+        if self.merge is None:
+            merge_duplicates([self.result])
+        else:
+            self.merge(self.result)
         return self.result
 
     def _check_cut_off(self) -> None:
@@ -227,7 +255,7 @@ class _Reader:
                     count += 1
         return count >= 2
 
-    def _build(self, drafts: list[_Draft], venue, year, abstract_only: bool) -> None:
+    def _build(self, drafts: list[_Draft]) -> None:
         drafts = _split_by_pattern(drafts)
         repeats = _file_evidence(drafts)
         # pass 1: roles from local evidence; pass 2: with the file's pattern as prior
@@ -258,11 +286,6 @@ class _Reader:
             fields = self._fields(draft, dict(zip(map(id, heads), roles)), previous, margin)
             if fields is not None:
                 previous = fields
-        if abstract_only:
-            self._join_continuations()
-        for fields in self._pending:
-            self._emit(fields, venue, year)
-
 
     def _continue(self, previous: dict, draft: _Draft, margin: float, why: str = "") -> None:
         """Add a whole draft to the previous entry's abstract: its lines read as further paragraphs,
@@ -278,6 +301,8 @@ class _Reader:
                     previous["pieces"].append((fresh[0], [self.lines[n - 1] for n in fresh]))
                     taken.update(fresh)
             previous["end"] = max(previous["end"], item.end or item.line)
+        if why or margin < AMBIGUOUS_MARGIN:
+            self.quoted.add(draft.items[0].line)
         if why:
             self.warn(draft.line, f"line {_excerpt(draft.items[0].text)} {why}")
         elif margin < AMBIGUOUS_MARGIN:

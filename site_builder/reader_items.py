@@ -100,6 +100,23 @@ def _numbering(blocks: list[list[tuple[int, str]]]) -> tuple[str | None, set[int
     return None, set()
 
 
+def block_facts(block: list[tuple[int, str]]) -> tuple:
+    """Everything the file-wide choices read from one block (as :func:`_blocks` gives it): the
+    numbering (:func:`_numbering`: the first line's number style, number and mark, which lines are
+    prose), the labels (``reader._Reader._labelled``) and the compact layout (:func:`_is_compact`).
+    Two blocks with equal facts weigh the same in those choices (:mod:`site_builder.reader_reread`
+    relies on it: keep this in step with those three functions)."""
+    first = clean(block[0][1])
+    heads = []
+    for _, raw in block[:-1][:4]:
+        text = strip_number(clean(raw))[2]
+        heads.append((author_score(text) >= 2.5, len(parse_track(text) or ()) >= 2, strip_label(text)[0]))
+    style, number, _ = strip_number(first)
+    return (len(block), style, number, first[:1] if style == "bullet" else None, tuple(is_prose(t) for _, t in block),
+            tuple(strip_label(strip_number(clean(raw))[2])[0] is not None for _, raw in block),
+            page_words(block[0][1]), tuple(heads))
+
+
 def _line_item(number: int, raw: str, block: int, marked: bool, labelled: bool) -> _Item:
     """Classify one header-position line (number and bullet already removed when ``marked``)."""
     text = clean(raw)

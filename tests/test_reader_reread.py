@@ -1,0 +1,256 @@
+"""Reading an edited list again from the kept state of its previous read (``reader_reread``) gives
+exactly what a full read gives: entries and diagnostics, with their lines, after every kind of edit."""
+
+from __future__ import annotations
+
+import pickle
+import random
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+from site_builder import listcache, reader, reader_reread
+from site_builder.cache import BuildCache
+from site_builder.corpus import DEFAULT_CORPUS
+from site_builder.reader_text import clean
+
+sys.path.insert(0, str(ROOT / "bench"))
+from lists import load_corpus, write_lists  # noqa: E402
+
+NUMBERED = """NeurIPS 2024 Papers
+
+1. Sparse Graph Learning from Few Samples
+Ana Perez, Jian Li, Wei Zhang
+We propose a method for learning sparse graphs from few samples
+and prove that it is consistent under mild conditions.
+
+Furthermore, we show that the estimator is minimax optimal.
+
+2. Robust Federated Averaging
+Ben Okafor; Chen Wu
+Federated learning suffers from heterogeneous clients. We introduce a robust
+averaging rule and show it converges.
+PDF Code
+
+3. Diffusion Models for Tabular Data
+Oral
+We present a diffusion model for tabular data with mixed types. Experiments on twelve benchmarks show
+gains over prior generators.
+"""
+
+LABELLED = """ICML 2024 Papers
+
+Title: Learning to Rank with Pairwise Feedback
+Authors: Ana Perez, Jian Li
+Track: Theory · Learning Theory
+Abstract: We study ranking from pairwise comparisons and give a near-optimal algorithm.
+Keywords: ranking; bandits
+
+Title: Scaling Laws for Retrieval
+Authors: Wei Zhang
+Track: Deep Learning · Retrieval
+Abstract: We measure how retrieval quality scales with index size and model size, and fit a law.
+
+Title: A Benchmark of Robot Grasps
+Authors: Ben Okafor, Chen Wu
+Abstract: We release a benchmark of ten thousand robot grasps with labels for success and failure.
+"""
+
+BULLETS = """Accepted Papers — CoRL 2024
+
+• Learning Agile Locomotion on Rough Terrain
+Ana Pérez, Ben Okafor
+We train a quadruped controller in simulation and transfer it to rough terrain without fine-tuning.
+
+• Grasping Transparent Objects
+Chen Wu, Wei Zhang
+We detect transparent objects from depth failures and grasp them with a learned policy; it works on glass.
+
+• Tactile Servoing
+Jian Li
+Our tactile sensor gives contact geometry at 200 Hz, which we use to servo along edges of unknown objects.
+"""
+
+EXTRA_LINES = ["We also add one sentence at the end.", "Ana Perez, Jian Li, Wei Zhang", "Machine Learning · Theory",
+               "A Simple Method for Sparse Graphs", "PDF", "Title: A Labelled Title", "Abstract:", "Oral",
+               "Furthermore, we extend the method to directed graphs.", "however, it fails on small data",
+               "12. Numbered Now", "TL;DR: a short summary.", "See https://example.org/code"]
+
+
+def _edits(text: str, rng: random.Random, count: int) -> list[tuple[str, str]]:
+    """``count`` edits of list ``text`` of many kinds: ``(kind, edited text)``."""
+    lines = text.split("\n")
+    filled = [i for i, line in enumerate(lines) if clean(line)]
+    long = [i for i in filled if len(line := lines[i]) > 120] or filled
+    out = []
+    for _ in range(count):
+        kind = rng.choice(["append", "append", "append", "replace", "connective", "lower", "blank", "unblank",
+                           "remove", "add", "duplicate", "spaces", "truncate", "empty", "control", "heading",
+                           "prepend"])
+        new = list(lines)
+        i = rng.choice(long if kind in ("append", "duplicate", "truncate", "connective") else filled)
+        if kind == "append":
+            new[i] += " " + rng.choice(EXTRA_LINES[:1] + ["And more.", "It works (see the code)"])
+        elif kind == "replace":
+            new[i] = rng.choice(EXTRA_LINES)
+        elif kind == "prepend":
+            new[i] = rng.choice(["1. ", "• ", "Abstract: ", "**", "Title: "]) + new[i]
+        elif kind == "connective":
+            new[i] = "Furthermore, " + new[i][:1].lower() + new[i][1:]
+        elif kind == "lower":
+            new[i] = new[i][:1].lower() + new[i][1:]
+        elif kind == "blank":
+            new.insert(i, "")
+        elif kind == "unblank":
+            blanks = [k for k, line in enumerate(lines) if not clean(line) and 0 < k < len(lines) - 1]
+            if blanks:
+                del new[rng.choice(blanks)]
+        elif kind == "remove":
+            del new[i]
+        elif kind == "add":
+            new[i:i] = ["", "We propose a new estimator of treatment effects and prove that it is unbiased.", ""]
+        elif kind == "duplicate":
+            new[i] = lines[rng.choice(long)]
+        elif kind == "spaces":
+            new[i] += rng.choice(["  ", "\t", "\u00a0"])
+        elif kind == "truncate":
+            new[i] = new[i][: len(new[i]) // 2]
+        elif kind == "empty":
+            new[i] = ""
+        elif kind == "control":
+            new[i] = new[i][:5] + "\x07" + new[i][5:]
+        elif kind == "heading":
+            first = filled[0]
+            new[first] = rng.choice(["ICLR 2025 Papers", "论文检索", "Papers of the year"])
+        out.append((kind, "\n".join(new)))
+    return out
+
+
+def _state_after(path: Path, venue, year, explicit) -> reader_reread.State | None:
+    """The state of a full read of ``path``, after a round trip through the plain pickle of the list cache."""
+    result, state, used = reader_reread.read_list(str(path), venue, year, explicit)
+    assert not used
+    assert result == reader.read_list(path, venue, year, explicit)
+    if state is None:
+        return None
+    data = listcache._PlainUnpickler(__import__("io").BytesIO(pickle.dumps(state.to_plain()))).load()
+    return reader_reread.State.from_plain(data)
+
+
+def _check(path: Path, old: str, new: str, venue, year, explicit=True) -> bool:
+    """Read ``old`` in full, then ``new`` from its state: the same as a full read of ``new``; then back to
+    ``old`` from the state of that read. Returns whether the state was used for ``new``."""
+    path.write_text(old, encoding="utf-8")
+    state = _state_after(path, venue, year, explicit)
+    path.write_text(new, encoding="utf-8")
+    expected = reader.read_list(path, venue, year, explicit)
+    got, kept, used = reader_reread.read_list(str(path), venue, year, explicit, state)
+    assert got.entries == expected.entries
+    assert got.diagnostics == expected.diagnostics
+    assert got == expected
+    path.write_text(old, encoding="utf-8")
+    back, _, _ = reader_reread.read_list(str(path), venue, year, explicit, kept)
+    assert back == reader.read_list(path, venue, year, explicit)
+    return used
+
+
+@pytest.fixture(scope="module")
+def bench_lists(tmp_path_factory) -> list[tuple[Path, str | None, int | None]]:
+    """Lists of real papers in the benchmark's layouts (abstracts alone; track, authors, abstract),
+    with their config defaults, and the seed and fixture lists, and lists in other layouts."""
+    import tomllib
+
+    folder = tmp_path_factory.mktemp("reread")
+    records = load_corpus(DEFAULT_CORPUS, 700)
+    written = write_lists(records, folder / "seeds", folder / "site.toml")
+    lists = tomllib.loads((folder / "site.toml").read_text(encoding="utf-8")).get("lists", {})
+    out = [(p, lists.get(p.name, {}).get("venue"), lists.get(p.name, {}).get("year")) for p in written]
+    config = tomllib.loads((ROOT / "site.toml").read_text(encoding="utf-8")).get("lists", {})
+    for p in sorted((ROOT / "seeds").glob("*.txt")):
+        out.append((p, config.get(p.name, {}).get("venue"), config.get(p.name, {}).get("year")))
+    out += [(ROOT / "tests/fixtures/hostile/hostile.txt", None, None),
+            (ROOT / "tests/fixtures/keywords/corl.txt", None, None)]
+    for name, text in (("numbered.txt", NUMBERED), ("labelled.txt", LABELLED), ("bullets.txt", BULLETS)):
+        (folder / name).write_text(text, encoding="utf-8")
+        out.append((folder / name, None, None))
+    return out
+
+
+def test_every_kind_of_edit_reads_as_a_full_read(bench_lists, tmp_path):
+    rng = random.Random(8)
+    used = {}
+    for source, venue, year in bench_lists:
+        old = source.read_text(encoding="utf-8")
+        target = tmp_path / source.name  # the same name: diagnostics name the path read
+        for kind, new in _edits(old, rng, 30 if len(old) < 20_000 else 14):
+            if _check(target, old, new, venue, year):
+                used[kind] = used.get(kind, 0) + 1
+    # the state is really used for the edits it can take (else this test would compare full reads only)
+    assert used.get("append", 0) >= 15 and used.get("truncate", 0) >= 5 and used.get("control", 0) >= 5
+    assert used.get("duplicate", 0) >= 1 and used.get("spaces", 0) >= 1
+    assert not {"blank", "unblank", "remove", "add", "heading"} & set(used)  # line counts or heading changed
+
+
+def test_abstract_edits_anywhere_in_the_benchmark_layouts(bench_lists, tmp_path):
+    """Every abstract line of two real lists (abstracts alone; track, authors, abstract), edited in turn."""
+    for source, venue, year in bench_lists[:2]:
+        old = source.read_text(encoding="utf-8")
+        lines = old.split("\n")
+        target = tmp_path / source.name
+        long = [i for i, line in enumerate(lines) if len(line) > 200][:60]
+        for i in long:
+            new = lines[:i] + [lines[i] + " We add a sentence."] + lines[i + 1:]
+            assert _check(target, old, "\n".join(new), venue, year)
+
+
+def test_an_edit_that_changes_a_continuation_decision(tmp_path):
+    """In a list of abstracts alone, an edited paragraph opening with a connective joins the abstract above."""
+    records = load_corpus(DEFAULT_CORPUS, 120)
+    paragraphs = [" ".join(r["abstract"].split()) for r in records if r.get("abstract")][:80]
+    old = "ICLR 2025 Papers\n\n" + "\n\n".join(paragraphs) + "\n"
+    new = old.replace(paragraphs[40], "Furthermore, " + paragraphs[40][:1].lower() + paragraphs[40][1:])
+    target = tmp_path / "list.txt"
+    target.write_text(old, encoding="utf-8")
+    assert len(reader.read_list(target).entries) == 80
+    target.write_text(new, encoding="utf-8")
+    after = reader.read_list(target)
+    assert len(after.entries) == 79 and any("further paragraph" in d.message for d in after.diagnostics)
+    assert _check(target, old, new, None, None)
+
+
+def test_a_state_of_other_config_or_format_is_not_used(tmp_path):
+    target = tmp_path / "labelled.txt"
+    target.write_text(LABELLED, encoding="utf-8")
+    state = _state_after(target, None, None, True)
+    edited = LABELLED.replace("fit a law.", "fit a law. And more.")
+    target.write_text(edited, encoding="utf-8")
+    assert reader_reread.read_list(str(target), None, None, True, state)[2]
+    assert not reader_reread.read_list(str(target), "ICML", 2024, True, state)[2]
+    assert reader_reread.State.from_plain({**state.to_plain(), "format": -1}) is None
+    assert reader_reread.State.from_plain({"format": reader_reread.STATE_FORMAT}) is None
+
+
+def test_the_list_cache_rereads_an_edited_list_with_the_same_result(tmp_path, monkeypatch):
+    """Through the list cache (states pickled in the cache folder, ids and merge from the cache)."""
+    folder = tmp_path / "b"
+    written = write_lists(load_corpus(DEFAULT_CORPUS, 400), folder / "seeds", folder / "site.toml")
+    cache = tmp_path / "cache"
+    configured = [(p, None, None) if p.read_text(encoding="utf-8").startswith(("AISTATS", "ICLR")) else
+                  (p, "AISTATS", 2024) for p in written]
+    calls = []
+    real = reader_reread.reread
+    monkeypatch.setattr(reader_reread, "reread", lambda *a, **k: calls.append(r := real(*a, **k)) or r)
+    listcache.read_lists(configured, BuildCache(cache))
+    assert list((cache / listcache.FOLDER / listcache.STATES).glob("*.pickle"))
+    target = written[0]
+    text = target.read_text(encoding="utf-8")
+    lines = text.split("\n")
+    i = max(range(len(lines)), key=lambda k: len(lines[k]))
+    for copy in (lines[i] + " We add a sentence.", lines[i + 2] if len(lines[i + 2]) > 200 else lines[i]):
+        target.write_text("\n".join(lines[:i] + [copy] + lines[i + 1:]), encoding="utf-8")
+        got = listcache.read_lists(configured, BuildCache(cache))
+        assert got == reader.read_lists(configured)
+    assert calls and all(c is not None for c in calls)
