@@ -124,7 +124,8 @@ def default_notes(seeds: Path) -> Path | None:
 def template_bytecode(cache: BuildCache):
     """Jinja2's compiled templates kept in the cache folder (``templates/``), so a rebuild does not compile
     them again; None without a cache or when the folder cannot be made. Jinja2 checks each entry against
-    the template's source (https://jinja.palletsprojects.com/en/3.1.x/api/#bytecode-cache)."""
+    the template's source (https://jinja.palletsprojects.com/en/3.1.x/api/#bytecode-cache); the file
+    names carry the code version (the compiled code depends on :mod:`site_builder.jinja_fast` too)."""
     if cache.folder is None:
         return None
     folder = cache.folder / "templates"
@@ -132,7 +133,7 @@ def template_bytecode(cache: BuildCache):
         folder.mkdir(parents=True, exist_ok=True)
     except OSError:
         return None
-    return jinja2.FileSystemBytecodeCache(str(folder))
+    return jinja2.FileSystemBytecodeCache(str(folder), f"__jinja2_%s.{cache.code[:16]}.cache")
 
 
 #: Key of a page that :func:`page_key` computes when the page is rendered (in the worker that renders it).

@@ -22,6 +22,7 @@ from pathlib import Path, PurePosixPath
 import jinja2
 from markupsafe import Markup
 
+from . import jinja_fast as jinja2_fast
 from . import urls
 from .pages import Page
 from .views import tags_in
@@ -47,15 +48,17 @@ def template_location(exc: BaseException) -> str:
 
 
 def make_environment(templates: Path) -> jinja2.Environment:
-    """A Jinja2 environment over ``templates`` with autoescaping and strict undefined.
+    """A Jinja2 environment over ``templates`` with autoescaping and strict undefined, compiling and
+    rendering through :mod:`site_builder.jinja_fast` (the same output, cheaper).
 
     Globals: ``link(target)`` (the URL of site-root relative ``target`` from the
-    page being rendered; :func:`render_page` passes the faster :func:`folder_link`),
-    ``paper_item(item, show_track=True)`` (see :class:`PaperItems`), ``chrome(part)``
-    (see :class:`Chrome`), ``tags_in(items)`` and ``urls``; filter ``count``.
+    page being rendered), ``paper_item(item, show_track=True)`` (see :meth:`PageFolder.paper_item`),
+    ``chrome(part)`` (see :class:`Chrome`), ``tags_in(items)`` and ``urls``; filter ``count``.
+    :func:`render_page` hands each page the ``link``, ``paper_item``, ``chrome`` and ``macros``
+    of its folder's :class:`PageFolder` (cheaper; they shadow the globals).
     All are pure functions of their arguments and the page's path.
     """
-    env = jinja2.Environment(
+    env = jinja2_fast.install(jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(templates)),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
@@ -63,57 +66,78 @@ def make_environment(templates: Path) -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
         auto_reload=False,  # one build: templates do not change while it runs (saves a stat per template and page)
-    )
+    ))
     env.globals["link"] = jinja2.pass_context(lambda ctx, target: relative_link(ctx["page"].path, target))
-    # render_page and PaperItems hand each template the link function of its page's folder
-    # (folder_link: a dictionary lookup, no context passed), which shadows this global.
-    env.folder_macros = FolderMacros(env)  # type: ignore[attr-defined]  # for render_page
-    env.globals["paper_item"] = jinja2.pass_context(PaperItems(env, env.folder_macros))
+    env.globals["paper_item"] = jinja2.pass_context(
+        lambda ctx, item, show_track=True: page_folder(env, ctx["page"].path, ctx["config"]).paper_item(item, show_track))
     env.globals["chrome"] = jinja2.pass_context(Chrome(env))
     env.globals["tags_in"] = tags_in
     env.globals["urls"] = urls
     env.filters["count"] = count_noun
+    env.page_folders = {}  # type: ignore[attr-defined]  # (folder, id(config)) -> PageFolder, see page_folder
+    env.page_templates = {}  # type: ignore[attr-defined]  # name -> (Template, flat globals), see render_page
     return env
 
 
-class FolderMacros:
-    """``folder_macros(folder)``: the module of ``_macros.html`` (its macros as attributes) for the
-    pages in ``folder``, made once per folder. The macros use nothing of a page's context but
-    ``link`` (the same for a whole folder, :func:`folder_link`) and the globals, so one module
-    serves every page of the folder; :func:`render_page` hands it to each page as ``macros``
-    (cheaper than ``{% from "_macros.html" import … with context %}``, which makes the module again
-    for every page)."""
+class PageFolder:
+    """What every page of one output ``folder`` (``""``: the site root) shares, made once per folder,
+    environment and ``config``, and handed to each page's template by :func:`render_page`:
 
-    def __init__(self, env: jinja2.Environment) -> None:
-        self.env = env
-        self.modules: dict[str, object] = {}
+    - ``link``: :func:`folder_link` of the folder (a dictionary lookup);
+    - ``macros``: the module of ``_macros.html`` (its macros as attributes). The macros use nothing of
+      a page's context but ``link`` and the globals, so one module serves the folder (cheaper than
+      ``{% from "_macros.html" import … with context %}``, which makes the module again for every page);
+    - ``chrome``: ``chrome(part)``, the macro ``part`` of ``_chrome.html`` (feed link, stylesheet,
+      header, footer of ``base.html``) rendered once (it uses nothing but ``link``, ``config`` and
+      ``urls``) and then looked up;
+    - ``paper_item``: see :meth:`paper_item`.
+    """
 
-    def __call__(self, folder: str):
-        module = self.modules.get(folder)
-        if module is None:
-            stand_in = Page(f"{folder}/index.html" if folder else "index.html", "_macros.html", "")
-            module = self.modules[folder] = self.env.get_template("_macros.html").make_module(
-                {"page": stand_in, "link": folder_link(folder)})
-        return module
+    __slots__ = ("folder", "config", "link", "macros", "chrome", "_env", "_items")
 
+    def __init__(self, env: jinja2.Environment, folder: str, config) -> None:
+        self.folder = folder
+        self.config = config
+        self.link = folder_link(folder)
+        stand_in = Page(f"{folder}/index.html" if folder else "index.html", "_macros.html", "")
+        self.macros = env.get_template("_macros.html").make_module({"page": stand_in, "link": self.link})
+        self._env = env
+        self.chrome = _ChromeParts(env, self.link, config).__getitem__
+        self._items: dict[tuple[str, bool], tuple] = {}
 
-class PaperItems:
-    """The ``paper_item`` global: ``_macros.html``'s ``paper_item`` macro, rendered once per
-    paper, page folder and ``show_track`` and then reused (as one string) on every page of
-    that folder that lists the paper. The macro's output depends on nothing else: its
-    :class:`~site_builder.views.Item`, ``show_track`` and the links from that folder."""
-
-    def __init__(self, env: jinja2.Environment, macros: FolderMacros) -> None:
-        self.macros = macros
-        self.html: dict[tuple, Markup] = {}
-
-    def __call__(self, ctx, item, show_track: bool = True) -> Markup:
-        folder = ctx["page"].path.rpartition("/")[0]
-        key = (item.id, folder, bool(show_track))
-        html = self.html.get(key)
+    def paper_item(self, item, show_track: bool = True) -> Markup:
+        """``_macros.html``'s ``paper_item`` macro for ``item`` (a :class:`~site_builder.views.Item`),
+        rendered once per paper and ``show_track`` in this folder and then reused as one string:
+        the macro's output depends on nothing else (its item, ``show_track``, the folder's links)."""
+        key = (item.id, bool(show_track))
+        html = self._items.get(key)
         if html is None or html[0] is not item:
-            html = self.html[key] = (item, self.macros(folder).paper_item(item, show_track))
+            html = self._items[key] = (item, self.macros.paper_item(item, show_track))
         return html[1]
+
+
+class _ChromeParts(dict):
+    """``{part: html}``: the macros of ``_chrome.html`` rendered with one ``link`` and ``config``,
+    on first use (``__missing__``)."""
+
+    __slots__ = ("module",)
+
+    def __init__(self, env: jinja2.Environment, link, config) -> None:
+        super().__init__()
+        self.module = env.get_template("_chrome.html").make_module({"link": link, "config": config})
+
+    def __missing__(self, part: str) -> Markup:
+        html = self[part] = getattr(self.module, part)()
+        return html
+
+
+def page_folder(env: jinja2.Environment, page_path: str, config) -> PageFolder:
+    """The :class:`PageFolder` of the page at ``page_path`` rendered with ``config`` in ``env``."""
+    folder = page_path.rpartition("/")[0]
+    made = env.page_folders.get((folder, id(config)))
+    if made is None or made.config is not config:
+        made = env.page_folders[(folder, id(config))] = PageFolder(env, folder, config)
+    return made
 
 
 class FolderLinks(dict):
@@ -134,10 +158,9 @@ class FolderLinks(dict):
 
 
 class Chrome:
-    """The ``chrome`` global: ``chrome(part)`` is the macro ``part`` of ``_chrome.html`` (the page chrome
-    of ``base.html``: feed link, stylesheet, header, footer), rendered once per ``link`` function
-    (one per page folder, see :func:`folder_link`) and config, then reused as one string. The
-    macros use nothing but ``link``, ``config`` and the ``urls`` global, so the result is the same."""
+    """The ``chrome`` global, for templates rendered without :func:`render_page` (the 404 page):
+    ``chrome(part)`` is the macro ``part`` of ``_chrome.html`` (see :class:`PageFolder`), rendered
+    with the context's ``link`` and ``config``; once per ``link`` function and config, then reused."""
 
     def __init__(self, env: jinja2.Environment) -> None:
         self.env = env
@@ -146,13 +169,13 @@ class Chrome:
     def __call__(self, ctx, part: str) -> Markup:
         link, config = ctx["link"], ctx["config"]
         if link is self.env.globals["link"]:  # rendered without a link of its own: the page's folder's
-            link = folder_link(ctx["page"].path.rpartition("/")[0])
+            return page_folder(self.env, ctx["page"].path, config).chrome(part)
         key = (part, link)
         html = self.html.get(key)
         if html is None or html[0] is not config:
             module = self.env.get_template("_chrome.html").make_module({"link": link, "config": config})
             html = (config, getattr(module, part)())
-            if len(self.html) < 4096:  # a few parts per folder; links the cache does not know are not kept
+            if len(self.html) < 4096:  # a few parts per link; links the cache does not know are not kept
                 self.html[key] = html
         return html[1]
 
@@ -339,14 +362,32 @@ def _make_folder(root: str, rel: str) -> None:
 
 
 def render_page(env: jinja2.Environment, page: Page, common: dict) -> str:
-    """The HTML of ``page`` rendered with its template, ``common`` and its context (and, derived from
-    the page's folder, ``link``, :func:`folder_link`, and ``macros``, :class:`FolderMacros`).
+    """The HTML of ``page`` rendered with its template, ``common`` and its context (and, from the
+    :class:`PageFolder` of the page's folder, ``link``, ``macros``, ``chrome`` and ``paper_item``).
 
-    Raises :class:`TemplateFailure` (``template:line: error: …``) when the template fails.
+    What ``env.get_template(page.template).render(page=page, **folder parts, **common, **page.context)``
+    gives, made cheaper: the template and its globals as one flat dictionary are looked up once per
+    name, the context is made directly. Raises :class:`TemplateFailure` (``template:line: error: …``)
+    when the template fails.
     """
     try:
-        folder = page.path.rpartition("/")[0]
-        return env.get_template(page.template).render(page=page, link=folder_link(folder),
-                                                      macros=env.folder_macros(folder), **common, **page.context)
+        made = env.page_templates.get(page.template)
+        if made is None:
+            template = env.get_template(page.template)
+            made = env.page_templates[page.template] = (template, dict(template.globals))
+        template, flat = made
+        values = {**flat, **common, "page": page}
+        values.update(page.context)
+        parts = page_folder(env, page.path, values["config"])
+        values["link"] = parts.link
+        values["macros"] = parts.macros
+        values["chrome"] = parts.chrome
+        values["paper_item"] = parts.paper_item
+        ctx = env.context_class(env, values, template.name, template.blocks, globals=flat)
+        try:
+            return env.concat(template.root_render_func(ctx))  # type: ignore[attr-defined]
+        except Exception:
+            env.handle_exception()  # re-raised with the template's lines in the traceback
+            raise  # not reached
     except jinja2.TemplateError as exc:
         raise TemplateFailure(f"{template_location(exc)}: error: rendering {page.path}: {exc}") from exc

@@ -344,14 +344,17 @@ def test_cached_paper_items_give_the_bytes_of_the_macro_rendered_each_time(tmp_p
     from site_builder import writer
 
     assert build_into(tmp_path / "cached", "--no-cache", "--notes", str(NOTES), seeds=seeds_copy) == 0
-    real = writer.PaperItems.__call__
+    real = writer.PageFolder.paper_item
+    calls = []
 
-    def uncached(self, ctx, item, show_track=True):
-        self.html.clear()
-        return real(self, ctx, item, show_track)
+    def uncached(self, item, show_track=True):
+        calls.append(item)
+        self._items.clear()
+        return real(self, item, show_track)
 
-    monkeypatch.setattr(writer.PaperItems, "__call__", uncached)
+    monkeypatch.setattr(writer.PageFolder, "paper_item", uncached)
     assert build_into(tmp_path / "fresh", "--no-cache", "--notes", str(NOTES), seeds=seeds_copy) == 0
+    assert calls
     assert_same_site(tmp_path / "fresh", tmp_path / "cached")
 
 
@@ -360,13 +363,21 @@ def test_cached_page_chrome_gives_the_bytes_of_the_chrome_rendered_each_time(tmp
 
     assert build_into(tmp_path / "cached", "--no-cache", "--notes", str(NOTES), seeds=seeds_copy) == 0
     real = writer.Chrome.__call__
+    parts = []
 
     def uncached(self, ctx, part):
         self.html.clear()
         return real(self, ctx, part)
 
+    def fresh_part(self, part):  # each page's chrome rendered again (no part kept)
+        parts.append(part)
+        self.clear()
+        return dict.__getitem__(self, part)
+
     monkeypatch.setattr(writer.Chrome, "__call__", uncached)
+    monkeypatch.setattr(writer._ChromeParts, "__getitem__", fresh_part)
     assert build_into(tmp_path / "fresh", "--no-cache", "--notes", str(NOTES), seeds=seeds_copy) == 0
+    assert len(parts) > 4 * 100
     assert_same_site(tmp_path / "fresh", tmp_path / "cached")
     footer = '<footer class="site-footer">\n  <nav aria-label="Site"><a href="{}index.html">All venues</a>'
     assert footer.format("") in (tmp_path / "cached" / "index.html").read_text(encoding="utf-8")

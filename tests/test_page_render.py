@@ -1,0 +1,167 @@
+"""The page render path (writer.render_page, site_builder/jinja_fast.py, the per-folder caches) gives the
+bytes of Jinja2's own path: a stock Environment, stock Context and code generator, the macros module made
+for every page, every paper item and chrome part rendered afresh and links by urls.relative_url."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import jinja2
+import pytest
+from markupsafe import Markup, escape
+
+from conftest import CONFIG, ROOT, SEEDS
+from features_support import NOTES
+from site_builder import jinja_fast, urls, writer
+from site_builder.config import load_config
+from site_builder.diagnostics import Diagnostics
+from site_builder.library import build_library
+from site_builder.model import build_site
+from site_builder.pages import common_context, plan_pages
+from site_builder.pipeline import TEMPLATES, list_files, load_overrides, read_lists
+from site_builder.views import tags_in
+
+sys.path.insert(0, str(ROOT / "bench"))
+
+from lists import CORPUS, load_corpus, write_lists  # noqa: E402
+
+
+def stock_environment() -> tuple[jinja2.Environment, callable]:
+    """Jinja2 as it comes, with the globals of writer.make_environment done the plain way;
+    returns the environment and its render(page, common) function."""
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True,
+                             undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+                             keep_trailing_newline=True)
+    assert env.context_class is jinja2.runtime.Context
+
+    def macros(link, page):
+        return env.get_template("_macros.html").make_module({"page": page, "link": link})
+
+    env.globals["link"] = jinja2.pass_context(lambda ctx, target: urls.relative_url(ctx["page"].path, target))
+    env.globals["paper_item"] = jinja2.pass_context(
+        lambda ctx, item, show_track=True: macros(ctx["link"], ctx["page"]).paper_item(item, show_track))
+    env.globals["chrome"] = jinja2.pass_context(lambda ctx, part: getattr(env.get_template("_chrome.html").make_module(
+        {"link": ctx["link"], "config": ctx["config"]}), part)())
+    env.globals["tags_in"] = tags_in
+    env.globals["urls"] = urls
+    env.filters["count"] = writer.count_noun
+
+    def render(page, common) -> str:
+        def link(target):
+            return urls.relative_url(page.path, target)
+        return env.get_template(page.template).render(page=page, link=link, macros=macros(link, page),
+                                                      **common, **page.context)
+    return env, render
+
+
+def site_pages(seeds: Path, config_path: Path, notes: Path | None, base_url: str = ""):
+    config = load_config(config_path).with_base_url(base_url)
+    diagnostics = Diagnostics()
+    site = build_site(read_lists(list_files(seeds), config, diagnostics), load_overrides(seeds, diagnostics),
+                      config, diagnostics)
+    library = build_library(site, notes, diagnostics)
+    return plan_pages(site, library), common_context(site)
+
+
+@pytest.fixture(scope="module")
+def corpus_lists(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("corpus-lists")
+    write_lists(load_corpus(CORPUS, 800), folder / "seeds", folder / "site.toml")
+    return folder
+
+
+def assert_renders_like_stock(pages, common) -> None:
+    env = writer.make_environment(TEMPLATES)
+    _, stock = stock_environment()
+    templates = set()
+    for page in pages:
+        ours = writer.render_page(env, page, common)
+        assert ours == stock(page, common), page.path
+        assert type(ours) is str
+        templates.add(page.template)
+    assert templates >= {"home.html", "paper.html", "venue.html", "author.html", "authors.html", "search.html",
+                         "stars.html"}
+
+
+@pytest.mark.parametrize("base_url", ["", "https://example.org/repo/"])
+def test_seed_pages_with_notes_render_like_stock_jinja(base_url):
+    pages, common = site_pages(SEEDS, CONFIG, NOTES, base_url)
+    assert {"term.html", "terms.html", "track.html"} <= {page.template for page in pages}
+    assert_renders_like_stock(pages, common)
+
+
+def test_corpus_pages_render_like_stock_jinja(corpus_lists):
+    pages, common = site_pages(corpus_lists / "seeds", corpus_lists / "site.toml", None)
+    assert len(pages) > 1500
+    assert_renders_like_stock(pages, common)
+
+
+class Html:
+    def __init__(self, text):
+        self.text = text
+
+    def __html__(self):
+        return self.text
+
+
+@pytest.mark.parametrize("value", ["", "plain", "<a href='x'>&\"</a>", "é ☆ \u2028", Markup("<b>&amp;</b>"),
+                                   3, 2.5, None, True, Html("<i>raw</i>"), Html(Markup("<i>m</i>")),
+                                   ("a", "<"), type("S", (str,), {})("<sub>")])
+def test_escape_output_is_markupsafe_escape(value):
+    assert jinja_fast.escape_output(value) == str(escape(value))
+
+
+def test_escape_output_of_an_undefined_raises_like_escape():
+    env = jinja2.Environment(undefined=jinja2.StrictUndefined)
+    value = env.undefined(name="missing")
+    with pytest.raises(jinja2.UndefinedError):
+        escape(value)
+    with pytest.raises(jinja2.UndefinedError):
+        jinja_fast.escape_output(value)
+
+
+def test_fast_context_calls_like_jinja_context():
+    """pass_context (function and callable object), pass_environment, bound methods, builtins, a
+    StopIteration, inside a loop (the generated code passes _loop_vars): as Jinja2's own Context."""
+
+    class WithContext:
+        @jinja2.pass_context
+        def __call__(self, ctx, x):
+            return f"{ctx['who']}:{x}"
+
+    class Plain:
+        def method(self, x):
+            return f"m{x}"
+
+        @jinja2.pass_context
+        def with_context(self, ctx, x):
+            return f"c{ctx['who']}{x}"
+
+    source = ("{% for i in [1] %}{{ f(i) }}|{{ g(i) }}|{{ o.method(i) }}|{{ o.with_context(i) }}|{{ d(i) }}"
+              "|{{ e(i) }}|{{ k() is undefined }}{% set j = i %}{{ f(j) }}{% endfor %}")
+    values = dict(who="<me>", f=jinja2.pass_context(lambda ctx, x: f"{ctx['who']}{x}{ctx.get('j')}"),
+                  g=WithContext(), o=Plain(), d={1: "<one>"}.__getitem__,
+                  e=jinja2.pass_environment(lambda e, x: type(e).__name__), k=lambda: next(iter([])))
+    stock = jinja2.Environment(autoescape=True).from_string(source).render(**values)
+    fast_env = jinja_fast.install(jinja2.Environment(autoescape=True))
+    assert fast_env.from_string(source).render(**values) == stock
+    assert stock == "&lt;me&gt;1None|&lt;me&gt;:1|m1|c&lt;me&gt;1|&lt;one&gt;|Environment|True&lt;me&gt;11"
+    assert "escape_output(" in fast_env.compile("{{ x }}", raw=True)
+
+
+def test_folder_paper_items_keep_show_track_apart():
+    """A folder's cached paper item is per show_track (the site's own pages never list one paper both
+    ways in one folder, so the page comparisons above cannot see it)."""
+    pages, common = site_pages(SEEDS, CONFIG, NOTES)
+    item = next(page.context["item"] for page in pages if page.template == "paper.html"
+                and page.context["item"].track is not None)
+    env = writer.make_environment(TEMPLATES)
+    folder = writer.page_folder(env, "venues/x/index.html", common["config"])
+    stock_env, _ = stock_environment()
+    link = writer.folder_link("venues/x")
+    stock = stock_env.get_template("_macros.html").make_module({"page": None, "link": link})
+    for show_track in (False, True, False, True):
+        assert folder.paper_item(item, show_track) == stock.paper_item(item, show_track)
+    assert folder.paper_item(item, False) != folder.paper_item(item, True)
+    assert folder.paper_item(item) == folder.paper_item(item, True)
