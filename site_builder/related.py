@@ -19,11 +19,20 @@ cosine but for one paper, whose 4th and 5th (near-tied) related papers swap.
 
 **Best k.** For each text, the ``k`` others with the largest positive score, ties by position
 (total order: score descending, position ascending), so the result is a function of the exact
-scores. The full computation runs over the upper block triangle of the score matrix (``block``
-× ``block`` sparse products), the block pairs on every core when :func:`workers.worker_count`
-allows; memory O(block² + N·k). Every text keeps ``k +`` :data:`SLACK` candidates (``take``) and
-a *bound*: every other text scores at most the bound; a bound of 0 means no other text shares a
-term with it (the list then holds every positive one).
+scores. Every text keeps ``k +`` :data:`SLACK` candidates (``take``) and a *bound*: every other
+text scores at most the bound; a bound of 0 means no other text shares a term with it (the list
+then holds every positive one). The full computation (:func:`_all_pairs`) cuts the texts into
+blocks of ``block`` rows. The columns of the :data:`DENSE_TERMS` terms held by the most texts are
+multiplied as dense float64 matrices (BLAS, one thread per process, via ``threadpoolctl``), the
+others as sparse ones, terms held by one text only left out (they add to a text's score with
+itself alone); every weight is an integer below 2**25 and every score below 2**53, so the float64
+products and sums are exact in any order. First each diagonal block (a block's texts against each
+other) gives every text its best ``take`` there; the lowest of them is the text's *cut*, below
+which none of its best ``take`` overall can score. Then each pair of different blocks (the upper
+block triangle) yields only the scores at or above the cut of their row, and one sort of these
+candidates under the total order gives each text's best. The blocks run on every core when
+:func:`workers.worker_count` allows; memory O(block² + N·D + candidates), D = :data:`DENSE_TERMS`,
+the candidates some ``take`` per text and block.
 
 **Incremental update** (:func:`incremental_related` with the ``previous`` :class:`State`). Texts
 are identified by a key (paper id and text). It applies when the new texts are the old ones with
@@ -320,7 +329,7 @@ def _all_pairs(matrix, take: int, block: int) -> _Best:
     ``take`` there, and their last score its *cut*: a row's best ``take`` overall all score at least
     that much. Then each pair of different blocks (the upper block triangle) yields only the scores
     at or above the cut of their row, and one sort of these candidates under the total order gives
-    each row's best. Memory O(block² + candidates), the candidates some 20 × ``take`` per row.
+    each row's best. Memory O(block² + candidates), the candidates some ``take`` per row and block.
     """
     n = matrix.shape[0]
     best = _Best(n, take, n)
