@@ -43,11 +43,18 @@ def _starts(sizes: np.ndarray) -> np.ndarray:
 
 
 def _gather(blobs: Sequence[bytes], begins: np.ndarray, sizes: np.ndarray) -> bytes:
-    """The byte ranges ``[begin, begin + size)`` of the concatenation of ``blobs``, one after another."""
-    if not len(sizes):
+    """The byte ranges ``[begin, begin + size)`` of the concatenation of ``blobs``, one after another.
+
+    Ranges that follow one another in the source are copied as one slice, so a rebuild that keeps
+    most parts in place copies a few long runs (not one index per byte)."""
+    keep = np.flatnonzero(sizes > 0)
+    if not len(keep):
         return b""
-    whole = np.frombuffer(b"".join(blobs), np.uint8)
-    return whole[_ranges(begins, sizes)].tobytes()
+    begins, ends = begins[keep], begins[keep] + sizes[keep]
+    cut = np.flatnonzero(begins[1:] != ends[:-1]) + 1  # a new run where a range does not continue the last
+    first, last = np.r_[0, cut], np.r_[cut, len(begins)] - 1
+    whole = memoryview(b"".join(blobs))
+    return b"".join([whole[a:b] for a, b in zip(begins[first].tolist(), ends[last].tolist())])
 
 
 def _edited_terms(prep: Prepared, fields: int) -> np.ndarray | None:

@@ -19,11 +19,20 @@ cosine but for one paper, whose 4th and 5th (near-tied) related papers swap.
 
 **Best k.** For each text, the ``k`` others with the largest positive score, ties by position
 (total order: score descending, position ascending), so the result is a function of the exact
-scores. The full computation runs over the upper block triangle of the score matrix (``block``
-× ``block`` sparse products), the block pairs on every core when :func:`workers.worker_count`
-allows; memory O(block² + N·k). Every text keeps ``k +`` :data:`SLACK` candidates (``take``) and
-a *bound*: every other text scores at most the bound; a bound of 0 means no other text shares a
-term with it (the list then holds every positive one).
+scores. Every text keeps ``k +`` :data:`SLACK` candidates (``take``) and a *bound*: every other
+text scores at most the bound; a bound of 0 means no other text shares a term with it (the list
+then holds every positive one). The full computation (:func:`_all_pairs`) cuts the texts into
+blocks of ``block`` rows. The columns of the :data:`DENSE_TERMS` terms held by the most texts are
+multiplied as dense float64 matrices (BLAS, one thread per process, via ``threadpoolctl``), the
+others as sparse ones, terms held by one text only left out (they add to a text's score with
+itself alone); every weight is an integer below 2**25 and every score below 2**53, so the float64
+products and sums are exact in any order. First each diagonal block (a block's texts against each
+other) gives every text its best ``take`` there; the lowest of them is the text's *cut*, below
+which none of its best ``take`` overall can score. Then each pair of different blocks (the upper
+block triangle) yields only the scores at or above the cut of their row, and one sort of these
+candidates under the total order gives each text's best. The blocks run on every core when
+:func:`workers.worker_count` allows; memory O(block² + N·D + candidates), D = :data:`DENSE_TERMS`,
+the candidates some ``take`` per text and block.
 
 **Incremental update** (:func:`incremental_related` with the ``previous`` :class:`State`). Texts
 are identified by a key (paper id and text). It applies when the new texts are the old ones with
@@ -320,7 +329,7 @@ def _all_pairs(matrix, take: int, block: int) -> _Best:
     ``take`` there, and their last score its *cut*: a row's best ``take`` overall all score at least
     that much. Then each pair of different blocks (the upper block triangle) yields only the scores
     at or above the cut of their row, and one sort of these candidates under the total order gives
-    each row's best. Memory O(block² + candidates), the candidates some 20 × ``take`` per row.
+    each row's best. Memory O(block² + candidates), the candidates some ``take`` per row and block.
     """
     n = matrix.shape[0]
     best = _Best(n, take, n)
@@ -412,17 +421,42 @@ class _Rows:
         self.indptr, self.indices, self.data, self.columns = indptr, indices.astype(np.int64), data, columns
         self.n = len(indptr) - 1
         self.lengths = np.diff(indptr)
-        self.keys = np.repeat(np.arange(self.n, dtype=np.int64), self.lengths) * columns + self.indices  # sorted
+
+    #: Cells of the dense table :meth:`pair_scores` fills with rows at a time (int64: 8 MB; larger tables gather no faster, their cells fall out of the caches).
+    TABLE_CELLS = 1 << 20
 
     def pair_scores(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        """The scores (int64) of the row pairs ``(a[p], b[p])``."""
-        entries = _entries(self.indptr, b)
-        pair = np.repeat(np.arange(len(b)), self.lengths[b])
-        wanted = a[pair] * self.columns + self.indices[entries]
-        found = np.minimum(np.searchsorted(self.keys, wanted), max(len(self.keys) - 1, 0))
-        products = np.where(self.keys[found] == wanted, self.data[entries] * self.data[found], 0) \
-            if len(self.keys) else np.zeros(0, dtype=np.int64)
-        return _segment_sums(products, self.lengths[b])
+        """The scores (int64) of the row pairs ``(a[p], b[p])``.
+
+        The distinct rows of ``a`` are laid out densely, as many at a time as :data:`TABLE_CELLS`
+        allows, and each pair's score gathered from its ``a`` row's dense copy by the entries of its
+        ``b`` row: work proportional to the entries of the ``b`` rows and of the distinct ``a`` rows."""
+        a, b = np.asarray(a, dtype=np.int64), np.asarray(b, dtype=np.int64)
+        out = np.zeros(len(a), dtype=np.int64)
+        if not len(a):
+            return out
+        order = np.argsort(a, kind="stable")
+        a_sorted = a[order]
+        first = np.flatnonzero(np.r_[True, a_sorted[1:] != a_sorted[:-1]])  # each distinct a's first pair
+        distinct = a_sorted[first]
+        group = np.cumsum(np.r_[False, a_sorted[1:] != a_sorted[:-1]])  # per sorted pair: its distinct a
+        per_table = max(1, self.TABLE_CELLS // max(self.columns, 1))
+        table = np.zeros(min(per_table, len(distinct)) * self.columns, dtype=np.int64)
+        bounds = np.r_[first, len(a)]
+        for start in range(0, len(distinct), per_table):
+            rows = distinct[start:start + per_table]
+            set_at = np.repeat(np.arange(len(rows), dtype=np.int64) * self.columns, self.lengths[rows])
+            entries = _entries(self.indptr, rows)
+            set_at += self.indices[entries]
+            table[set_at] = self.data[entries]
+            pairs = order[bounds[start]:bounds[min(start + per_table, len(distinct))]]
+            b_rows = b[pairs]
+            b_entries = _entries(self.indptr, b_rows)
+            at = np.repeat((group[bounds[start]:bounds[start] + len(pairs)] - start) * self.columns,
+                           self.lengths[b_rows]) + self.indices[b_entries]
+            out[pairs] = _segment_sums(table[at] * self.data[b_entries], self.lengths[b_rows])
+            table[set_at] = 0
+        return out
 
     def row_scores(self, row: int) -> np.ndarray:
         """The scores (int64) of row ``row`` with every row."""
@@ -649,11 +683,13 @@ def _update(texts: Sequence[str], keys: list[str], k: int, previous: State) -> S
     data[new_entry] = previous.weights[old_entry]
     changed_cols = np.array(sorted(column(t) for t in delta if df[column(t)] > 0), dtype=np.int64) \
         if same_vocabulary else np.array(sorted(column(t) for t in delta if t in index), dtype=np.int64)
-    row_of_entry = np.repeat(np.arange(n), lengths)
     reweigh = np.zeros(n, dtype=bool)
     reweigh[added] = True
     if len(changed_cols):
-        reweigh[np.unique(row_of_entry[np.isin(indices, changed_cols)])] = True
+        hit = np.zeros(max(len(vocabulary), 1), dtype=bool)
+        hit[changed_cols] = True
+        nonempty = lengths > 0
+        reweigh[nonempty] |= np.logical_or.reduceat(hit[indices], indptr[:-1][nonempty])
     rows = np.flatnonzero(reweigh)
     entry = _entries(indptr, rows)
     sub_indptr = np.zeros(len(rows) + 1, dtype=np.int64)
@@ -661,10 +697,12 @@ def _update(texts: Sequence[str], keys: list[str], k: int, previous: State) -> S
     data[entry] = _fixed(_weight_data(sub_indptr, indices[entry], counts[entry], len(vocabulary), df, n))
     matrix = _Rows(indptr, indices, data, max(len(vocabulary), 1))
     # change of each kept vector (same terms, same order): new - old, exact integers
-    change = np.zeros(len(indices), dtype=np.float64)
-    change[new_entry] = data[new_entry].astype(np.float64) - previous.weights[old_entry].astype(np.float64)
-    changed_norm = np.sqrt(_row_sums(change * change, indptr))  # 0 for texts whose vector is the same
-    changed_norm[added] = 0.0
+    # (only reweighed rows can have changed; per row the same sums as over the whole matrix)
+    moved = rows[kept[rows]]
+    change = data[_entries(indptr, moved)].astype(np.float64) - \
+        previous.weights[_entries(previous.indptr, mapping[moved])].astype(np.float64)
+    changed_norm = np.zeros(n, dtype=np.float64)  # 0 for texts whose vector is the same
+    changed_norm[moved] = np.sqrt(_row_sums(change * change, _starts(lengths[moved])))
     changed = kept & (changed_norm > 0)
     largest_change = changed_norm.max(initial=0.0)
     norm = np.sqrt(_row_sums(data.astype(np.float64) ** 2, indptr))
@@ -720,6 +758,13 @@ def _update(texts: Sequence[str], keys: list[str], k: int, previous: State) -> S
     LAST_UPDATE.update(changed=int(changed.sum()), added=len(added), reweighed=len(rows),
                        rescored=int(redo.sum()), recomputed=len(again))
     return State(keys, vocabulary, indptr, indices, counts, data, best.cols, best.scores, new_bound, k)
+
+
+def _starts(lengths: np.ndarray) -> np.ndarray:
+    """CSR ``indptr`` (int64) of rows of the given ``lengths``."""
+    indptr = np.zeros(len(lengths) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=indptr[1:])
+    return indptr
 
 
 def _ramp(lengths: np.ndarray) -> np.ndarray:

@@ -63,3 +63,21 @@ def test_all_pairs_with_few_shared_terms_and_tiny_blocks():
              "nothing shared here", "", "alpha beta"]
     _, state = related.incremental_related(texts, None, k=3, block=3)
     assert_state_is(state, texts)
+
+
+@pytest.mark.parametrize("cells", [1, 5000, 1 << 20])
+def test_pair_scores_equal_the_whole_score_matrix(monkeypatch, cells):
+    """The update's exact pair scores (:meth:`related._Rows.pair_scores`), with tables of one row, a few rows
+    and all rows at a time, against the score matrix; pairs in any order, repeated, both ways round."""
+    texts = corpus_texts(400, start=2000)
+    counts = [related.terms(t) for t in texts]
+    vocabulary = {t: i for i, t in enumerate(sorted({t for c in counts for t in c}))}
+    matrix = related.quantized(related.weights(*related.count_matrix(counts, vocabulary), len(vocabulary)))
+    scores = (matrix @ matrix.T).toarray().astype(np.int64)
+    monkeypatch.setattr(related._Rows, "TABLE_CELLS", cells)
+    rows = related._Rows(matrix.indptr.astype(np.int64), matrix.indices, matrix.data, matrix.shape[1])
+    rng = np.random.default_rng(7)
+    a, b = rng.integers(0, len(texts), 3000), rng.integers(0, len(texts), 3000)
+    a[:50], b[:50] = b[50:100], a[50:100]
+    assert np.array_equal(rows.pair_scores(a, b), scores[a, b])
+    assert np.array_equal(rows.pair_scores(a[:0], b[:0]), np.zeros(0, np.int64))
