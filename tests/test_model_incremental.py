@@ -181,7 +181,7 @@ def test_a_corrupt_author_index_file_is_ignored_with_a_warning(tmp_path, corpus_
     cached_index(papers, BuildCache(tmp_path / "cache"))
     path = tmp_path / "cache" / authors_module.AUTHORS_STATE
     data = json.loads(path.read_text(encoding="utf-8"))
-    data["authors"][3][5] = "not positions"
+    data["papers"][3] = "not positions"
     path.write_text(json.dumps(data), encoding="utf-8")
     cache = BuildCache(tmp_path / "cache")
     assert full_state(cached_index(papers, cache), papers) == full_state(AuthorIndex(papers), papers)
