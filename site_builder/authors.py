@@ -194,16 +194,21 @@ class AuthorIndex:
         None when ``saved`` is not such a record (any malformed part). The same authors, fields and order
         as ``AuthorIndex(papers)``, without computing one name again."""
         try:
-            rows = saved["authors"]  # type: ignore[index]
+            columns = [saved[name] for name in ("keys", "slugs", "names", "letters", "spellings", "papers")]  # type: ignore[index]
+            if len({len(column) for column in columns}) != 1 or not all(type(c) is list for c in columns):
+                return None
             index = cls.__new__(cls)
             by_key: dict[str, Author] = {}
             authors: list[Author] = []
             new, counter, text = Author.__new__, Counter.__new__, str
-            for key, slug, name, letter, spellings_of, numbers in rows:
+            for key, slug, name, letter, spellings_of, numbers in zip(*columns):
                 author = new(Author)
                 spellings = counter(Counter)
-                for spelling, count in spellings_of:
-                    spellings[text(spelling)] = int(count)
+                if spellings_of:
+                    for spelling, count in spellings_of:
+                        spellings[text(spelling)] = int(count)
+                else:  # one spelling, the name: on each of the author's papers
+                    spellings[name] = len(numbers)
                 if not (type(key) is type(slug) is type(name) is type(letter) is str and name in spellings
                         and numbers[0] >= 0 and key not in by_key):
                     return None
@@ -217,11 +222,16 @@ class AuthorIndex:
         return index
 
     def saved(self, papers: Sequence) -> dict:
-        """This index of ``papers`` as JSON-ready data for :meth:`from_saved`: each author (in index order)
-        as ``[key, slug, name, letter, [[spelling, count], …], [paper positions in papers]]``."""
+        """This index of ``papers`` as JSON-ready data for :meth:`from_saved`: one list per field, each with
+        one item per author (in index order): ``keys``, ``slugs``, ``names``, ``letters``, ``spellings``
+        (``[[spelling, count], …]``, or 0 for an author whose only spelling is the name) and ``papers``
+        (positions in ``papers``)."""
         position = {id(paper): n for n, paper in enumerate(papers)}
-        return {"authors": [[a.key, a.slug, a.name, a.letter, list(a.spellings.items()),
-                             [position[id(p)] for p in a.papers]] for a in self.authors]}
+        authors = self.authors
+        return {"keys": [a.key for a in authors], "slugs": [a.slug for a in authors],
+                "names": [a.name for a in authors], "letters": [a.letter for a in authors],
+                "spellings": [list(a.spellings.items()) if len(a.spellings) > 1 else 0 for a in authors],
+                "papers": [[position[id(p)] for p in a.papers] for a in authors]}
 
     def get(self, name: str) -> Author | None:
         """The author that ``name`` (as written on a paper) names, or None (e.g. for "et al.")."""

@@ -2,8 +2,8 @@
 
 A venue's file shows, for each of its papers in display order, :func:`bibtex.entry` of the paper,
 its BibTeX key and its absolute URL (from the base URL): its cache key is the digest of exactly
-those (:meth:`~site_builder.cache.BuildCache.key` of the papers, their keys and the base URL, plus
-the code version). A venue file with an unchanged key that is still as the previous build left it
+those (:meth:`~site_builder.cache.BuildCache.key` of the papers' fingerprint (:func:`venue_digests`,
+shared with the parts of ``papers.json``), their keys and the base URL, plus the code version). A venue file with an unchanged key that is still as the previous build left it
 is kept (:meth:`~site_builder.cache.BuildCache.reuse`), so a rebuild writes the entries of the
 changed venues only.
 
@@ -18,23 +18,44 @@ from __future__ import annotations
 from . import urls
 
 
+_LAST: list = []  # [site, its venue groups, {id(cache): digests}] of the last site asked (one at a time)
+
+
 def venue_groups(site) -> list[list] | None:
     """The papers of each venue of ``site.venues`` (display order), when ``site.papers`` is exactly
-    these groups one after the other; None otherwise."""
-    groups: list[list] = []
+    these groups one after the other; None otherwise. Computed once per site (the same list is
+    returned again: do not change it)."""
+    if _LAST and _LAST[0] is site:
+        return _LAST[1]
+    groups: list[list] | None = []
     index = {venue: n for n, venue in enumerate(site.venues)}
     last = -1
     for paper in site.papers:
         n = index.get(paper.venue)
-        if n is None or n < last:
-            return None
+        if n is None or n < last or (n != last and n != last + 1):
+            groups = None
+            break
         if n != last:
-            if n != last + 1:
-                return None
             groups.append([])
             last = n
         groups[-1].append(paper)
-    return groups if len(groups) == len(site.venues) else None
+    if groups is not None and len(groups) != len(site.venues):
+        groups = None
+    _LAST[:] = [site, groups, {}]
+    return groups
+
+
+def venue_digests(site, cache) -> list[str | None] | None:
+    """The fingerprint (:meth:`~site_builder.cache.Fingerprinter.of`) of each group of
+    :func:`venue_groups` (None when there are none), computed once per site and cache: the
+    ``.bib`` files and the parts of ``papers.json`` are keyed by them."""
+    groups = venue_groups(site)
+    if groups is None:
+        return None
+    digests = _LAST[2]
+    if id(cache) not in digests:
+        digests[id(cache)] = (cache, [cache.fingerprints.of(papers) for papers in groups])
+    return digests[id(cache)][1]
 
 
 def write_bib_files(site, library, output, cache) -> None:
@@ -47,13 +68,16 @@ def write_bib_files(site, library, output, cache) -> None:
     groups = venue_groups(site)
     if groups is None:
         groups = [site.papers_of(venue) for venue in site.venues]
+        digests = [cache.fingerprints.of(papers) for papers in groups] if cache.enabled else [None] * len(groups)
         joinable = False
     else:
+        digests = venue_digests(site, cache) if cache.enabled else [None] * len(groups)
         joinable = all(groups)
     texts = []
-    for venue, papers in zip(site.venues, groups):
+    for venue, papers, digest in zip(site.venues, groups, digests):
         path = urls.venue_bib_path(venue.slug)
-        key = cache.key("bib", library.base_url, [(paper, library.bib_key(paper)) for paper in papers])
+        key = (cache.key("bib", library.base_url, digest, [library.bib_key(paper) for paper in papers])
+               if digest is not None else None)
         if cache.reuse(path, key, output):
             texts.append(output.read_text(path) if joinable else "")
             continue

@@ -27,7 +27,7 @@ TITLE_STOPWORDS = frozenset(
 SPECIALS = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&", "%": r"\%", "#": r"\#",
             "_": r"\_", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
 _SPECIAL = re.compile(r"[\\{}$&%#_~^]")
-_SPACES = re.compile(r"\s+")
+_SPACE = re.compile(r"\s")
 _INNER_CAPITAL = re.compile(r"(?<![\\\w{])([^\s{}\\]*[A-Za-z0-9][^\s{}\\]*[A-Z][^\s{}\\]*)")
 
 
@@ -36,14 +36,19 @@ def _special(match: re.Match) -> str:
 
 
 def escape(text: str) -> str:
-    """``text`` with every BibTeX/TeX special character escaped; newlines become spaces."""
-    text = _SPACES.sub(" ", text).strip()
-    return _SPECIAL.sub(_special, text)
+    """``text`` with every BibTeX/TeX special character escaped; each run of whitespace (newlines too)
+    becomes one space, none at either end (``str.split`` and the pattern ``\\s`` know the same
+    whitespace characters)."""
+    return _SPECIAL.sub(_special, " ".join(text.split()))
+
+
+def _braced(match: re.Match) -> str:
+    return "{" + match.group(1) + "}"
 
 
 def protect_case(escaped: str) -> str:
     """Brace words of an escaped title that have a capital after their first letter (``{HASS}``)."""
-    return _INNER_CAPITAL.sub(r"{\1}", escaped)
+    return _INNER_CAPITAL.sub(_braced, escaped)
 
 
 @strmemo.memoized("ascii_word")  # kept across builds (see strmemo)
@@ -127,7 +132,7 @@ def _letters(n: int) -> str:
 
 def entry(paper, key: str, url: str = "") -> str:
     """The BibTeX entry of ``paper`` under ``key`` (ends with a newline); ``url`` is added when given."""
-    authors = [escape(clean_name(a)) for a in paper.authors if clean_name(a)]
+    authors = [escape(name) for name in map(clean_name, paper.authors) if name]
     if paper.et_al:
         authors.append("others")
     fields = [("title", protect_case(escape(paper.title_text)))]
@@ -137,7 +142,7 @@ def entry(paper, key: str, url: str = "") -> str:
     if getattr(paper, "keywords", ()):
         fields.append(("keywords", escape(", ".join(paper.keywords))))
     if url:
-        fields.append(("url", re.sub(r"\s", "%20", url).replace("{", "%7B").replace("}", "%7D")))
+        fields.append(("url", _SPACE.sub("%20", url).replace("{", "%7B").replace("}", "%7D")))
     body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields)
     return f"@inproceedings{{{key},\n{body}\n}}\n"
 

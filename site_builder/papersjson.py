@@ -8,7 +8,7 @@ when the papers are grouped by venue (:func:`~site_builder.bibfiles.venue_groups
 without its first two and last two characters, in UTF-8 (``tests/test_cache.py`` checks the identity).
 
 Keys: the whole file's is the digest of the whole site (:meth:`~site_builder.cache.BuildCache.key`);
-each part's is the digest of its venue's papers (a record shows nothing else). The manifest keeps
+each part's is the digest of its venue's papers (a record shows nothing else; :func:`~site_builder.bibfiles.venue_digests`). The manifest keeps
 each part's key and byte offsets in the file (:meth:`~site_builder.cache.BuildCache.parts`); a
 rebuild takes an unchanged part from the previous file (when that file is still as the previous
 build left it) and serialises only the changed venues. Parts are joined as UTF-8 bytes (slicing and
@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 
 from . import urls
-from .bibfiles import venue_groups
+from .bibfiles import venue_digests, venue_groups
 
 OPTIONS = {"ensure_ascii": False, "sort_keys": True, "indent": 1}
 #: JSON string literal of a ``str``, as ``json.dumps`` writes it with ``ensure_ascii=False`` (C accelerated).
@@ -98,9 +98,10 @@ def write_papers_json(site, output, cache) -> None:
                 old.append(b"")
         return old[0]
 
+    digests = venue_digests(site, cache)
     chunks, parts, at = [], [], 2  # after "[\n"
-    for papers in groups:
-        part_key = cache.key("papers.json part", papers)
+    for papers, digest in zip(groups, digests):
+        part_key = cache.key("papers.json part", digest) if digest is not None else None
         span = previous.get(part_key) if part_key is not None else None
         chunk = None
         if span is not None and old_bytes():

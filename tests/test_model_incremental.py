@@ -149,10 +149,10 @@ def _edits(papers: list[P]):
     renamed = list(respelled)
     renamed[n] = P(papers[n].id, ("Ada Lovelace",) + papers[n].authors[1:], papers[n].title_text, papers[n].venue)
     yield "one author renamed", renamed
+    moved = renamed[:n] + renamed[n + 1:] + [renamed[n]]
+    yield "a paper moved (another venue: another place in the site order, the same authors)", moved
     yield "a paper removed", renamed[:n] + renamed[n + 1:]
     yield "a paper added", renamed + [P("ffffffffff", ("Charles Babbage", "Ada Lovelace"), "Engines", Year(1843))]
-    moved = renamed[:n] + renamed[n + 1:] + [renamed[n]]
-    yield "a paper moved (another venue: another place in the site order)", moved
     yield "back as first built", list(papers)
 
 
@@ -181,7 +181,7 @@ def test_a_corrupt_author_index_file_is_ignored_with_a_warning(tmp_path, corpus_
     cached_index(papers, BuildCache(tmp_path / "cache"))
     path = tmp_path / "cache" / authors_module.AUTHORS_STATE
     data = json.loads(path.read_text(encoding="utf-8"))
-    data["authors"][3][5] = "not positions"
+    data["papers"][3] = "not positions"
     path.write_text(json.dumps(data), encoding="utf-8")
     cache = BuildCache(tmp_path / "cache")
     assert full_state(cached_index(papers, cache), papers) == full_state(AuthorIndex(papers), papers)
@@ -280,3 +280,13 @@ def test_rebuilds_after_moving_a_paper_and_colliding_keys_give_the_bytes_of_a_bu
     icml24.write_text("\n\n".join(_paragraphs(icml24) + [moved]) + "\n", encoding="utf-8")
     after = rebuild_and_compare("moved")
     assert any(r["abstract"] == moved.strip() and r["venue"] == "ICML" and r["year"] == 2024 for r in after)
+
+
+def test_suffixed_bibtex_keys_of_two_base_keys_never_meet():
+    # "smith2023abcb" is a base key and the "b" suffix of "smith2023abc"; with 28 papers "smith2023abc"
+    # reaches the suffix "bb", which is also the first suffix of "smith2023abcb": base keys go in sorted order.
+    papers = [P(f"{n:010x}", ("Ann Smith",), "Abcb study", Year(2023)) for n in range(2)]
+    papers += [P(f"{n + 100:010x}", ("Ann Smith",), "Abc study", Year(2023)) for n in range(28)]
+    keys = bibtex.assign_keys(papers)
+    assert keys == plain_assign_keys(papers)
+    assert len(set(keys.values())) == len(papers) and "smith2023abcbb" in keys.values()
