@@ -92,6 +92,7 @@ _GAP = re.compile(r"^(?:however|yet|but|unfortunately|nevertheless|despite|altho
                   r"understudied|overlooked|insufficient|costly|expensive|restrictive|not (?:yet |well )?"
                   r"(?:understood|known|addressed|explored|clear))", re.I)
 _WORD = re.compile(r"[^\W\d_][\w\-]*[^\W_]")
+_WORD_ASCII = re.compile(r"[a-z][a-z0-9_\-]*[a-z0-9]")  # _WORD on lower-case ASCII text
 _NAME = re.compile(r"\b[A-Za-z][\w\-]*\b")
 _STOP = set("the and for with from are our this that these can which its their than such into over both also has "
             "have been not but more most while using use used based show shows propose proposed paper work new "
@@ -122,9 +123,20 @@ class Boundary:
 
 @functools.lru_cache(maxsize=65536)
 def _tokens(text: str) -> list[str]:  # cached: callers must not change the list
+    """The words of ``text`` (3 characters or more, lower case, not in :data:`_STOP`, a final *s* dropped)."""
+    if text.isascii():
+        # lower case first: on ASCII text ``lower`` maps letters to letters one for one, so the words found
+        # are the same, each already lower case, and _WORD's classes are _WORD_ASCII's there
+        # (tests/test_read_speedups.py checks it on the corpus)
+        return [w.rstrip("s") for w in _WORD_ASCII.findall(text.lower()) if len(w) >= 3 and w not in _STOP]
     return [lw.rstrip("s") for w in _WORD.findall(text) if len(w) >= 3 for lw in (w.lower(),) if lw not in _STOP]
 
 
+#: :data:`_NAME` without the words it finds that are one ASCII letter and lower-case ASCII letters after it
+#: up to the word's end (``method``, ``The``): :func:`_names` drops those (``w[1:].islower()``), and no match
+#: can start inside one (no hyphen, so no word boundary, within it); the rest are found as :data:`_NAME` finds them
+#: (tests/test_read_speedups.py checks it on the corpus).
+_NAME_CANDIDATE = re.compile(r"\b[A-Za-z](?![a-z]*(?:[^\w\-]|$))[\w\-]*\b")
 _UPPER = re.compile(r"[A-Z]")
 _DIGIT = re.compile(r"\d")
 _TWO_LETTERS = re.compile(r"[A-Za-z]{2}")
@@ -135,7 +147,7 @@ def _names(text: str) -> set[str]:  # cached: callers must not change the set
     """Names with a capital after the first letter or a digit (``SmolVLM``, ``COOL``, ``GPT-4o``)."""
     # w.isalpha() and w[1:].islower(): letters only (no digit) and none capital after the first, so
     # not a name; a cheap test that rejects most words before the regular expressions.
-    return {w for w in _NAME.findall(text) if len(w) >= 2 and not (w.isalpha() and w[1:].islower())
+    return {w for w in _NAME_CANDIDATE.findall(text) if len(w) >= 2 and not (w.isalpha() and w[1:].islower())
             and (_UPPER.search(w, 1) or _DIGIT.search(w)) and _TWO_LETTERS.search(w)}
 
 

@@ -100,3 +100,30 @@ def test_workers_report_an_unwritable_list_cache_once(tmp_path, monkeypatch):
     messages = [d.message for d in build_cache.diagnostics]
     assert len([m for m in messages if m.startswith("cannot write the build cache")]) == 1, messages
     shutil.rmtree(seeds)
+
+
+def test_continuation_words_and_names_are_the_plain_formulations_on_the_corpus(corpus):
+    """:func:`continuation._tokens` (lower case first on ASCII text) and :func:`continuation._names` (words
+    that cannot be names skipped by the pattern) give what the plain formulations give."""
+    from site_builder import continuation as c
+
+    def plain_tokens(text):
+        return [lw.rstrip("s") for w in c._WORD.findall(text) if len(w) >= 3 for lw in (w.lower(),)
+                if lw not in c._STOP]
+
+    def plain_names(text):
+        return {w for w in c._NAME.findall(text) if len(w) >= 2 and not (w.isalpha() and w[1:].islower())
+                and (c._UPPER.search(w, 1) or c._DIGIT.search(w)) and c._TWO_LETTERS.search(w)}
+
+    texts = [r["abstract"] for r in corpus if r.get("abstract")]
+    texts += ["abc-DEF foo_Bar x1 İstanbul ÉTAT straße ﬁne KAIST-lab a- -b GPT-4o COOL a1b2 Ab- ab-cd- x\u0301Y",
+              "A_b-C x-y z9 ABC-12 a-", "Zz", "", "Is it a GAN-based model? Yes: 3D-aware, the 2nd."]
+    assert len(texts) > 10_000
+    names = 0
+    for text in texts:
+        for variant in (text, text.upper(), text.swapcase()):
+            assert c._tokens.__wrapped__(variant) == plain_tokens(variant)
+            found = c._names.__wrapped__(variant)
+            assert found == plain_names(variant)
+            names += len(found)
+    assert names > 10_000

@@ -74,6 +74,62 @@ Jian Li
 Our tactile sensor gives contact geometry at 200 Hz, which we use to servo along edges of unknown objects.
 """
 
+TRACKED = """论文检索
+
+Papers · Poster
+
+Ana Perez, Jian Li
+
+We propose a method for learning sparse graphs from few samples and prove that it is consistent.
+
+Papers · Oral
+
+Ben Okafor, Chen Wu
+
+Federated learning suffers from heterogeneous clients. We introduce a robust averaging rule.
+
+Our experiments on six benchmarks show that the rule converges faster than the usual averaging.
+
+Papers · Poster
+
+Wei Zhang
+
+We present a diffusion model for tabular data with mixed types and evaluate it on twelve benchmarks.
+
+Papers · Poster
+
+Jian Li, Wei Zhang
+
+We release a benchmark of ten thousand robot grasps with labels for success and failure.
+"""
+
+# Wrapped abstracts, one label line: a second label line, even inside an abstract, makes the list labelled.
+WRAPPED = """ICML 2024 Papers
+
+Sparse Graph Learning from Few Samples
+
+Ana Perez, Jian Li
+
+We propose a method for learning sparse graphs from few samples
+and prove that it is consistent under mild conditions.
+Keywords: graphs
+
+Robust Federated Averaging
+
+Ben Okafor, Chen Wu
+
+Federated learning suffers from heterogeneous clients. We introduce
+a robust averaging rule and show that it converges on every benchmark
+we tried, at the cost of one more round.
+
+Diffusion Models for Tabular Data
+
+Wei Zhang
+
+We present a diffusion model for tabular data with mixed types.
+Experiments on twelve benchmarks show gains over prior generators.
+"""
+
 EXTRA_LINES = ["We also add one sentence at the end.", "Ana Perez, Jian Li, Wei Zhang", "Machine Learning · Theory",
                "A Simple Method for Sparse Graphs", "PDF", "Title: A Labelled Title", "Abstract:", "Oral",
                "Furthermore, we extend the method to directed graphs.", "however, it fails on small data",
@@ -192,6 +248,35 @@ def test_every_kind_of_edit_reads_as_a_full_read(bench_lists, tmp_path):
     assert used.get("append", 0) >= 15 and used.get("truncate", 0) >= 5 and used.get("control", 0) >= 5
     assert used.get("duplicate", 0) >= 1 and used.get("spaces", 0) >= 1
     assert not {"blank", "unblank", "remove", "add", "heading"} & set(used)  # line counts or heading changed
+
+
+def test_every_line_of_small_lists_replaced_by_every_kind_of_line(tmp_path):
+    """Small lists of every layout (numbered with wrapped abstracts, labelled, bulleted, track and author
+    lines with a paragraph quoted by a warning): every line replaced by every kind of line, or extended."""
+    used = 0
+    titles = ["Sparse Graph Learning", "Robust Federated Averaging", "Diffusion Models for Tables", "Learning to Rank",
+              "Tactile Servoing Along Edges", "Grasping Transparent Objects", "Agile Locomotion on Terrain",
+              "Causal Discovery at Scale", "Private Linear Regression", "Fast Optimal Transport", "Graph Neural Operators",
+              "Sparse Attention Kernels"]
+    names = ["Ana Perez, Jian Li", "Ben Okafor; Chen Wu", "Wei Zhang", "Jian Li, Wei Zhang"]
+    parts = ["ICML 2024 Papers", ""]
+    for k, title in enumerate(titles):  # paper 7 has no title or authors: read as a paragraph of paper 6
+        parts += [f"{k + 1}. We further show that the bound is tight on every graph family we tried.", ""] if k == 6 \
+            else [f"{k + 1}. {title}", names[k % 4], f"We study {title.lower()} and propose a simple, fast method.", ""]
+    many = "\n".join(parts)
+    assert "has no title, track or authors" in str(reader.read_text(many, "x").diagnostics)
+    for name, text, venue, year in (("numbered.txt", NUMBERED, None, None), ("labelled.txt", LABELLED, None, None),
+                                    ("bullets.txt", BULLETS, None, None), ("tracked.txt", TRACKED, "ICML", 2024),
+                                    ("many.txt", many, None, None), ("wrapped.txt", WRAPPED, None, None),
+                                    # one label line: a second one, even inside an abstract, makes the list labelled
+                                    ("keywords.txt", NUMBERED.replace("Wei Zhang\n", "Wei Zhang\nKeywords: graphs\n"),
+                                     None, None)):
+        lines = text.split("\n")
+        for i, line in enumerate(lines):
+            for extra in EXTRA_LINES + [line + " And more.", line + "  "]:
+                new = "\n".join(lines[:i] + [extra] + lines[i + 1:])
+                used += _check(tmp_path / name, text, new, venue, year)
+    assert used >= 40
 
 
 def test_abstract_edits_anywhere_in_the_benchmark_layouts(bench_lists, tmp_path):
