@@ -60,21 +60,32 @@ def escape_output(value) -> str:
     return _escape_inner(str(value))
 
 
-#: Callables :meth:`Context.call` may call at once when they carry no ``jinja_pass_arg``: for these
-#: types Jinja2's check of ``__call__`` never finds one (a method-wrapper or a plain method).
-_DIRECT_TYPES = frozenset({types.FunctionType, types.MethodType, types.BuiltinFunctionType,
-                           types.MethodWrapperType, jinja2.runtime.Macro})
+#: Callables that never carry ``jinja_pass_arg`` (they take no attributes; Jinja2's check of their
+#: ``__call__``, a method-wrapper, never finds one either): :meth:`Context.call` calls them at once.
+_PLAIN_TYPES = frozenset({types.BuiltinFunctionType, types.MethodWrapperType})
+_FUNCTION, _METHOD, _MACRO = types.FunctionType, types.MethodType, jinja2.runtime.Macro
+assert not hasattr(_MACRO, "jinja_pass_arg") and not hasattr(_FUNCTION, "jinja_pass_arg")
 
 
 class Context(jinja2.runtime.Context):
     """Jinja2's template context with a cheaper :meth:`call` (same results)."""
 
     def call(__self, __obj, *args, **kwargs):  # noqa: N805 - Jinja2's own signature (names of its own)
-        """``__obj(*args, **kwargs)`` as :meth:`jinja2.runtime.Context.call` does it: at once for the
-        callables of :data:`_DIRECT_TYPES` without ``pass_context``/``pass_eval_context``/
-        ``pass_environment`` (dropping the code generator's ``_loop_vars``/``_block_vars``); the
-        others through Jinja2's own method."""
-        if type(__obj) in _DIRECT_TYPES and getattr(__obj, "jinja_pass_arg", None) is None:
+        """``__obj(*args, **kwargs)`` as :meth:`jinja2.runtime.Context.call` does it: at once (dropping
+        the code generator's ``_loop_vars``/``_block_vars``) for builtins and method-wrappers, and for
+        plain functions, methods of plain functions and macros that carry no ``jinja_pass_arg``
+        (``pass_context`` & co.; looked up in their ``__dict__``, where Jinja2's ``hasattr`` finds it,
+        without raising an AttributeError to answer no); every other callable through Jinja2's own
+        method. (Their ``__call__`` is a method-wrapper or ``Macro.__call__``, which carry none.)"""
+        kind = type(__obj)
+        if kind is _FUNCTION or kind is _MACRO:
+            plain = "jinja_pass_arg" not in __obj.__dict__
+        elif kind is _METHOD:
+            function = __obj.__func__
+            plain = type(function) is _FUNCTION and "jinja_pass_arg" not in function.__dict__
+        else:
+            plain = kind in _PLAIN_TYPES
+        if plain:
             if kwargs:
                 kwargs.pop("_block_vars", None)
                 kwargs.pop("_loop_vars", None)

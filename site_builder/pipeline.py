@@ -232,7 +232,7 @@ def write_pages(env, outline: list[Planned], common: dict, site: Site, library: 
         meanwhile()
         return
     jobs = [(workers.page_job(env, chunk, common, output.staging, key_of), len(chunk))
-            for chunk in workers.chunks(todo, workers.CHUNK)]
+            for chunk in workers.page_chunks(todo)]
     workers.claim_all(output, [page.path for page, _ in todo])
 
     def done(results, weight):

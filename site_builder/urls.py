@@ -8,6 +8,7 @@ at a domain root and under a sub-path such as ``/repo/``.
 from __future__ import annotations
 
 import posixpath
+import re
 from urllib.parse import quote
 
 from slugify import slugify
@@ -133,7 +134,12 @@ def relative_url_from(folder: str, to_path: str) -> str:
     common = 0
     while common < len(here) and common < len(there) - 1 and here[common] == there[common]:
         common += 1
-    return quote("/".join([".."] * (len(here) - common) + there[common:]), safe="/#?=&.-_~")
+    url = "/".join([".."] * (len(here) - common) + there[common:])
+    return url if _URL_SAFE(url) else quote(url, safe="/#?=&.-_~")  # quote leaves these unchanged
+
+
+#: Whether a string has only characters :func:`quote` with ``safe="/#?=&.-_~"`` keeps as they are.
+_URL_SAFE = re.compile(r"[A-Za-z0-9/#?=&._~-]*").fullmatch
 
 
 def absolute_url(base_url: str, path: str) -> str:

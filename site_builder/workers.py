@@ -23,6 +23,7 @@ from typing import Callable
 import jinja2
 
 from .pages import Page
+from .views import Item
 from .search import index_files
 from .writer import Output, render_page
 
@@ -202,6 +203,54 @@ def _advance(result, progress):
 def chunks(items: list, size: int = CHUNK) -> list[list]:
     """``items`` cut into consecutive lists of at most ``size``."""
     return [items[i:i + size] for i in range(0, len(items), size)]
+
+
+def _listed_ids(page: Page) -> tuple[str, ...]:
+    """The ids of the papers ``page`` lists as items (through the ``paper_item`` of its folder): those
+    of a venue, track, author or tag/keyword page; ``()`` for other pages."""
+    context = page.context
+    shown = context.get("papers")
+    if shown is None:
+        view = context.get("author") or context.get("term")
+        shown = getattr(view, "papers", None)
+    if not isinstance(shown, tuple) or not shown or not isinstance(shown[0], Item):
+        return ()
+    return tuple(item.id for item in shown)
+
+
+def page_chunks(todo: list[tuple[Page, str | None]], size: int = CHUNK) -> list[list[tuple[Page, str | None]]]:
+    """``todo`` (pages with their keys) cut into jobs of at most about ``size`` pages, so that the pages
+    listing the same papers from one folder share a job (and so a worker): a folder's paper items
+    (:meth:`writer.PageFolder.paper_item`) are then rendered by one worker rather than by each.
+
+    List pages come first, by folder; a folder of at most ``size`` of them (a venue and its tracks,
+    started first: venue pages are the longest) is never split, a larger one (the authors) is ordered by the smallest id of the papers each
+    page lists, so co-authors of a paper tend to fall in one job. The other pages follow in their
+    order. Every entry of ``todo`` is in exactly one job; the order of the pages written does not
+    change the output.
+    """
+    lists: dict[str, list] = {}
+    others = []
+    for entry in todo:
+        ids = _listed_ids(entry[0])
+        if ids:
+            lists.setdefault(entry[0].path.rpartition("/")[0], []).append((min(ids), entry))
+        else:
+            others.append(entry)
+    jobs: list[list] = []
+    current: list = []
+    for folder in sorted(lists, key=lambda f: (len(lists[f]) > size, f)):  # the small folders' heavy pages first
+        group = [entry for _, entry in sorted(lists[folder], key=lambda pair: (pair[0], pair[1][0].path))]
+        if len(group) > size:
+            jobs += chunks(group, size)
+            continue
+        if current and len(current) + len(group) > size:
+            jobs.append(current)
+            current = []
+        current += group
+    if current:
+        jobs.append(current)
+    return jobs + chunks(others, size)
 
 
 def claim_all(output: Output, paths: list[str]) -> None:

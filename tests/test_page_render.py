@@ -165,3 +165,23 @@ def test_folder_paper_items_keep_show_track_apart():
         assert folder.paper_item(item, show_track) == stock.paper_item(item, show_track)
     assert folder.paper_item(item, False) != folder.paper_item(item, True)
     assert folder.paper_item(item) == folder.paper_item(item, True)
+
+
+def test_page_chunks_cover_every_page_once_and_keep_small_folders_together(corpus_lists):
+    from site_builder import workers
+
+    pages, _ = site_pages(corpus_lists / "seeds", corpus_lists / "site.toml", None)
+    todo = [(page, f"key-{n}") for n, page in enumerate(pages)]
+    for size in (40, workers.CHUNK):
+        jobs = workers.page_chunks(todo, size)
+        assert sorted(entry[1] for job in jobs for entry in job) == sorted(key for _, key in todo)
+        assert all(0 < len(job) <= size for job in jobs)
+        job_of = {entry[0].path: n for n, job in enumerate(jobs) for entry in job}
+        venues = [page for page in pages if page.template == "venue.html"]
+        assert venues
+        for venue in venues:  # a venue page and its track pages: one job
+            folder = venue.path.rpartition("/")[0]
+            assert {job_of[p.path] for p in pages if p.path.rpartition("/")[0] == folder
+                    and p.template in ("venue.html", "track.html")} == {job_of[venue.path]}
+        authors = [p.path for p in pages if p.template == "author.html"]
+        assert len(authors) > size and len({job_of[path] for path in authors}) > 1  # the authors folder is split
