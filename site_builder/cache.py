@@ -191,6 +191,28 @@ class Fingerprinter:
         return digest
 
 
+    def digests(self, objects: list) -> list[bytes]:
+        """The 32-byte SHA-256 digest of each dataclass instance of ``objects``, as :meth:`of` uses it
+        inside a structure (memoised); raises :class:`_Undigestible` for an object it cannot digest.
+        For :meth:`adopt` in another process (see :class:`site_builder.index_run.SharedDigests`)."""
+        canon = self._canon
+        result = []
+        for obj in objects:
+            if not dataclasses.is_dataclass(obj):
+                raise _Undigestible(type(obj).__name__)
+            result.append(canon(obj))
+        return result
+
+    def adopt(self, objects: list, digests: list[bytes]) -> None:
+        """Take ``digests`` (:meth:`digests` of the same ``objects``, computed by another fingerprinter, e.g.
+        in a forked process that shares these objects) as the memoised digests of ``objects``."""
+        if len(objects) != len(digests):
+            raise ValueError(f"{len(objects)} objects but {len(digests)} digests")
+        memo = self._memo
+        for obj, digest in zip(objects, digests):
+            memo[id(obj)] = (obj, digest)
+
+
 class BuildCache:
     """The cache of one build, in ``folder`` (None: disabled, every method then does the work).
 

@@ -262,6 +262,12 @@ class Output:
         """
         return self._claim(path)
 
+    def release(self, path: str) -> None:
+        """Give up ``path``, claimed (:meth:`claim`) or kept (:meth:`keep`) but not written: it is no longer
+        this build's file (nothing is removed; a claimed file must not have been written yet)."""
+        self.written.discard(path)
+        self.kept.discard(path)
+
     def link_file(self, path: str, source: Path) -> bool:
         """Hard-link the file ``source`` to ``path`` (copy it where links are not possible); True if linked."""
         dest = self._claim_name(path)
