@@ -191,6 +191,19 @@ class Fingerprinter:
         return digest
 
 
+    def digest(self, obj: Any) -> bytes | None:
+        """The 32-byte SHA-256 digest of the dataclass instance ``obj`` as :meth:`of` uses it inside a
+        structure (memoised), or None when ``obj`` is not one or holds what cannot be digested."""
+        hit = self._memo.get(id(obj))
+        if hit is not None and hit[0] is obj:
+            return hit[1]
+        if not dataclasses.is_dataclass(obj) or isinstance(obj, type):
+            return None
+        try:
+            return self._canon(obj)
+        except _Undigestible:
+            return None
+
     def digests(self, objects: list) -> list[bytes]:
         """The 32-byte SHA-256 digest of each dataclass instance of ``objects``, as :meth:`of` uses it
         inside a structure (memoised); raises :class:`_Undigestible` for an object it cannot digest.
@@ -461,29 +474,29 @@ class BuildCache:
         return True
 
     def reuse_pages(self, keyed: list[tuple[str, str | None]], output) -> set[str]:
-        """Keep in ``output`` (:meth:`~site_builder.writer.Output.keep`) every previous file of ``keyed``
+        """Keep in ``output`` (:meth:`~site_builder.writer.Output.keep_all`) every previous file of ``keyed``
         (``(path, key)`` pairs) whose key is unchanged and that is still as the previous build left it;
         returns the paths reused. The same test as :meth:`reuse`, for many files at once (pages)."""
-        done: set[str] = set()
         if self.folder is None or self._out is None:
-            return done
-        out = str(self._out)
+            return set()
+        done = []
+        previous, manifest, stat = self._previous, self._manifest, os.stat
+        out = f"{self._out}/"
         for path, key in keyed:
-            entry = self._previous.get(path)
+            entry = previous.get(path)
             if key is None or not (isinstance(entry, list) and len(entry) == 4 and entry[0] == key):
                 continue
-            source = f"{out}/{path}"
             try:
-                st = os.stat(source)
+                st = stat(out + path)
             except OSError:
                 continue
-            if [st.st_size, st.st_mtime_ns, st.st_ino] != entry[1:]:
+            if st.st_size != entry[1] or st.st_mtime_ns != entry[2] or st.st_ino != entry[3]:
                 continue
-            output.keep(path)
-            self._manifest[path] = entry
-            self.reused += 1
-            done.add(path)
-        return done
+            manifest[path] = entry
+            done.append(path)
+        output.keep_all(done)
+        self.reused += len(done)
+        return set(done)
 
     @property
     def manifest(self) -> dict[str, list]:

@@ -131,3 +131,46 @@ def test_a_kept_search_index_is_still_a_top_level_name_of_the_404_page(tmp_path)
     assert SEARCH_INDEX_JS in names and "papers" in names
     pipeline.build(SEEDS, tmp_path / "plain", config, cache=None)
     assert_same_site(tmp_path / "plain", site)
+
+
+@pytest.mark.parametrize("bad", [["/index.html"], ["a/../b.html"], ["./a.html"], ["a/./b.html"], ["a//b.html"],
+                                 ["a/"], [""], [".."], ["papers/x.html\n/etc/passwd"],
+                                 ["papers/dup.html", "papers/dup.html"], ["index.html"]])
+def test_keeping_many_files_refuses_what_keeping_them_one_by_one_refuses(tmp_path, bad):
+    from site_builder.writer import Output, OutputError
+
+    site = tmp_path / "site"
+    pipeline.build(SEEDS, site, load_config(CONFIG), cache=None)
+    good = ["index.html", "papers/a.html", "venues/x/index.html", "a..b/c.d..html"]
+    many, one = Output(site), Output(site)
+    try:
+        many.keep_all(good)
+        assert set(good) <= many.kept and set(good) <= many.written
+        for path in good:
+            one.keep(path)
+
+        def refused(keep) -> bool:
+            try:
+                keep()
+            except OutputError:
+                return True
+            return False
+
+        paths = ["papers/new.html", *bad]
+        assert refused(lambda: many.keep_all(paths)) == refused(lambda: [one.keep(path) for path in paths])
+        assert refused(lambda: many.keep_all(paths)) or "\n" in bad[0]  # (keep takes a name with a newline)
+        assert many.written == one.written
+    finally:
+        many.discard()
+        one.discard()
+
+
+def test_keeping_many_files_in_a_folder_this_tool_did_not_build_is_refused(tmp_path):
+    from site_builder.writer import Output, OutputError
+
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "index.html").write_text("not ours", encoding="utf-8")
+    output = Output(tmp_path / "mine")
+    with pytest.raises(OutputError, match="not built by this tool"):
+        output.keep_all(["index.html"])
+    output.discard()
