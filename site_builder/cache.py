@@ -191,6 +191,41 @@ class Fingerprinter:
         return digest
 
 
+    def digest(self, obj: Any) -> bytes | None:
+        """The 32-byte SHA-256 digest of the dataclass instance ``obj`` as :meth:`of` uses it inside a
+        structure (memoised), or None when ``obj`` is not one or holds what cannot be digested."""
+        hit = self._memo.get(id(obj))
+        if hit is not None and hit[0] is obj:
+            return hit[1]
+        if not dataclasses.is_dataclass(obj) or isinstance(obj, type):
+            return None
+        try:
+            return self._canon(obj)
+        except _Undigestible:
+            return None
+
+    def digests(self, objects: list) -> list[bytes]:
+        """The 32-byte SHA-256 digest of each dataclass instance of ``objects``, as :meth:`of` uses it
+        inside a structure (memoised); raises :class:`_Undigestible` for an object it cannot digest.
+        For :meth:`adopt` in another process (see :class:`site_builder.index_run.SharedDigests`)."""
+        canon = self._canon
+        result = []
+        for obj in objects:
+            if not dataclasses.is_dataclass(obj):
+                raise _Undigestible(type(obj).__name__)
+            result.append(canon(obj))
+        return result
+
+    def adopt(self, objects: list, digests: list[bytes]) -> None:
+        """Take ``digests`` (:meth:`digests` of the same ``objects``, computed by another fingerprinter, e.g.
+        in a forked process that shares these objects) as the memoised digests of ``objects``."""
+        if len(objects) != len(digests):
+            raise ValueError(f"{len(objects)} objects but {len(digests)} digests")
+        memo = self._memo
+        for obj, digest in zip(objects, digests):
+            memo[id(obj)] = (obj, digest)
+
+
 class BuildCache:
     """The cache of one build, in ``folder`` (None: disabled, every method then does the work).
 
@@ -439,29 +474,29 @@ class BuildCache:
         return True
 
     def reuse_pages(self, keyed: list[tuple[str, str | None]], output) -> set[str]:
-        """Keep in ``output`` (:meth:`~site_builder.writer.Output.keep`) every previous file of ``keyed``
+        """Keep in ``output`` (:meth:`~site_builder.writer.Output.keep_all`) every previous file of ``keyed``
         (``(path, key)`` pairs) whose key is unchanged and that is still as the previous build left it;
         returns the paths reused. The same test as :meth:`reuse`, for many files at once (pages)."""
-        done: set[str] = set()
         if self.folder is None or self._out is None:
-            return done
-        out = str(self._out)
+            return set()
+        done = []
+        previous, manifest, stat = self._previous, self._manifest, os.stat
+        out = f"{self._out}/"
         for path, key in keyed:
-            entry = self._previous.get(path)
+            entry = previous.get(path)
             if key is None or not (isinstance(entry, list) and len(entry) == 4 and entry[0] == key):
                 continue
-            source = f"{out}/{path}"
             try:
-                st = os.stat(source)
+                st = stat(out + path)
             except OSError:
                 continue
-            if [st.st_size, st.st_mtime_ns, st.st_ino] != entry[1:]:
+            if st.st_size != entry[1] or st.st_mtime_ns != entry[2] or st.st_ino != entry[3]:
                 continue
-            output.keep(path)
-            self._manifest[path] = entry
-            self.reused += 1
-            done.add(path)
-        return done
+            manifest[path] = entry
+            done.append(path)
+        output.keep_all(done)
+        self.reused += len(done)
+        return set(done)
 
     @property
     def manifest(self) -> dict[str, list]:

@@ -100,21 +100,28 @@ def structure_digest(site, library, fingerprints, shared: tuple) -> str | None:
 
 def paper_digests(site, library, fingerprints) -> dict[str, str] | None:
     """``{paper identity: hex digest}`` of every paper's data as pages can show it (see the module
-    docstring); None when a paper cannot be digested or two papers share an identity."""
+    docstring): its :class:`~site_builder.model.Paper` and its note (their digests by ``fingerprints``,
+    a :class:`~site_builder.cache.Fingerprinter`), the ids of its related papers and its BibTeX key.
+    None when a paper or note cannot be digested or two papers share an identity."""
     result: dict[str, str] = {}
-    of = fingerprints.of
-    for paper in site.papers:
-        digest = of((paper, library.note(paper), tuple([p.id for p in library.related(paper)]),
-                     library.bib_key(paper)))
-        if digest is None:
+    digest = fingerprints.digest
+    note_of, related, bib_key = library.note, library.related, library.bib_key
+    sha = hashlib.sha256
+    for paper in site.papers:  # as tight as can be: ~10,000 papers per build
+        note = note_of(paper)
+        value = (digest(paper), None if note is None else digest(note), tuple([p.id for p in related(paper)]),
+                 bib_key(paper))
+        if value[0] is None or (note is not None and value[1] is None):
             return None
-        result[paper_identity(paper)] = digest[:DIGITS]
+        result[paper_identity(paper)] = sha(repr(value).encode("utf-8", "surrogatepass")).hexdigest()[:DIGITS]
     return result if len(result) == len(site.papers) else None
 
 
 def page_digests(outline: list[Planned]) -> dict[str, str]:
     """``{path: hex digest of its sources}`` of the pages of ``outline`` that have sources."""
-    return {planned.path: _sha(planned.sources) for planned in outline if planned.sources is not None}
+    sha = hashlib.sha256
+    return {planned.path: sha(repr(planned.sources).encode("utf-8", "surrogatepass")).hexdigest()[:DIGITS]
+            for planned in outline if planned.sources is not None}  # _sha, inline: ~28,800 pages per build
 
 
 def plan_record(site, library, outline: list[Planned], fingerprints, shared: tuple) -> PlanRecord:

@@ -12,6 +12,7 @@ Either way the bytes written are the same.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import signal
@@ -61,8 +62,17 @@ def parallel_workers(pages: int) -> bool:
 
 def _ignore_interrupt() -> None:
     """Pool initializer: workers ignore SIGINT, so Ctrl-C reaches only the parent, which
-    terminates the pool (leaving no process behind) and discards the staging folder."""
+    terminates the pool (leaving no process behind) and discards the staging folder; and they
+    collect garbage (:func:`collect_garbage`)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    collect_garbage()
+
+
+def collect_garbage() -> None:
+    """Turn the cyclic garbage collector on in a forked process: the build's own process runs without
+    it (see :func:`site_builder.pipeline.build`), but a worker makes short-lived objects (rendered
+    pages, the search index) whose cycles must not pile up."""
+    gc.enable()
 
 
 def _pool(processes: int):
@@ -296,6 +306,7 @@ class Background:
 
 def _background_main(job: Callable[[], list], connection) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the parent, which cancels the job
+    collect_garbage()
     try:
         answer = ("ok", job())
     except BaseException as exc:  # sent to the parent, raised there

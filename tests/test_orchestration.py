@@ -1,0 +1,176 @@
+"""The build's orchestration: garbage collection off in the build's own process (on again in its
+workers and after the build), and what the search index process decides."""
+
+from __future__ import annotations
+
+import gc
+
+import pytest
+
+from conftest import CONFIG, SEEDS
+from site_builder import pipeline, workers
+from site_builder.config import load_config
+
+
+def _collecting(_item) -> bool:
+    """Whether the process running this (a forked worker of :func:`workers.parallel_map`) collects garbage."""
+    return gc.isenabled()
+
+
+def test_the_build_runs_without_the_collector_and_restores_it(tmp_path, monkeypatch):
+    seen = []
+    build_site = pipeline.build_site
+
+    def spy(*args, **kwargs):
+        seen.append(gc.isenabled())
+        return build_site(*args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "build_site", spy)
+    assert gc.isenabled()
+    report = pipeline.build(SEEDS, tmp_path / "site", load_config(CONFIG), cache=tmp_path / "cache")
+    assert report.files > 100
+    assert seen == [False]
+    assert gc.isenabled()
+
+
+def test_the_build_leaves_a_disabled_collector_disabled(tmp_path):
+    gc.disable()
+    try:
+        pipeline.build(SEEDS, tmp_path / "site", load_config(CONFIG), cache=None)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def test_forked_workers_collect_garbage_when_the_parent_does_not():
+    if workers.worker_count() < 2:
+        pytest.skip("needs two cores and fork")
+    gc.disable()
+    try:
+        results = workers.parallel_map(_collecting, list(range(workers.MIN_MAP_ITEMS)))
+        job = workers.start_background(lambda: [gc.isenabled()])
+        assert job is not None
+        background = job.result()
+    finally:
+        gc.enable()
+    assert results == [True] * workers.MIN_MAP_ITEMS
+    assert background == [True]
+
+
+def _seed_model():
+    """The seed lists' site model (no cache)."""
+    from site_builder.diagnostics import Diagnostics
+    from site_builder.model import build_site
+
+    config = load_config(CONFIG)
+    diagnostics = Diagnostics()
+    entries = pipeline.read_lists(pipeline.list_files(SEEDS), config, diagnostics)
+    return build_site(entries, {}, config, diagnostics)
+
+
+def test_paper_digests_handed_over_by_a_forked_process_are_the_ones_computed_here():
+    from site_builder.cache import Fingerprinter
+    from site_builder.index_run import SharedDigests
+
+    if workers.worker_count() < 2:
+        pytest.skip("needs two cores and fork")
+    site = _seed_model()
+    papers = list(site.papers)
+    assert len(papers) > 20
+    share = SharedDigests(len(papers))
+    child = workers.start_background(lambda: share.publish(Fingerprinter().digests(papers)) or [])
+    share.forked()
+    received = share.receive()
+    child.result()
+    share.close()
+    here = Fingerprinter().digests(papers)
+    assert received == here
+    assert len(set(here)) == len(papers)
+    # Adopted digests give the same digests of structures holding the papers as computing them here.
+    adopted = Fingerprinter()
+    adopted.adopt(papers, received)
+    for paper in papers[:50]:
+        assert adopted.of((paper, 1, "x")) == Fingerprinter().of((paper, 1, "x"))
+    assert adopted.of(site) == Fingerprinter().of(site)
+
+
+def test_a_process_that_ends_without_publishing_hands_over_nothing():
+    from site_builder.index_run import SharedDigests
+
+    if workers.worker_count() < 2:
+        pytest.skip("needs two cores and fork")
+    share = SharedDigests(3)
+    child = workers.start_background(lambda: [])
+    share.forked()
+    assert share.receive() is None
+    child.result()
+    share.close()
+
+
+def test_a_kept_search_index_is_still_a_top_level_name_of_the_404_page(tmp_path):
+    """A rebuild whose model is unchanged keeps search-index.js (decided in the index process); the 404
+    page's script still lists it among the site's top-level names, and the site is a no-cache build's."""
+    import json
+    import re
+
+    from site_builder.urls import SEARCH_INDEX_JS
+
+    from test_cache import assert_same_site
+
+    site, cache = tmp_path / "site", tmp_path / "cache"
+    config = load_config(CONFIG)
+    pipeline.build(SEEDS, site, config, cache=cache)
+    index_inode = (site / SEARCH_INDEX_JS).stat().st_ino
+    page = next((site / "papers").glob("*.html"))
+    page.unlink()  # the output changed, the inputs did not: a full build, with the same model
+    report = pipeline.build(SEEDS, site, config, cache=cache)
+    assert report.reused > 100
+    assert (site / SEARCH_INDEX_JS).stat().st_ino == index_inode  # kept, not written again
+    assert page.is_file()
+    names = json.loads(re.search(r"var TOP = (\[[^\]]*\]);", (site / "404.html").read_text(encoding="utf-8")).group(1))
+    assert SEARCH_INDEX_JS in names and "papers" in names
+    pipeline.build(SEEDS, tmp_path / "plain", config, cache=None)
+    assert_same_site(tmp_path / "plain", site)
+
+
+@pytest.mark.parametrize("bad", [["/index.html"], ["a/../b.html"], ["./a.html"], ["a/./b.html"], ["a//b.html"],
+                                 ["a/"], [""], [".."], ["papers/x.html\n/etc/passwd"],
+                                 ["papers/dup.html", "papers/dup.html"], ["index.html"]])
+def test_keeping_many_files_refuses_what_keeping_them_one_by_one_refuses(tmp_path, bad):
+    from site_builder.writer import Output, OutputError
+
+    site = tmp_path / "site"
+    pipeline.build(SEEDS, site, load_config(CONFIG), cache=None)
+    good = ["index.html", "papers/a.html", "venues/x/index.html", "a..b/c.d..html"]
+    many, one = Output(site), Output(site)
+    try:
+        many.keep_all(good)
+        assert set(good) <= many.kept and set(good) <= many.written
+        for path in good:
+            one.keep(path)
+
+        def refused(keep) -> bool:
+            try:
+                keep()
+            except OutputError:
+                return True
+            return False
+
+        paths = ["papers/new.html", *bad]
+        assert refused(lambda: many.keep_all(paths)) == refused(lambda: [one.keep(path) for path in paths])
+        assert refused(lambda: many.keep_all(paths)) or "\n" in bad[0]  # (keep takes a name with a newline)
+        assert many.written == one.written
+    finally:
+        many.discard()
+        one.discard()
+
+
+def test_keeping_many_files_in_a_folder_this_tool_did_not_build_is_refused(tmp_path):
+    from site_builder.writer import Output, OutputError
+
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "index.html").write_text("not ours", encoding="utf-8")
+    output = Output(tmp_path / "mine")
+    with pytest.raises(OutputError, match="not built by this tool"):
+        output.keep_all(["index.html"])
+    output.discard()
