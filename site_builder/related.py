@@ -307,6 +307,7 @@ def _pair_job(job: tuple[int, int, np.ndarray, np.ndarray]) -> tuple[np.ndarray,
     rows, cols = np.nonzero(scores >= np.minimum(cut_i[:, None], cut_j[None, :]))
     values = scores[rows, cols]
     first, second = values >= cut_i[rows], values >= cut_j[cols]
+    rows, cols = rows.astype(np.int32), cols.astype(np.int32)  # half the bytes to send back (n < 2**31)
     a, c = bi * block, bj * block
     return (np.concatenate([rows[first] + a, cols[second] + c]), np.concatenate([cols[first] + c, rows[second] + a]),
             np.concatenate([values[first], values[second]]))
