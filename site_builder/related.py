@@ -70,6 +70,7 @@ only (so that rows must be recomputed).
 from __future__ import annotations
 
 import bisect
+import contextlib
 import hashlib
 import importlib.util
 import math
@@ -298,15 +299,17 @@ def _diagonal_job(bi: int) -> tuple[int, np.ndarray, np.ndarray]:
 
 
 def _pair_job(job: tuple[int, int, np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Candidates of block pair ``(bi, bj)`` (``bi < bj``), as ``(rows, columns, scores)`` in block-local
-    numbers offset by ``bi``, ``bj``: every score of a row of ``bi`` at least its cut ``cut_i``, and of a row of
-    ``bj`` at least ``cut_j`` (each pair once, from the side of the row whose cut it meets, possibly both)."""
+    """Candidates of block pair ``(bi, bj)`` (``bi < bj``) as ``(rows, columns, scores)`` (row and column
+    numbers of the whole matrix): every score of a row of ``bi`` at least its cut (``cut_i``, per row of
+    ``bi``), and of a row of ``bj`` at least its cut (``cut_j``); a pair meeting both cuts comes twice, once
+    from each side."""
     bi, bj, cut_i, cut_j = job
     block = _MATRIX[0][0].shape[0]
     scores = _pair_scores(bi, bj)
     rows, cols = np.nonzero(scores >= np.minimum(cut_i[:, None], cut_j[None, :]))
     values = scores[rows, cols]
     first, second = values >= cut_i[rows], values >= cut_j[cols]
+    rows, cols = rows.astype(np.int32), cols.astype(np.int32)  # half the bytes to send back (n < 2**31)
     a, c = bi * block, bj * block
     return (np.concatenate([rows[first] + a, cols[second] + c]), np.concatenate([cols[first] + c, rows[second] + a]),
             np.concatenate([values[first], values[second]]))
@@ -317,7 +320,6 @@ def _blas_one_thread():
     try:
         from threadpoolctl import threadpool_limits
     except ImportError:  # pragma: no cover - declared in pyproject.toml
-        import contextlib
         return contextlib.nullcontext()
     return threadpool_limits(limits=1, user_api="blas")
 
@@ -326,7 +328,7 @@ def _all_pairs(matrix, take: int, block: int) -> _Best:
     """The best ``take`` of every row of the integer ``matrix`` (on every core when allowed).
 
     First every diagonal block (the rows of a block against each other) gives each row its best
-    ``take`` there, and their last score its *cut*: a row's best ``take`` overall all score at least
+    ``take`` there, and the lowest of them its *cut*: a row's best ``take`` overall all score at least
     that much. Then each pair of different blocks (the upper block triangle) yields only the scores
     at or above the cut of their row, and one sort of these candidates under the total order gives
     each row's best. Memory O(block² + candidates), the candidates some ``take`` per row and block.
@@ -345,7 +347,7 @@ def _all_pairs(matrix, take: int, block: int) -> _Best:
             pairs = count * (count - 1) // 2
             processes = min(workers.worker_count(), count)
             pool = workers.fork_pool(processes) if processes >= 2 and n >= MIN_PARALLEL_TEXTS else None
-            with (pool if pool is not None else _no_pool()):
+            with (pool if pool is not None else contextlib.nullcontext()):
                 mapper = pool.imap_unordered if pool is not None else (lambda f, items, chunksize=1: map(f, items))
                 for bi, cols, values in mapper(_diagonal_job, range(count)):
                     a = bi * block
@@ -360,14 +362,6 @@ def _all_pairs(matrix, take: int, block: int) -> _Best:
     empty = (np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.float64))
     _merge_candidates(best, *(np.concatenate(parts) for parts in zip(empty, *found)))  # also orders the held ones
     return best.positive()
-
-
-class _no_pool:
-    def __enter__(self):
-        return None
-
-    def __exit__(self, *exc):
-        return False
 
 
 def _merge_candidates(best: _Best, rows: np.ndarray, cols: np.ndarray, scores: np.ndarray) -> None:
@@ -422,7 +416,8 @@ class _Rows:
         self.n = len(indptr) - 1
         self.lengths = np.diff(indptr)
 
-    #: Cells of the dense table :meth:`pair_scores` fills with rows at a time (int64: 8 MB; larger tables gather no faster, their cells fall out of the caches).
+    #: Cells of the dense table :meth:`pair_scores` fills with rows at a time (int64: 8 MB; larger
+    #: tables gather no faster, their cells fall out of the caches).
     TABLE_CELLS = 1 << 20
 
     def pair_scores(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:

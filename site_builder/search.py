@@ -103,9 +103,14 @@ def recall_words(paper: Paper) -> set[str]:
 def snippet(text: str, limit: int = SNIPPET_CHARS) -> str:
     """The start of ``text`` (white space collapsed), cut at a word, ``…`` added when cut."""
     # Only the start is shown: collapse a prefix when that alone is longer than the limit (the collapsed
-    # prefix is a prefix of the collapsed text, so the result is the same).
-    head = " ".join(text[:4 * limit + 8].split()) if len(text) > 4 * limit + 8 else ""
-    text = head if len(head) > limit else " ".join(text.split())
+    # prefix is a prefix of the collapsed text, so the result is the same); a short one first, it nearly always is.
+    for size in (limit + 64, 4 * limit + 8):
+        head = " ".join(text[:size].split()) if len(text) > size else ""
+        if len(head) > limit:
+            text = head
+            break
+    else:
+        text = " ".join(text.split())
     if len(text) <= limit:
         return text
     cut = text[:limit]
