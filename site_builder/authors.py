@@ -99,27 +99,19 @@ class Author:
 
 #: Per-process table: an author name as written → :func:`name_facts` (pure; cleared when it holds
 #: :data:`FACTS_LIMIT` names, so a long-running preview server does not grow without bound).
-_FACTS: dict[str, tuple[str, str, str, str, str]] = {}
+_FACTS: dict[str, tuple[str, str]] = {}
 FACTS_LIMIT = 1 << 18
 
 
-def name_facts(name: str) -> tuple[str, str, str, str, str]:
-    """What the author index needs of ``name`` as written, computed once per process:
-    ``(key, spelling, base slug, family key, letter)``.
-
-    ``key`` is :func:`author_key` (``""``: names nobody); ``spelling`` the name as displayed
-    (:func:`clean_name`, whitespace normalised); ``base slug`` the slug of ``key`` before
-    de-duplication; ``family key`` and ``letter`` are :attr:`Author.sort_key`'s first part and
-    :attr:`Author.letter` for an author whose display name is ``spelling``.
-    """
+def name_facts(name: str) -> tuple[str, str]:
+    """``(key, spelling)`` of ``name`` as written, computed once per process: ``key`` is
+    :func:`author_key` (``""``: names nobody), ``spelling`` the name as displayed
+    (:func:`clean_name`, whitespace normalised)."""
     facts = _FACTS.get(name)
     if facts is None:
         if len(_FACTS) >= FACTS_LIMIT:
             _FACTS.clear()
-        key = author_key(name)
-        spelling = " ".join(clean_name(name).split())
-        facts = _FACTS[name] = (key, spelling, urls.make_slug(key, "author") if key else "",
-                                *display_facts(spelling))
+        facts = _FACTS[name] = (author_key(name), " ".join(clean_name(name).split()))
     return facts
 
 
@@ -136,56 +128,58 @@ class AuthorIndex:
 
     Slugs are unique: authors are given slugs in order of their key, and a slug
     already taken (two keys that transliterate alike) gets ``-2``, ``-3``, …
-    Each author's display name, sort key and letter are filled in here (from :func:`name_facts`).
+    Each author's display name and letter are filled in here (:func:`display_facts`).
     """
 
     def __init__(self, papers: Iterable) -> None:
         by_key: dict[str, Author] = {}
+        numbers: dict[str, list[int]] = {}  # each author's papers as positions in papers (for saved)
         get, facts_of, new, counter = by_key.get, _FACTS.get, Author.__new__, Counter.__new__
-        for paper in papers:
+        for number, paper in enumerate(papers):
             for name in paper.authors:
-                facts = facts_of(name) or name_facts(name)
-                key = facts[0]
+                key, spelling = facts_of(name) or name_facts(name)
                 author = get(key)
                 if author is None:
                     if not key:  # names nobody ("et al.")
                         continue
                     author = by_key[key] = new(Author)  # fields set directly: no dataclass __init__ per author
                     spellings = counter(Counter)
-                    spellings[facts[1]] = 1
+                    spellings[spelling] = 1
                     fields = author.__dict__
-                    fields["key"], fields["spellings"], fields["papers"], fields["_facts"] = key, spellings, [paper], facts
+                    fields["key"], fields["spellings"], fields["papers"] = key, spellings, [paper]
+                    numbers[key] = [number]
                     continue
                 papers_of = author.papers
                 if papers_of[-1] is not paper:  # the same person twice on one paper is counted once
                     papers_of.append(paper)
+                    numbers[key].append(number)
                     spellings = author.spellings
-                    spellings[facts[1]] = spellings.get(facts[1], 0) + 1
+                    spellings[spelling] = spellings.get(spelling, 0) + 1
         taken: set[str] = set()
+        make_slug = urls.make_slug
         for key in sorted(by_key):
-            author = by_key[key]
-            base = author.__dict__["_facts"][2]
+            base = make_slug(key, "author")
             slug, n = base, 1
             while slug in taken or slug == "index":
                 n += 1
                 slug = f"{base}-{n}"
             taken.add(slug)
-            author.slug = slug
+            by_key[key].slug = slug
         order = []
         for author in by_key.values():
-            fields = author.__dict__
-            facts = fields.pop("_facts")  # of the author's first spelling
             spellings = author.spellings
             if len(spellings) == 1:
-                name, family, letter = facts[1], facts[3], facts[4]
+                name = next(iter(spellings))
             else:
                 name = min(spellings.items(), key=lambda kv: (-kv[1], kv[0]))[0]
-                family, letter = display_facts(name)
+            family, letter = display_facts(name)
+            fields = author.__dict__
             fields["name"] = name
             fields["letter"] = letter
             order.append(((family, author.key), author))
         order.sort(key=lambda pair: pair[0])
         self._by_key = by_key
+        self._numbers: dict[str, list[int]] | None = numbers
         self.authors: list[Author] = [author for _, author in order]
 
     @classmethod
@@ -218,7 +212,7 @@ class AuthorIndex:
                 authors.append(author)
         except (TypeError, ValueError, KeyError, IndexError):
             return None
-        index._by_key, index.authors = by_key, authors
+        index._by_key, index.authors, index._numbers = by_key, authors, None
         return index
 
     def saved(self, papers: Sequence) -> dict:
@@ -226,12 +220,15 @@ class AuthorIndex:
         one item per author (in index order): ``keys``, ``slugs``, ``names``, ``letters``, ``spellings``
         (``[[spelling, count], …]``, or 0 for an author whose only spelling is the name) and ``papers``
         (positions in ``papers``)."""
-        position = {id(paper): n for n, paper in enumerate(papers)}
         authors = self.authors
+        numbers = self._numbers
+        if numbers is None or len(numbers) != len(authors):
+            position = {id(paper): n for n, paper in enumerate(papers)}
+            numbers = {a.key: [position[id(p)] for p in a.papers] for a in authors}
         return {"keys": [a.key for a in authors], "slugs": [a.slug for a in authors],
                 "names": [a.name for a in authors], "letters": [a.letter for a in authors],
                 "spellings": [list(a.spellings.items()) if len(a.spellings) > 1 else 0 for a in authors],
-                "papers": [[position[id(p)] for p in a.papers] for a in authors]}
+                "papers": [numbers[a.key] for a in authors]}
 
     def get(self, name: str) -> Author | None:
         """The author that ``name`` (as written on a paper) names, or None (e.g. for "et al.")."""

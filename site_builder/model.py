@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import gc
 import hashlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import cached_property
 
 from . import urls
@@ -162,7 +162,7 @@ def paper_id(entry: Entry) -> str:
     return hashlib.sha1(norm.encode("utf-8")).hexdigest()[:ID_LENGTH]
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class _Draft:
     """An entry with the curator's override applied, before slugs are assigned."""
 
@@ -179,20 +179,25 @@ class _Draft:
 def _draft(entry: Entry, override: dict, diagnostics: Diagnostics, pid: str | None = None,
            venues: dict | None = None) -> _Draft | None:
     """Apply ``override`` to ``entry``; None (with an error diagnostic) when no venue and year are known."""
-    f = {"title": entry.title, "authors": entry.authors, "track": entry.track, "abstract": entry.abstract,
-         "slug": None, "venue": entry.venue, "year": entry.year}
-    f.update({k: (tuple(v) if isinstance(v, list) else v) for k, v in override.items() if k in OVERRIDABLE})
-    if not f["venue"] or not f["year"]:
+    if override:
+        f = {"title": entry.title, "authors": entry.authors, "track": entry.track, "abstract": entry.abstract,
+             "slug": None, "venue": entry.venue, "year": entry.year}
+        f.update({k: (tuple(v) if isinstance(v, list) else v) for k, v in override.items() if k in OVERRIDABLE})
+        title, authors, track, abstract, slug, venue_name, year = (f["title"], f["authors"], f["track"], f["abstract"],
+                                                                   f["slug"], f["venue"], f["year"])
+    else:  # most papers: the entry as read
+        title, authors, track, abstract, slug, venue_name, year = (entry.title, entry.authors, entry.track,
+                                                                   entry.abstract, None, entry.venue, entry.year)
+    if not venue_name or not year:
         diagnostics.error(entry.path, entry.line, "paper has no venue and year (heading names none, config gives none)")
         return None
-    venue_key = (str(f["venue"]), int(f["year"]))
+    venue_key = (str(venue_name), int(year))
     venue = venues.get(venue_key) if venues is not None else None
     if venue is None:
         venue = Venue(*venue_key)
         if venues is not None:
             venues[venue_key] = venue
-    return _Draft(entry, pid or paper_id(entry), f["title"], tuple(f["authors"]), tuple(f["track"]),
-                  f["abstract"], f["slug"], venue)
+    return _Draft(entry, pid or paper_id(entry), title, tuple(authors), tuple(track), abstract, slug, venue)
 
 
 def unique_slugs(wanted: dict[object, str]) -> dict[object, str]:
@@ -225,11 +230,22 @@ def make_paper(draft: _Draft, slug: str, track: Track | None, title: str, diagno
     rendered = (memo.render_abstract if memo else render_abstract)(draft.abstract)
     for message in rendered.warnings:
         diagnostics.warning(draft.entry.path, draft.entry.line, message)
-    paper = Paper(draft.id, slug, title, not draft.title, draft.authors, draft.entry.et_al, draft.venue, track,
-                  draft.abstract, rendered, draft.entry.path, draft.entry.line, tuple(draft.entry.keywords))
-    if memo is not None:  # fill the cached properties title_html and title_text from the memo
-        paper.__dict__["title_html"], paper.__dict__["title_text"] = memo.render_inline(title)
+    entry = draft.entry
+    values = (draft.id, slug, title, not draft.title, draft.authors, entry.et_al, draft.venue, track,
+              draft.abstract, rendered, entry.path, entry.line, tuple(entry.keywords))
+    if memo is None:
+        return Paper(*values)
+    # The fields set as the dataclass's __init__ sets them (it only assigns: no __post_init__), at a third
+    # of the cost of a frozen __init__; and the cached properties title_html and title_text from the memo.
+    paper = _new_paper(Paper)
+    data = paper.__dict__
+    data.update(zip(_PAPER_FIELDS, values))
+    data["title_html"], data["title_text"] = memo.render_inline(title)
     return paper
+
+
+_PAPER_FIELDS = tuple(f.name for f in fields(Paper))
+_new_paper = object.__new__
 
 
 def _sort_key(paper: Paper) -> tuple:

@@ -290,3 +290,30 @@ def test_suffixed_bibtex_keys_of_two_base_keys_never_meet():
     keys = bibtex.assign_keys(papers)
     assert keys == plain_assign_keys(papers)
     assert len(set(keys.values())) == len(papers) and "smith2023abcbb" in keys.values()
+
+
+def test_papers_built_with_the_memo_equal_papers_built_plainly(tmp_path):
+    """model.make_paper sets a Paper's fields directly when it has the memo: the same papers as Paper(...)."""
+    from dataclasses import fields
+
+    from site_builder import pipeline
+    from site_builder.cache import paper_work
+    from site_builder.diagnostics import Diagnostics
+    from site_builder.model import Paper, build_site
+
+    config = load_config(CONFIG)
+    cache = BuildCache(tmp_path / "cache")
+    entries = pipeline.read_lists(pipeline.list_files(SEEDS), config, Diagnostics(), cache)
+    cache.store_work([paper_work(item) for item in cache.missing_work(entries)])
+    first = build_site(entries, {}, config, Diagnostics())
+    overrides = {first.papers[0].id: {"title": "An $x^2$ Title", "authors": ["Ada Lovelace"], "track": ["A", "B"]}}
+    plain = build_site(entries, overrides, config, Diagnostics())
+    memo = build_site(entries, overrides, config, Diagnostics(), memo=cache)
+    assert len(plain.papers) > 30 and any(p.title == "An $x^2$ Title" for p in memo.papers)
+    assert plain == memo
+    names = [f.name for f in fields(Paper)]
+    for a, b in zip(plain.papers, memo.papers):
+        assert type(b) is Paper and hash(a) == hash(b)
+        assert [getattr(a, n) for n in names] == [getattr(b, n) for n in names]
+        assert (a.title_html, a.title_text) == (b.title_html, b.title_text)
+        assert sorted(vars(b)) == sorted(names + ["title_html", "title_text"])
