@@ -26,7 +26,7 @@ import jinja2
 from .pages import Page
 from .views import Item
 from .search import index_files
-from .writer import Output, render_page
+from .writer import Output, render_page, write_file
 
 #: Pages per job: small enough to balance the cores, large enough to keep overhead low.
 CHUNK = 250
@@ -93,29 +93,8 @@ class Written:
     stat: list
 
 
-#: Flags of a page file opened for writing (created, or emptied when a previous build left it).
-_WRITE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0)
-
-
-def write_file(staging: Path | str, path: str, text: str) -> list:
-    """Write ``text`` (UTF-8, as given: pages use ``\\n`` line ends) to ``staging/path`` with one
-    ``os.write`` (the bytes :meth:`Output.write_text` writes, without a text-file object) and return
-    its ``[size, mtime_ns, inode]`` (from the open file). Raises ``OSError`` as :func:`os.open` does,
-    ``UnicodeEncodeError`` for text that is not UTF-8 encodable (a lone surrogate)."""
-    data = text.encode("utf-8")
-    fd = os.open(os.path.join(staging, path), _WRITE_FLAGS, 0o666)
-    try:
-        done = os.write(fd, data)
-        while done < len(data):  # os.write may write less than asked (not for a regular file on Linux)
-            done += os.write(fd, memoryview(data)[done:])
-        st = os.fstat(fd)
-    finally:
-        os.close(fd)
-    return [st.st_size, st.st_mtime_ns, st.st_ino]
-
-
 def _write(staging: Path, path: str, text: str, key: str | None) -> Written:
-    return Written(path, key, write_file(staging, path, text))
+    return Written(path, key, write_file(os.path.join(staging, path), text))
 
 
 def page_job(env: jinja2.Environment, pages: list[tuple[Page, str | None]], common: dict,

@@ -219,6 +219,27 @@ def default_mode(mode: int) -> int:
 _UNSAFE_LINE = re.compile(r"^$|^/|/$|//|(?:^|/)\.\.?(?:/|$)", re.MULTILINE)
 
 
+#: Flags of a page file opened for writing (created, or emptied when a previous build left it).
+_WRITE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0)
+
+
+def write_file(file: str, text: str) -> list:
+    """Write ``text`` (UTF-8, as given: no newline translation) to the file named ``file`` (created or
+    emptied) with one ``os.write``, without a text-file object, and return its ``[size, mtime_ns, inode]``
+    (from the open file). Raises ``OSError`` as :func:`os.open` does, ``UnicodeEncodeError`` (before
+    the file is made) for text that is not UTF-8 encodable (a lone surrogate)."""
+    data = text.encode("utf-8")
+    fd = os.open(file, _WRITE_FLAGS, 0o666)
+    try:
+        done = os.write(fd, data)
+        while done < len(data):  # os.write may write less than asked (not for a regular file on Linux)
+            done += os.write(fd, memoryview(data)[done:])
+        st = os.fstat(fd)
+    finally:
+        os.close(fd)
+    return [st.st_size, st.st_mtime_ns, st.st_ino]
+
+
 class Output:
     """A staging folder that collects the files of one build.
 
@@ -252,8 +273,8 @@ class Output:
         return os.path.join(self.staging, path)
 
     def write_text(self, path: str, text: str) -> None:
-        """Write ``text`` (UTF-8, ``\\n`` line ends) at site-root relative ``path``."""
-        self._claim(path).write_text(text, encoding="utf-8", newline="\n")
+        """Write ``text`` (UTF-8, ``\\n`` line ends) at site-root relative ``path`` (see :func:`write_file`)."""
+        write_file(self._claim_name(path), text)
 
     def read_text(self, path: str) -> str:
         """The text of the file already written (or kept) at site-root relative ``path``."""
