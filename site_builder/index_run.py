@@ -22,9 +22,11 @@ from __future__ import annotations
 import mmap
 import os
 
-from . import workers
-from .index_state import state_path
-from .search import INDEX_FILES
+from . import urls, workers
+
+#: The search index files: :data:`site_builder.search.INDEX_FILES`, named here so that the build's own
+#: process does not import the search modules (only the index process does; a test keeps them equal).
+INDEX_FILES = (urls.SEARCH_INDEX_JS,)
 
 #: Bytes of one paper digest (SHA-256, as :class:`~site_builder.cache.Fingerprinter` memoises them).
 DIGEST_BYTES = 32
@@ -83,7 +85,13 @@ class SharedDigests:
         self._map.close()
 
 
-def index_job(site, cache, staging, state, share: SharedDigests | None):
+def _state_path(folder):
+    """:func:`site_builder.index_state.state_path` of the cache ``folder`` (imported when used)."""
+    from .index_state import state_path
+    return state_path(folder)
+
+
+def index_job(site, cache, staging, share: SharedDigests | None):
     """The job of :class:`IndexRun`: key the index (handing the papers' digests to ``share``), then
     ``(KEPT, key)`` (:data:`KEPT`) when the previous index files have that key and are untouched, else
     the written files (``list[Written]``, see :func:`workers.index_job`)."""
@@ -97,7 +105,7 @@ def index_job(site, cache, staging, state, share: SharedDigests | None):
             share.publish(digests)
         if all(cache.reusable(path, key) is not None for path in INDEX_FILES):
             return KEPT, key
-        return workers.index_job(site, INDEX_FILES, key, staging, state)()
+        return workers.index_job(site, INDEX_FILES, key, staging, _state_path(cache.folder))()
     return run
 
 
@@ -118,7 +126,7 @@ class IndexRun:
         self._job = self._worker = None
         if background and workers.worker_count() >= 2 and cache.enabled:
             self._share = SharedDigests(len(site.papers))
-        self._job = index_job(site, cache, output.staging, state_path(cache.folder), self._share)
+        self._job = index_job(site, cache, output.staging, self._share)
         self._worker = workers.start_background(self._job) if background else None
         if self._share is not None:
             if self._worker is None:
@@ -169,7 +177,7 @@ class IndexRun:
                 self._output.release(path)
             workers.claim_all(self._output, list(self.paths))
             result = workers.index_job(self._site, self.paths, key, self._output.staging,
-                                       state_path(self.cache.folder))()
+                                       _state_path(self.cache.folder))()
         for written in result:
             self.cache.record_stat(written.path, written.key, written.stat)
 

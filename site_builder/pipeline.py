@@ -24,8 +24,7 @@ from .model import OVERRIDABLE, Site, build_site
 from .pages import Page, Planned, common_context, outline_pages
 from .progress import Progress
 from .reader import Entry
-from .index_run import IndexRun
-from .search import INDEX_FILES
+from .index_run import INDEX_FILES, IndexRun
 from .writer import Output, make_environment, render_page
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent

@@ -32,6 +32,7 @@ import hashlib
 import os
 from collections import Counter
 from dataclasses import dataclass
+from operator import attrgetter
 
 from .pages import AUTHORS_PER_INDEX_PAGE, Planned, paper_identity
 
@@ -84,7 +85,15 @@ def structure_digest(site, library, fingerprints, shared: tuple) -> str | None:
             digest = places[id(obj)] = of(obj)
         return digest
 
-    counts = Counter((place(p.venue), place(p.track) if p.track is not None else "") for p in site.papers)
+    # Papers per (venue, track), counted by object in C, then by digest (equal objects count together).
+    papers = site.papers
+    venue_of, track_of = list(map(attrgetter("venue"), papers)), list(map(attrgetter("track"), papers))
+    objects = dict(zip(map(id, venue_of), venue_of))
+    objects.update(zip(map(id, track_of), track_of))
+    counts: Counter = Counter()
+    for (venue, track), n in Counter(zip(map(id, venue_of), map(id, track_of))).items():
+        track = objects[track]
+        counts[place(objects[venue]), place(track) if track is not None else ""] += n
     venues = tuple([(place(v), tuple([place(t) for t in site.tracks_of(v)])) for v in site.venues])
     tracks = tuple([place(t) for t in site.tracks])
     authors = tuple([(a.key, a.slug, tuple(sorted(a.spellings.items())), len(a.papers))  # name: the top spelling

@@ -25,7 +25,6 @@ import jinja2
 
 from .pages import Page
 from .views import Item
-from .search import index_files
 from .writer import Output, render_page, write_file
 
 #: Pages per job: small enough to balance the cores, large enough to keep overhead low.
@@ -104,6 +103,13 @@ def page_job(env: jinja2.Environment, pages: list[tuple[Page, str | None]], comm
     key_of = key_of or (lambda page, key: key)
     return lambda: [_write(staging, page.path, render_page(env, page, common), key_of(page, key))
                     for page, key in pages]
+
+
+def index_files(site, state: Path | None = None) -> dict[str, str]:
+    """:func:`site_builder.search.index_files`, imported on first use: the search modules are needed only
+    where the index is built (the index process), not for the build's own start-up."""
+    from .search import index_files as build
+    return build(site, state)
 
 
 def index_job(site, paths: tuple[str, ...], key: str | None, staging: Path,

@@ -4,6 +4,7 @@ workers and after the build), and what the search index process decides."""
 from __future__ import annotations
 
 import gc
+from pathlib import Path
 
 import pytest
 
@@ -174,3 +175,84 @@ def test_keeping_many_files_in_a_folder_this_tool_did_not_build_is_refused(tmp_p
     with pytest.raises(OutputError, match="not built by this tool"):
         output.keep_all(["index.html"])
     output.discard()
+
+
+def test_the_index_files_named_for_the_build_are_the_ones_the_index_writes():
+    from site_builder import index_run, search
+
+    assert index_run.INDEX_FILES == search.INDEX_FILES == pipeline.INDEX_FILES
+
+
+def test_the_build_itself_does_not_import_the_search_modules(tmp_path):
+    """A rebuild's own process never needs the search modules (the index process imports them)."""
+    import subprocess
+    import sys
+
+    script = ("import sys; from site_builder import cli; assert "
+              f"cli.main(['--seeds', {str(SEEDS)!r}, '--config', {str(CONFIG)!r}, '--out', {str(tmp_path / 'site')!r},"
+              f" '--cache', {str(tmp_path / 'cache')!r}, '--quiet']) == 0; "
+              "print(sorted(m for m in sys.modules if m.startswith('site_builder.') and 'search' in m or "
+              "m in ('site_builder.indexer', 'site_builder.tokenize', 'site_builder.index_state')))")
+    import os
+
+    env = {**os.environ, "PYTHONPATH": str(Path(pipeline.__file__).resolve().parent.parent)}
+    for _ in range(2):  # a cold build, then one with the cache
+        result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True)
+        assert result.stdout.strip() == "[]"
+    assert (tmp_path / "site" / "search-index.js").stat().st_size > 1000
+
+
+def _reference_structure_digest(site, library, fingerprints, shared):
+    """replan.structure_digest as it was written first (one place() per paper), for the equivalence test."""
+    from collections import Counter
+
+    from site_builder import replan
+    from site_builder.pages import AUTHORS_PER_INDEX_PAGE
+
+    places = {}
+
+    def place(obj):
+        digest = places.get(id(obj))
+        if digest is None:
+            digest = places[id(obj)] = fingerprints.of(obj)
+        return digest
+
+    counts = Counter((place(p.venue), place(p.track) if p.track is not None else "") for p in site.papers)
+    venues = tuple([(place(v), tuple([place(t) for t in site.tracks_of(v)])) for v in site.venues])
+    tracks = tuple([place(t) for t in site.tracks])
+    authors = tuple([(a.key, a.slug, tuple(sorted(a.spellings.items())), len(a.papers))
+                     for a in library.authors.authors])
+    terms = tuple([(t.kind, t.slug, t.label, t.path, len(t.papers)) for t in (*library.tags, *library.keywords)])
+    notes = (bool(library.notes), library.status_counts() if library.notes else None)
+    parts = (shared, len(site.papers), tuple(sorted(counts.items())), venues, tracks, authors, terms, notes,
+             AUTHORS_PER_INDEX_PAGE)
+    return None if None in shared or None in places.values() else replan._sha(parts)
+
+
+def test_the_structure_digest_counts_papers_per_venue_and_track_as_one_place_per_paper_did():
+    import dataclasses
+
+    from site_builder import replan
+    from site_builder.cache import Fingerprinter
+    from site_builder.library import Library
+
+    site = _seed_model()
+    assert any(p.track is None for p in site.papers) and any(p.track is not None for p in site.papers)
+    library = Library(site)
+    shared = ("code", "templates", "config")
+    digest = replan.structure_digest(site, library, Fingerprinter(), shared)
+    assert digest == _reference_structure_digest(site, library, Fingerprinter(), shared)
+    # Equal venues and tracks held by distinct objects count together, as their digests do.
+    copies = [dataclasses.replace(p, venue=dataclasses.replace(p.venue)) if i % 2 else p
+              for i, p in enumerate(site.papers)]
+    copied = dataclasses.replace(site, papers=type(site.papers)(copies))
+    assert replan.structure_digest(copied, library, Fingerprinter(), shared) == digest
+    # A paper moved to another track changes it.
+    tracked = [i for i, p in enumerate(site.papers) if p.track is not None]
+    other = next(p.track for p in site.papers if p.track is not None and p.track != site.papers[tracked[0]].track)
+    moved = list(site.papers)
+    moved[tracked[0]] = dataclasses.replace(moved[tracked[0]], track=other)
+    changed = dataclasses.replace(site, papers=type(site.papers)(moved))
+    assert replan.structure_digest(changed, library, Fingerprinter(), shared) != digest
+    assert (replan.structure_digest(changed, library, Fingerprinter(), shared)
+            == _reference_structure_digest(changed, library, Fingerprinter(), shared))
