@@ -60,7 +60,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from . import reader, reader_reread, workers
+from . import reader, reader_reread, render, workers
 from .cache import BuildCache, code_version, paper_work
 from .diagnostics import Diagnostic
 from .reader import Entry, Heading, ListResult
@@ -355,7 +355,10 @@ def _parse_all(items: list[tuple], sizes: list[int]) -> list[_Read]:
     order = sorted(range(len(items)), key=lambda i: (-sizes[i], i))
     processes = min(workers.worker_count(), len(items))
     results: list[_Read | None] = [None] * len(items)
-    pool = workers.fork_pool(processes) if processes >= 2 and sum(sizes) >= MIN_PARALLEL_BYTES else None
+    parallel = processes >= 2 and sum(sizes) >= MIN_PARALLEL_BYTES
+    if parallel:  # import the renderer's libraries (imported lazily) once, before forking, not in every worker
+        render.warm_up()
+    pool = workers.fork_pool(processes) if parallel else None
     if pool is None:
         for i in order:
             results[i] = read_one(items[i])

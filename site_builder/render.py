@@ -22,16 +22,17 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 from html import escape, unescape
+from typing import TYPE_CHECKING
 from xml.etree.ElementTree import Element
 
-from latex2mathml.converter import convert_to_element
-from latex2mathml.symbols_parser import SYMBOLS
-from markdown_it import MarkdownIt
-from markdown_it.token import Token
-from mdit_py_plugins.dollarmath import dollarmath_plugin
-
 from .render_plain import CODE_HOSTS, code_urls, plain_abstract, plain_inline  # noqa: F401 (CODE_HOSTS: re-exported)
-from .texhabits import texhabits_plugin
+
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
+    from markdown_it.token import Token
+
+# markdown-it-py, its plugins, latex2mathml and texhabits (~50 ms to import) are imported on first use
+# (parser(), render_math()): a rebuild whose changed abstracts are plain prose never needs them.
 
 SAFE_SCHEME = re.compile(r"^\s*(?:(?:https?|ftp|mailto):|[^:/?#]*(?:[/?#]|$))", re.I)
 MATH_ATTRS = {"display", "mathvariant", "stretchy", "fence", "form", "separator", "lspace", "rspace",
@@ -90,8 +91,8 @@ def _serialise(el: Element, out: list[str], text: list[str], unknown: list[str])
         raise ValueError(f"unexpected element <{el.tag}> in MathML")
     attrs = "".join(f' {k}="{escape(v)}"' for k, v in el.attrib.items() if k in MATH_ATTRS)
     content = unescape(el.text or "")
-    if el.tag in TOKEN_TAGS and content[:1] == "\\" and content in SYMBOLS:  # \big\langle → "\langle"
-        content = chr(int(SYMBOLS[content], 16))
+    if el.tag in TOKEN_TAGS and content[:1] == "\\" and content in _symbols():  # \big\langle → "\langle"
+        content = chr(int(_symbols()[content], 16))
     elif el.tag in TOKEN_TAGS and re.fullmatch(r"\\[^A-Za-z]", content):
         content = content[1:]
     elif el.tag in TOKEN_TAGS and re.fullmatch(r"\\[A-Za-z]+", content):
@@ -112,6 +113,13 @@ def _serialise(el: Element, out: list[str], text: list[str], unknown: list[str])
     out.append(f"</{el.tag}>")
 
 
+@lru_cache(maxsize=1)
+def _symbols() -> dict[str, str]:
+    """latex2mathml's ``SYMBOLS`` (TeX command → hex code point), imported on first use."""
+    from latex2mathml.symbols_parser import SYMBOLS
+    return SYMBOLS
+
+
 @lru_cache(maxsize=8192)
 def render_math(tex: str, display: bool = False) -> Formula:
     """Convert TeX ``tex`` (without delimiters) to MathML.
@@ -126,12 +134,21 @@ def render_math(tex: str, display: bool = False) -> Formula:
     text: list[str] = []
     unknown: list[str] = []
     try:
+        from latex2mathml.converter import convert_to_element
         _serialise(convert_to_element(source, display="block" if display else "inline"), out, text, unknown)
     except Exception as exc:  # noqa: BLE001 - latex2mathml raises many kinds
         return Formula(f'<code class="tex">{escape(tex)}</code>', tex,
                        (f"formula not converted, shown as TeX: {tex!r} ({type(exc).__name__}: {exc})",))
     warnings = tuple(f"unknown TeX command {u} in formula {tex!r}, shown as {u[1:]!r}" for u in unknown)
     return Formula("".join(out), _plain_letters("".join(text)), warnings)
+
+
+def warm_up() -> None:
+    """Import what rendering any text needs (markdown-it-py, its plugins, latex2mathml, texhabits) and
+    build the parser now, e.g. before forking workers that all render, rather than once in each."""
+    parser()
+    _symbols()
+    import latex2mathml.converter  # noqa: F401
 
 
 def _math_rule(self, tokens: list[Token], idx: int, options, env) -> str:
@@ -149,6 +166,10 @@ def _link_open(self, tokens: list[Token], idx: int, options, env) -> str:
 @lru_cache(maxsize=1)
 def parser() -> MarkdownIt:
     """The configured, cached MarkdownIt instance (see the module docstring)."""
+    from markdown_it import MarkdownIt
+    from mdit_py_plugins.dollarmath import dollarmath_plugin
+
+    from .texhabits import texhabits_plugin
     md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
     md.disable(["code", "fence", "heading", "lheading", "list", "blockquote", "hr", "reference",
                 "html_block", "html_inline", "image"])
@@ -243,10 +264,11 @@ def render_abstract(source: str) -> RenderedAbstract:
     Never raises for any string. Plain prose takes :func:`render_plain.plain_abstract`'s
     fast path (same result, see there).
     """
-    md, env = parser(), {}
-    plain = plain_abstract(source, md)
+    # plain_abstract needs the parser only for a text with a bare URL ("://"); else it is not built
+    plain = plain_abstract(source, parser() if "://" in source else None)
     if plain is not None:
         return RenderedAbstract(*plain)
+    md, env = parser(), {}
     tokens = md.parse(source, env)
     html = md.renderer.render(tokens, md.options, env)
     return RenderedAbstract(html, _plain(tokens), _code_urls(tokens), tuple(dict.fromkeys(env.get("warnings", []))))

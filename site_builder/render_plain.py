@@ -36,10 +36,10 @@ import re
 
 from urllib.parse import urlsplit
 
-from markdown_it import MarkdownIt
-from markdown_it.common.utils import escapeHtml
+from typing import TYPE_CHECKING
 
-from .texhabits import URL, trim_url
+if TYPE_CHECKING:  # markdown-it is imported only when a text is not plain (see render.parser)
+    from markdown_it import MarkdownIt
 
 #: White space other than space and line end: ``str.isspace`` (which is also ``re``'s ``\\s``), as
 #: ``tests/test_render_plain.py`` checks. markdown-it's blank lines and indents count spaces and tabs
@@ -58,6 +58,33 @@ LINE_SPACES = re.compile(r" ?\n *")
 def is_plain(source: str) -> bool:
     """Whether ``source`` holds no character or sequence the configured parser acts on (see above)."""
     return not NOT_PLAIN_CHAR.search(source) and not any(s in source for s in NOT_PLAIN_SEQUENCES)
+
+
+#: A bare URL's characters after ``://`` (:func:`texhabits.bare_url`'s pattern; defined here so the plain
+#: path imports neither markdown-it nor texhabits).
+URL = re.compile(r"[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=%]+")
+
+
+def escapeHtml(raw: str) -> str:  # noqa: N802 - the name of the markdown-it-py function it equals
+    """``raw`` with ``&``, ``<``, ``>`` and ``"`` escaped (not ``'``): the same as markdown-it-py's
+    ``markdown_it.common.utils.escapeHtml`` (its renderer's text escape; ``tests/test_render_plain.py``
+    checks they agree), without importing markdown-it for plain texts."""
+    return raw.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+
+
+def trim_url(url: str) -> str:
+    """Drop trailing punctuation and unbalanced closing brackets from a bare URL."""
+    while url:
+        last = url[-1]
+        if last in ".,;:!?'\"*_":
+            url = url[:-1]
+        elif last == ")" and url.count(")") > url.count("("):
+            url = url[:-1]
+        elif last == "]" and url.count("]") > url.count("["):
+            url = url[:-1]
+        else:
+            return url
+    return url
 
 
 CODE_HOSTS = ("github.com", "gitlab.com", "bitbucket.org", "huggingface.co", "hf.co")

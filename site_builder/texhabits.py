@@ -28,6 +28,8 @@ from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
+from .render_plain import URL, trim_url  # noqa: F401 (defined there so the plain path needs no markdown-it)
+
 NBSP = "\u00a0"
 WRAP = {"emph": "em", "textit": "em", "textsl": "em", "em": "em", "it": "em", "sl": "em", "itshape": "em",
         "textbf": "strong", "bf": "strong", "bfseries": "strong", "underline": "u",
@@ -51,7 +53,6 @@ ACCENTS = {"'": "\u0301", "`": "\u0300", '"': "\u0308", "^": "\u0302", "~": "\u0
 MATH_NAMES = {s[1:] for s in SYMBOLS if s.startswith("\\")} | {
     v[1:] for v in vars(_l2m_commands).values() if isinstance(v, str) and re.fullmatch(r"\\[A-Za-z]+", v)}
 NAME = re.compile(r"\\([A-Za-z]+)\s*")
-URL = re.compile(r"[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=%]+")
 GROUP_DECL = re.compile(r"\{\\(em|it|sl|itshape|bf|bfseries|tt|rm|sf|sc)(?![A-Za-z])\s*")
 
 
@@ -295,21 +296,6 @@ def literal_star(state: StateInline, silent: bool) -> bool:
         state.append_pending("*")
     state.pos = pos + 1
     return True
-
-
-def trim_url(url: str) -> str:
-    """Drop trailing punctuation and unbalanced closing brackets from a bare URL."""
-    while url:
-        last = url[-1]
-        if last in ".,;:!?'\"*_":
-            url = url[:-1]
-        elif last == ")" and url.count(")") > url.count("("):
-            url = url[:-1]
-        elif last == "]" and url.count("]") > url.count("["):
-            url = url[:-1]
-        else:
-            return url
-    return url
 
 
 def bare_url(state: StateInline, silent: bool) -> bool:

@@ -90,3 +90,27 @@ def test_generated_urls(text):
     plain = plain_abstract(text, render.parser())
     if plain is not None:
         assert plain == _slow_abstract(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from("&<>\"' a&amp;é\n"), max_size=40))
+def test_own_escape_is_markdown_its(text):
+    from markdown_it.common.utils import escapeHtml as theirs
+
+    from site_builder.render_plain import escapeHtml
+    assert escapeHtml(text) == theirs(text)
+
+
+def test_plain_rendering_imports_no_markdown_it():
+    """Rendering plain prose (most abstracts, e.g. the one edited before a rebuild) must not import
+    markdown-it-py, latex2mathml or texhabits; a text with markup still renders through them."""
+    import subprocess
+    import sys
+    code = ("import sys; from site_builder import model, render;"
+            "r = render.render_abstract('Plain prose.\\n\\nTwo paragraphs.'); t = render.render_inline('A title');"
+            "assert r.html == '<p>Plain prose.</p>\\n<p>Two paragraphs.</p>\\n', r;"
+            "print(sorted({m.split('.')[0] for m in sys.modules} & {'markdown_it', 'latex2mathml', 'mdit_py_plugins'}),"
+            " 'site_builder.texhabits' in sys.modules);"
+            "r = render.render_abstract('With $x^2$ math.'); print('<math' in r.html, 'latex2mathml' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split("\n")[:2] == ["[] False", "True True"], out
