@@ -114,6 +114,17 @@ def copy_assets(output: Output) -> None:
     output.copy_file(urls.LUNR_JS, LUNR_SOURCE)
 
 
+def check_inputs_outside(out: Path, seeds: Path, notes: Path | None, cache: Path | None) -> None:
+    """Raise BuildError when the lists folder ``seeds``, the notes folder or the cache folder is the
+    output folder ``out`` or inside it: each build replaces the output folder's files with its own,
+    so the inputs would be deleted (found by a new user who kept a copy of the lists in the site)."""
+    target = Path(out).resolve()
+    for what, folder in (("lists folder", seeds), ("notes folder", notes), ("cache folder", cache)):
+        if folder is not None and Path(folder).resolve().is_relative_to(target):
+            raise BuildError(f"{folder}: the {what} is inside the output folder {out}, whose files each build "
+                             f"replaces; keep it outside (or choose another --out)")
+
+
 def default_notes(seeds: Path) -> Path | None:
     """The notes folder used without ``--notes``: ``notes/`` beside the seeds folder, when it exists."""
     folder = Path(seeds).resolve().parent / "notes"
@@ -322,6 +333,7 @@ def _build_lists(seeds: Path, out: Path, config: SiteConfig, strict: bool, notes
     except DateError as exc:
         raise BuildError(str(exc)) from exc
     notes = notes if notes is not None else default_notes(seeds)
+    check_inputs_outside(out, seeds, notes, cache)
     inputs = manifest = None
     if cache is not None:
         inputs = unchanged.inputs_digest(code_version(), files, seeds / OVERRIDES_NAME, config, strict, notes,

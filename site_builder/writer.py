@@ -352,7 +352,11 @@ class Output:
         """Swap the staging folder in for the target folder.
 
         Raises :class:`OutputError` (and keeps the target untouched) when the
-        target is a non-empty folder that this tool did not build.
+        target is a non-empty folder that this tool did not build. Any other
+        error or interrupt (``KeyboardInterrupt``) while committing puts the
+        target back as it was (the previous files are moved aside, not deleted,
+        until the commit is complete) and is raised again; only a process killed
+        outright (SIGKILL, power loss) can leave a mix of old and new files.
         """
         t = self.target
         if t.exists() and (not t.is_dir() or (any(t.iterdir()) and not (t / MARKER).exists())):
@@ -361,53 +365,101 @@ class Output:
         if self.kept:
             self._commit_in_place()
             return
-        old = None
-        if t.exists():
-            old = Path(tempfile.mkdtemp(prefix=f".{t.name}.old-", dir=t.parent))
-            os.replace(t, old / "site")
-        os.replace(self.staging, t)
-        if old is not None:
-            shutil.rmtree(old, ignore_errors=True)
-
+        old = Path(tempfile.mkdtemp(prefix=f".{t.name}.old-", dir=t.parent)) if t.exists() else None
+        try:
+            if old is not None:
+                os.replace(t, old / "site")
+            try:
+                os.replace(self.staging, t)
+            except BaseException:
+                if old is not None:
+                    os.replace(old / "site", t)
+                raise
+        finally:
+            if old is not None:
+                shutil.rmtree(old, ignore_errors=True)
 
     def _commit_in_place(self) -> None:
-        """Move the staged files into the output folder and remove its files this build does not have."""
+        """Move the staged files into the output folder and remove its files this build does not have.
+
+        Every file replaced or removed is first moved into a backup folder beside the output; on an
+        error or interrupt the moves are undone in reverse order (:func:`_undo_moves`) and the error
+        is raised again, so the output is left as it was.
+        """
         target, staging = str(self.target), str(self.staging)
-        made: set[str] = set()
-        for folder, _, names in os.walk(staging):
-            rel = os.path.relpath(folder, staging)
-            rel = "" if rel == "." else rel.replace(os.sep, "/")
-            if rel not in made:
-                _make_folder(target, rel)
-                made.add(rel)
-            for name in names:
-                dest = os.path.join(target, rel, name)
-                if os.path.isdir(dest) and not os.path.islink(dest):
-                    shutil.rmtree(dest)
-                os.replace(os.path.join(folder, name), dest)
-        for folder, subfolders, names in os.walk(target, topdown=False):
-            rel = os.path.relpath(folder, target)
-            rel = "" if rel == "." else rel.replace(os.sep, "/") + "/"
-            for name in names:
-                if rel + name not in self.written:
-                    os.unlink(os.path.join(folder, name))
-            for sub in subfolders:
-                try:
-                    os.rmdir(os.path.join(folder, sub))  # only when empty
-                except OSError:
-                    pass
+        backup = tempfile.mkdtemp(prefix=f".{self.target.name}.old-", dir=str(self.target.parent))
+        done: list[tuple[str, str | None]] = []  # (output file, its previous file in the backup or None)
+        made: list[str] = []  # folders made in the output
+        try:
+            for folder, _, names in os.walk(staging):
+                rel = os.path.relpath(folder, staging)
+                rel = "" if rel == "." else rel.replace(os.sep, "/")
+                made += _make_folder(target, rel, backup, done)
+                for name in names:
+                    dest = os.path.join(target, rel, name)
+                    previous = _set_aside(dest, backup, done) if os.path.lexists(dest) else None
+                    os.replace(os.path.join(folder, name), dest)
+                    done.append((dest, previous))
+            for folder, subfolders, names in os.walk(target, topdown=False):
+                rel = os.path.relpath(folder, target)
+                rel = "" if rel == "." else rel.replace(os.sep, "/") + "/"
+                for name in names:
+                    if rel + name not in self.written:
+                        _set_aside(os.path.join(folder, name), backup, done)
+                for sub in subfolders:
+                    try:
+                        os.rmdir(os.path.join(folder, sub))  # only when empty
+                    except OSError:
+                        pass
+        except BaseException:
+            _undo_moves(done, made)
+            shutil.rmtree(backup, ignore_errors=True)
+            raise
+        shutil.rmtree(backup, ignore_errors=True)
         shutil.rmtree(staging, ignore_errors=True)
 
 
-def _make_folder(root: str, rel: str) -> None:
-    """Make folder ``rel`` under ``root``, removing a file that stands where one of its folders must be."""
-    path = root
+def _set_aside(path: str, backup: str, done: list) -> str:
+    """Move the file or folder ``path`` into the folder ``backup`` (under a new numbered name) and
+    record the move in ``done`` as ``(path, where it went)``; returns where it went. Raises ``OSError``
+    as :func:`os.replace` does."""
+    aside = os.path.join(backup, str(len(done)))
+    os.replace(path, aside)
+    done.append((path, aside))
+    return aside
+
+
+def _undo_moves(done: list, made: list[str]) -> None:
+    """Undo a commit's moves (``done``, from :meth:`Output._commit_in_place`) in reverse order: a
+    staged file moved in is removed, a file set aside is moved back; then the folders in ``made``
+    are removed where empty. Errors are skipped (what can be put back, is)."""
+    for path, aside in reversed(done):
+        try:
+            if aside is None:
+                os.unlink(path)
+            elif os.path.lexists(aside):
+                os.replace(aside, path)
+        except OSError:
+            pass
+    for folder in reversed(made):
+        try:
+            os.rmdir(folder)
+        except OSError:
+            pass
+
+
+def _make_folder(root: str, rel: str, backup: str, done: list) -> list[str]:
+    """Make folder ``rel`` under ``root``, setting aside (:func:`_set_aside` into ``backup``) a file that
+    stands where one of its folders must be; returns the folders made."""
+    path, made = root, []
     for part in [p for p in rel.split("/") if p]:
         path = os.path.join(path, part)
         if os.path.lexists(path) and not os.path.isdir(path):
-            os.unlink(path)
+            _set_aside(path, backup, done)
         if not os.path.isdir(path):
             os.mkdir(path)
+            made.append(path)
+    return made
 
 
 def render_page(env: jinja2.Environment, page: Page, common: dict) -> str:

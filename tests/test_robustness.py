@@ -154,3 +154,67 @@ def test_override_with_an_unknown_field_is_a_warning_at_its_line(tmp_path, seed_
     assert build_into(tmp_path / "out", seeds=seeds) == 0
     assert f"overrides.toml:2: warning: unknown field 'titel' for paper {pid}" in capsys.readouterr().err
     assert build_into(tmp_path / "strict", "--strict", seeds=seeds) == 1
+
+
+def _failing_replace(monkeypatch, failure, when):
+    """Make ``os.replace`` as used by the writer raise ``failure`` on the first move ``when(src, dst)`` picks."""
+    real = writer.os.replace
+    state = {"failed": False}
+
+    def replace(src, dst, *args, **kwargs):
+        if not state["failed"] and when(str(src), str(dst)):
+            state["failed"] = True
+            raise failure
+        return real(src, dst, *args, **kwargs)
+
+    monkeypatch.setattr(writer.os, "replace", replace)
+    return state
+
+
+@pytest.mark.parametrize("failure", [OSError(1, "Operation not permitted"), KeyboardInterrupt()])
+def test_a_cached_rebuild_failing_while_moving_files_in_leaves_the_output_as_it_was(
+        tmp_path, monkeypatch, failure):
+    """The rebuild's in-place commit (kept pages) is undone when a move fails midway (found by the new-user
+    pass: an immutable ``papers/`` folder left papers.json and the feeds new, the paper pages old)."""
+    seeds = tmp_path / "seeds"
+    shutil.copytree(SEEDS, seeds)
+    out, cache = tmp_path / "site", tmp_path / "cache"
+    assert build_into(out, "--cache", str(cache), seeds=seeds) == 0
+    before = tree_digest(out)
+    listing = sorted(seeds.glob("*.txt"))[0]
+    text = listing.read_text(encoding="utf-8")
+    last = text.rstrip("\n").rsplit("\n", 1)[1]
+    listing.write_text(text.replace(last, last + " One sentence more."), encoding="utf-8")
+    # Fails on the first staged page moved into papers/, after papers.json and the feeds have moved in.
+    state = _failing_replace(monkeypatch, failure,
+                             lambda src, dst: ".building-" in src and f"{out.name}/papers/" in dst)
+    assert build_into(out, "--cache", str(cache), seeds=seeds) in (2, 130)
+    assert state["failed"]
+    assert tree_digest(out) == before
+    assert not list(tmp_path.glob(".site.building-*")) and not list(tmp_path.glob(".site.old-*"))
+    monkeypatch.undo()
+    assert build_into(out, "--cache", str(cache), seeds=seeds) == 0
+    assert build_into(tmp_path / "fresh", "--no-cache", seeds=seeds) == 0
+    assert tree_digest(out) == tree_digest(tmp_path / "fresh")
+
+
+def test_a_failed_swap_of_a_whole_output_puts_the_previous_one_back(previous_site, seed_site, tmp_path, monkeypatch):
+    state = _failing_replace(monkeypatch, OSError(1, "Operation not permitted"),
+                             lambda src, dst: ".building-" in src and dst == str(previous_site.resolve()))
+    assert build_into(previous_site, "--no-cache") == 2
+    assert state["failed"]
+    assert _unchanged(previous_site, seed_site)
+    assert not list(tmp_path.glob(".site.building-*")) and not list(tmp_path.glob(".site.old-*"))
+
+
+@pytest.mark.parametrize("inside", ["lists", "cache"])
+def test_inputs_inside_the_output_folder_are_refused_and_kept(previous_site, seed_site, tmp_path, capsys, inside):
+    """A copy of the lists (or the cache) kept inside a built site would be deleted by the next build."""
+    seeds = previous_site / "myseeds"
+    shutil.copytree(SEEDS, seeds)
+    extra = ["--cache", str(previous_site / "cache")] if inside == "cache" else []
+    assert build_into(previous_site, *extra, seeds=seeds if inside == "lists" else SEEDS) == 2
+    assert "is inside the output folder" in capsys.readouterr().err
+    assert tree_digest(seeds) == tree_digest(SEEDS)
+    shutil.rmtree(seeds)
+    assert _unchanged(previous_site, seed_site)
