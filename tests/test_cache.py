@@ -109,7 +109,7 @@ def test_a_changed_note_shows_with_a_warm_cache(tmp_path, seeds_copy):
 def test_corrupt_cache_files_are_ignored_with_a_warning(tmp_path, seeds_copy):
     cache = tmp_path / "cache"
     run(seeds_copy, tmp_path / "site", cache)
-    manifests = list((cache / "outputs").glob("*.json"))
+    manifests = list((cache / "outputs").glob("*.marshal"))
     assert len(manifests) == 1
     (cache / MEMO_NAME).write_bytes(b"\x00not json")
     manifests[0].write_text('{"format": 1, "code": ', encoding="utf-8")
