@@ -667,6 +667,8 @@ def test_other_files_written_in_a_background_process_are_recorded_as_in_one_proc
         rewritten = sorted(p.relative_to(site).as_posix() for p in bibs if inode(p) != bibs[p])
         return [(r.files, r.reused, r.pages, [str(d) for d in r.diagnostics.items]) for r in reports] + [rewritten]
 
+    monkeypatch.setattr(workers, "worker_count", lambda: 2)  # (a thread left by another test would make it 1)
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1717243200")  # the feeds' date, else the lists' newest mtime
     monkeypatch.setattr(pipeline, "apply_other_files", counting)
     background = builds(tmp_path / "bg", tmp_path / "bg-cache")
     assert len(applied) == 2 and all("404.html" in written and "papers.bib" in written for written in applied)
