@@ -507,6 +507,31 @@ class BuildCache:
         self.reused += len(done)
         return set(done)
 
+    def keep_pages(self, paths: list[str], output) -> set[str]:
+        """:meth:`reuse_pages` of ``paths`` each on the key the previous build recorded for it (pages that
+        :func:`~site_builder.replan.split_outline` found unchanged, whose key cannot have changed): keeps
+        every one whose file is still as that build left it (size, mtime and inode); returns those paths."""
+        if self.folder is None or self._out is None:
+            return set()
+        done = []
+        previous, manifest, stat = self._previous, self._manifest, os.stat
+        out = f"{self._out}/"
+        for path in paths:
+            entry = previous.get(path)
+            if not (isinstance(entry, list) and len(entry) == 4 and isinstance(entry[0], str)):
+                continue
+            try:
+                st = stat(out + path)
+            except OSError:
+                continue
+            if st.st_size != entry[1] or st.st_mtime_ns != entry[2] or st.st_ino != entry[3]:
+                continue
+            manifest[path] = entry
+            done.append(path)
+        output.keep_all(done)
+        self.reused += len(done)
+        return set(done)
+
     @property
     def manifest(self) -> dict[str, list]:
         """This build's manifest so far: ``{path: [key, size, mtime_ns, inode]}`` of its keyed files."""

@@ -186,8 +186,7 @@ def pages_to_render(outline: list[Planned], site: Site, library: Library, output
         # Nothing to reuse (a first build into this output): keys are computed where the pages are rendered.
         return [(planned.make(), None if planned.sources is None else DEFERRED_KEY) for planned in outline]
     unchanged, stale = replan.split_outline(outline, replan.PlanRecord.from_json(cache.previous_plan), record)
-    previous_key = cache.previous_key
-    kept = cache.reuse_pages([(path, previous_key(path)) for path, _, _ in unchanged], output)
+    kept = cache.keep_pages([planned.path for planned in unchanged], output)
     if replan.check_mode():
         _check_kept([planned for planned in unchanged if planned.path in kept], cache, shared)
     stale += [planned for planned in unchanged if planned.path not in kept]
