@@ -681,3 +681,16 @@ def test_other_files_written_in_a_background_process_are_recorded_as_in_one_proc
     assert_same_site(tmp_path / "bg", tmp_path / "serial")
     run(seeds_copy, tmp_path / "plain", None)
     assert_same_site(tmp_path / "plain", tmp_path / "bg")
+
+
+def test_a_build_whose_index_process_cannot_be_forked_writes_the_index_itself(tmp_path, seeds_copy, monkeypatch):
+    """index_run: when two workers are usable but no background process can be forked, the index (made
+    with the papers' digests share) is built in the build's process, without the share: same bytes."""
+    monkeypatch.setattr(workers, "worker_count", lambda: 2)
+    monkeypatch.setattr(workers, "start_background", lambda job: None)
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1717243200")
+    run(seeds_copy, tmp_path / "site", tmp_path / "cache")
+    change_one_abstract(seeds_copy)
+    run(seeds_copy, tmp_path / "site", tmp_path / "cache")
+    run(seeds_copy, tmp_path / "plain", None)
+    assert_same_site(tmp_path / "plain", tmp_path / "site")
