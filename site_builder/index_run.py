@@ -129,9 +129,10 @@ class IndexRun:
         self._job = index_job(site, cache, output.staging, self._share)
         self._worker = workers.start_background(self._job) if background else None
         if self._share is not None:
-            if self._worker is None:
+            if self._worker is None:  # no process could be forked: the job runs here, without the share
                 self._share.close()
                 self._share = None
+                self._job = index_job(site, cache, output.staging, None)
             else:
                 self._share.forked()
 

@@ -11,7 +11,7 @@ from typing import Callable
 
 import jinja2
 
-from . import listcache, replan, unchanged, urls, workers
+from . import listcache, replan, strmemo, unchanged, urls, workers
 from .bibfiles import write_bib_files
 from .papersjson import write_papers_json
 from .cache import BuildCache, code_version, folder_digest, paper_work, read_manifest
@@ -25,7 +25,7 @@ from .pages import Page, Planned, common_context, outline_pages
 from .progress import Progress
 from .reader import Entry
 from .index_run import INDEX_FILES, IndexRun
-from .writer import Output, make_environment, render_page
+from .writer import Output, OutputError, make_environment, render_page
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = PROJECT_ROOT / "templates"
@@ -197,8 +197,7 @@ def pages_to_render(outline: list[Planned], site: Site, library: Library, output
         # Nothing to reuse (a first build into this output): keys are computed where the pages are rendered.
         return [(planned.make(), None if planned.sources is None else DEFERRED_KEY) for planned in outline]
     unchanged, stale = replan.split_outline(outline, replan.PlanRecord.from_json(cache.previous_plan), record)
-    previous_key = cache.previous_key
-    kept = cache.reuse_pages([(path, previous_key(path)) for path, _, _ in unchanged], output)
+    kept = cache.keep_pages([planned.path for planned in unchanged], output)
     if replan.check_mode():
         _check_kept([planned for planned in unchanged if planned.path in kept], cache, shared)
     stale += [planned for planned in unchanged if planned.path not in kept]
@@ -269,6 +268,7 @@ def write_site(site: Site, output: Output, library: Library | None = None, updat
     cache = cache if cache is not None else BuildCache(None)
     progress = progress if progress is not None else Progress(enabled=False)
     index = index if index is not None else IndexRun(site, output, cache)
+    background = None
     try:
         env = make_environment(TEMPLATES)
         env.bytecode_cache = template_bytecode(cache)
@@ -286,14 +286,80 @@ def write_site(site: Site, output: Output, library: Library | None = None, updat
 
         if cache.enabled:  # the papers' digests, computed by the index process with the index key
             index.lend_digests(cache.fingerprints)
-        write_pages(env, outline, common_context(site), site, library, output, cache, progress, other_files)
+        meanwhile = other_files
+        if cache.enabled and cache.has_previous:
+            # A rebuild: few pages are rendered, in this process, so the other files are written by a forked
+            # process meanwhile, on the core the index process leaves mostly idle (see other_files_job).
+            background = workers.start_background(other_files_job(other_files, output, cache,
+                                                                  [planned.path for planned in outline]))
+            if background is not None:
+                meanwhile = lambda: apply_other_files(background.result(), output, cache)  # noqa: E731
+        write_pages(env, outline, common_context(site), site, library, output, cache, progress, meanwhile)
         if index.pending:
             progress.stage("search index (finishing)")
         index.finish()
     except BaseException:
         index.cancel()
+        if background is not None:
+            background.cancel()
         raise
     return len(outline)
+
+
+def other_files_job(write: Callable[[], None], output: Output, cache: BuildCache,
+                    page_paths: list[str]) -> Callable[[], dict]:
+    """A job for :func:`workers.start_background`: run ``write`` (which writes files into ``output``'s
+    staging folder and notes them in ``cache``) in the forked process, and return what it changed in
+    this process's copies of ``output`` and ``cache``, for :func:`apply_other_files` in the parent.
+
+    ``page_paths`` are the pages the parent writes or keeps meanwhile: they count as written in the
+    job (so the 404 page sees the same top-level names as in a serial build, and a clash is refused).
+    The result is a dict: ``written`` and ``kept`` (new paths of ``output``), ``manifest`` and
+    ``parts`` (new or changed entries of ``cache``), ``reused``/``rendered`` (counter increments),
+    ``diagnostics`` (new cache diagnostics) and ``strings`` (new :mod:`strmemo` entries per table).
+    """
+    def job() -> dict:
+        output.written.update(page_paths)
+        written, kept = set(output.written), set(output.kept)
+        manifest, parts = dict(cache.manifest), dict(cache._parts)
+        reused, rendered, diagnostics = cache.reused, cache.rendered, len(cache.diagnostics.items)
+        tables = {name: len(table) for name, table in strmemo.TABLES.items()}
+        strmemo._ADDED.clear()  # marks the tables that gain entries below
+        write()
+        strings = {}
+        for name in strmemo._ADDED:
+            table = strmemo.TABLES[name]
+            before = tables.get(name, 0)
+            strings[name] = list(table.items())[before:] if len(table) >= before else list(table.items())
+        return {"written": output.written - written, "kept": output.kept - kept,
+                "manifest": {p: v for p, v in cache.manifest.items() if manifest.get(p) is not v},
+                "parts": {p: v for p, v in cache._parts.items() if parts.get(p) is not v},
+                "reused": cache.reused - reused, "rendered": cache.rendered - rendered,
+                "diagnostics": cache.diagnostics.items[diagnostics:], "strings": strings}
+    return job
+
+
+def apply_other_files(delta: dict, output: Output, cache: BuildCache) -> None:
+    """Take into ``output`` and ``cache`` what :func:`other_files_job` changed in the forked process.
+
+    Raises :class:`~site_builder.writer.OutputError` when a path it wrote is also this process's."""
+    clash = delta["written"] & output.written
+    if clash:
+        raise OutputError(f"refusing to write {min(clash)!r}: written twice")
+    output.written.update(delta["written"])
+    output.kept.update(delta["kept"])
+    cache.manifest.update(delta["manifest"])
+    cache._parts.update(delta["parts"])
+    cache.reused += delta["reused"]
+    cache.rendered += delta["rendered"]
+    cache.diagnostics.extend(delta["diagnostics"])
+    for name, entries in delta["strings"].items():
+        table = strmemo.TABLES.get(name)
+        if table is not None and entries:
+            if len(table) + len(entries) > strmemo.LIMIT:
+                table.clear()
+            table.update(entries)
+            strmemo._ADDED.add(name)
 
 
 def build(seeds: Path, out: Path, config: SiteConfig, strict: bool = False,

@@ -151,13 +151,14 @@ def split_outline(outline: list[Planned], previous: PlanRecord | None,
         return [], list(outline)
     old = previous.papers
     changed = {identity for identity, digest in current.papers.items() if old.get(identity) != digest}
-    old_pages, new_pages = previous.pages, current.pages
+    # Pages whose sources' digest is not the previous one (or new pages): a set difference in C, few
+    # pages, instead of two dict lookups for each of ~28,800 pages.
+    moved = {path for path, _ in current.pages.items() - previous.pages.items()}
     unchanged: list[Planned] = []
     stale: list[Planned] = []
     for planned in outline:
         sources = planned.sources
-        if (sources is None or old_pages.get(planned.path) != new_pages.get(planned.path)
-                or not changed.isdisjoint(sources)):
+        if sources is None or planned.path in moved or not changed.isdisjoint(sources):
             stale.append(planned)
         else:
             unchanged.append(planned)

@@ -109,7 +109,7 @@ def test_a_changed_note_shows_with_a_warm_cache(tmp_path, seeds_copy):
 def test_corrupt_cache_files_are_ignored_with_a_warning(tmp_path, seeds_copy):
     cache = tmp_path / "cache"
     run(seeds_copy, tmp_path / "site", cache)
-    manifests = list((cache / "outputs").glob("*.json"))
+    manifests = list((cache / "outputs").glob("*.marshal"))
     assert len(manifests) == 1
     (cache / MEMO_NAME).write_bytes(b"\x00not json")
     manifests[0].write_text('{"format": 1, "code": ', encoding="utf-8")
@@ -540,12 +540,18 @@ def test_papers_json_parts_join_to_the_whole_and_a_rebuild_serialises_only_the_e
 
     site, cache = tmp_path / "site", tmp_path / "cache"
     run(seeds_copy, site, cache)
-    serialised = []
+    serialised = tmp_path / "serialised"  # a file: a rebuild writes papers.json in a forked process
     real_part = papersjson.part
-    monkeypatch.setattr(papersjson, "part", lambda papers: serialised.append(papers[0].venue.slug) or real_part(papers))
+
+    def part(papers):
+        with serialised.open("a", encoding="utf-8") as log:
+            log.write(papers[0].venue.slug + "\n")
+        return real_part(papers)
+
+    monkeypatch.setattr(papersjson, "part", part)
     change_one_abstract(seeds_copy)
     run(seeds_copy, site, cache)
-    assert serialised == ["icml-2025"]
+    assert serialised.read_text(encoding="utf-8").split() == ["icml-2025"]
     run(seeds_copy, tmp_path / "plain", None)
     assert (tmp_path / "plain" / "papers.json").read_bytes() == (site / "papers.json").read_bytes()
 
@@ -634,3 +640,57 @@ def test_a_corrupt_related_papers_state_is_ignored_with_a_warning(tmp_path, seed
         f"{cache / 'related.npz'}:0: warning: cache file corrupt, ignored: BadZipFile: File is not a zip file"]
     run(seeds_copy, tmp_path / "plain", None)
     assert_same_site(tmp_path / "plain", site)
+
+
+def test_other_files_written_in_a_background_process_are_recorded_as_in_one_process(tmp_path, seeds_copy,
+                                                                                     monkeypatch):
+    """On a rebuild the bib files, papers.json, assets and hosting files are written by a forked process
+    (pipeline.other_files_job) while the pages are planned: the same bytes, files, reuse counts and
+    cache records (the next rebuild keeps the same files) as when they are written in the build's process."""
+    from site_builder import pipeline
+
+    original = next(seeds_copy.glob("003_*.txt")).read_text(encoding="utf-8")
+    applied = []
+    apply = pipeline.apply_other_files
+
+    def counting(delta, output, cache):
+        applied.append(sorted(delta["written"]))
+        return apply(delta, output, cache)
+
+    def builds(site: Path, cache: Path) -> list:
+        reports = [run(seeds_copy, site, cache)]
+        change_one_abstract(seeds_copy)
+        reports.append(run(seeds_copy, site, cache))
+        bibs = {p: inode(p) for p in site.glob("**/*.bib")}
+        next(seeds_copy.glob("003_*.txt")).write_text(original, encoding="utf-8")
+        reports.append(run(seeds_copy, site, cache))
+        rewritten = sorted(p.relative_to(site).as_posix() for p in bibs if inode(p) != bibs[p])
+        return [(r.files, r.reused, r.pages, [str(d) for d in r.diagnostics.items]) for r in reports] + [rewritten]
+
+    monkeypatch.setattr(workers, "worker_count", lambda: 2)  # (a thread left by another test would make it 1)
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1717243200")  # the feeds' date, else the lists' newest mtime
+    monkeypatch.setattr(pipeline, "apply_other_files", counting)
+    background = builds(tmp_path / "bg", tmp_path / "bg-cache")
+    assert len(applied) == 2 and all("404.html" in written and "papers.bib" in written for written in applied)
+    assert background[-1] == ["papers.bib", "venues/icml-2025/papers.bib"]  # the others were kept: recorded
+    start = workers.start_background  # the other files in the build's process (the index still beside it)
+    monkeypatch.setattr(workers, "start_background",
+                        lambda job: None if "other_files_job" in job.__qualname__ else start(job))
+    serial = builds(tmp_path / "serial", tmp_path / "serial-cache")
+    assert background == serial
+    assert_same_site(tmp_path / "bg", tmp_path / "serial")
+    run(seeds_copy, tmp_path / "plain", None)
+    assert_same_site(tmp_path / "plain", tmp_path / "bg")
+
+
+def test_a_build_whose_index_process_cannot_be_forked_writes_the_index_itself(tmp_path, seeds_copy, monkeypatch):
+    """index_run: when two workers are usable but no background process can be forked, the index (made
+    with the papers' digests share) is built in the build's process, without the share: same bytes."""
+    monkeypatch.setattr(workers, "worker_count", lambda: 2)
+    monkeypatch.setattr(workers, "start_background", lambda job: None)
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1717243200")
+    run(seeds_copy, tmp_path / "site", tmp_path / "cache")
+    change_one_abstract(seeds_copy)
+    run(seeds_copy, tmp_path / "site", tmp_path / "cache")
+    run(seeds_copy, tmp_path / "plain", None)
+    assert_same_site(tmp_path / "plain", tmp_path / "site")
