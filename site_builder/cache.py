@@ -511,26 +511,8 @@ class BuildCache:
         """:meth:`reuse_pages` of ``paths`` each on the key the previous build recorded for it (pages that
         :func:`~site_builder.replan.split_outline` found unchanged, whose key cannot have changed): keeps
         every one whose file is still as that build left it (size, mtime and inode); returns those paths."""
-        if self.folder is None or self._out is None:
-            return set()
-        done = []
-        previous, manifest, stat = self._previous, self._manifest, os.stat
-        out = f"{self._out}/"
-        for path in paths:
-            entry = previous.get(path)
-            if not (isinstance(entry, list) and len(entry) == 4 and isinstance(entry[0], str)):
-                continue
-            try:
-                st = stat(out + path)
-            except OSError:
-                continue
-            if st.st_size != entry[1] or st.st_mtime_ns != entry[2] or st.st_ino != entry[3]:
-                continue
-            manifest[path] = entry
-            done.append(path)
-        output.keep_all(done)
-        self.reused += len(done)
-        return set(done)
+        previous = self._previous if self.folder is not None and self._out is not None else {}
+        return self.reuse_pages([(path, _recorded_key(previous.get(path))) for path in paths], output)
 
     @property
     def manifest(self) -> dict[str, list]:
@@ -699,3 +681,8 @@ def paper_work(item: tuple[str, str | None]) -> list[tuple[str, str, Any]]:
         work.append(("derive_title", abstract, title))
     work.append(("render_inline", title, encode["render_inline"](render_inline(title))))
     return work
+
+
+def _recorded_key(entry) -> str | None:
+    """The key of a manifest entry ``[key, size, mtime_ns, inode]`` (None for anything else)."""
+    return entry[0] if isinstance(entry, list) and len(entry) == 4 and isinstance(entry[0], str) else None
