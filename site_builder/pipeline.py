@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import shutil
 import tomllib
 from dataclasses import astuple, dataclass
 from datetime import datetime, timezone
@@ -134,16 +135,24 @@ def default_notes(seeds: Path) -> Path | None:
 def template_bytecode(cache: BuildCache):
     """Jinja2's compiled templates kept in the cache folder (``templates/``), so a rebuild does not compile
     them again; None without a cache or when the folder cannot be made. Jinja2 checks each entry against
-    the template's source (https://jinja.palletsprojects.com/en/3.1.x/api/#bytecode-cache); the file
-    names carry the code version (the compiled code depends on :mod:`site_builder.jinja_fast` too)."""
+    the template's source (https://jinja.palletsprojects.com/en/3.1.x/api/#bytecode-cache); they are kept
+    in a folder per code version (the compiled code depends on :mod:`site_builder.jinja_fast` too), and
+    the folders and files of other versions are removed."""
     if cache.folder is None:
         return None
     folder = cache.folder / "templates"
+    current = folder / cache.code[:16]
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        current.mkdir(parents=True, exist_ok=True)
+        for other in folder.iterdir():
+            if other.name != current.name:
+                if other.is_dir() and not other.is_symlink():
+                    shutil.rmtree(other, ignore_errors=True)
+                else:
+                    other.unlink(missing_ok=True)
     except OSError:
         return None
-    return jinja2.FileSystemBytecodeCache(str(folder), f"__jinja2_%s.{cache.code[:16]}.cache")
+    return jinja2.FileSystemBytecodeCache(str(current))
 
 
 #: Key of a page that :func:`page_key` computes when the page is rendered (in the worker that renders it).

@@ -694,3 +694,18 @@ def test_a_build_whose_index_process_cannot_be_forked_writes_the_index_itself(tm
     run(seeds_copy, tmp_path / "site", tmp_path / "cache")
     run(seeds_copy, tmp_path / "plain", None)
     assert_same_site(tmp_path / "plain", tmp_path / "site")
+
+
+def test_compiled_templates_of_other_code_versions_are_removed(tmp_path, seeds_copy, monkeypatch):
+    """The cache keeps one code version's compiled templates (they piled up, one set per version)."""
+    from site_builder import cache as cache_module
+
+    cache, site = tmp_path / "cache", tmp_path / "site"
+    assert build_into(site, "--cache", str(cache), seeds=seeds_copy) == 0
+    (first,) = (cache / "templates").iterdir()
+    assert list(first.glob("*.cache")), "the templates were compiled into the version's folder"
+    (cache / "templates" / "__jinja2_old.cache").write_bytes(b"stale")
+    monkeypatch.setattr(cache_module, "code_version", lambda: "another version of the code, compiled otherwise")
+    assert build_into(site, "--cache", str(cache), seeds=seeds_copy) == 0
+    (second,) = (cache / "templates").iterdir()
+    assert second.name != first.name and list(second.glob("*.cache"))
