@@ -397,9 +397,12 @@ class Output:
                 made += _make_folder(target, rel, backup, done)
                 for name in names:
                     dest = os.path.join(target, rel, name)
-                    previous = _set_aside(dest, backup, done) if os.path.lexists(dest) else None
+                    replaced = os.path.lexists(dest)
+                    if replaced:
+                        _set_aside(dest, backup, done)
                     os.replace(os.path.join(folder, name), dest)
-                    done.append((dest, previous))
+                    if not replaced:
+                        done.append((dest, None))
             for folder, subfolders, names in os.walk(target, topdown=False):
                 rel = os.path.relpath(folder, target)
                 rel = "" if rel == "." else rel.replace(os.sep, "/") + "/"
@@ -419,19 +422,18 @@ class Output:
         shutil.rmtree(staging, ignore_errors=True)
 
 
-def _set_aside(path: str, backup: str, done: list) -> str:
+def _set_aside(path: str, backup: str, done: list) -> None:
     """Move the file or folder ``path`` into the folder ``backup`` (under a new numbered name) and
-    record the move in ``done`` as ``(path, where it went)``; returns where it went. Raises ``OSError``
-    as :func:`os.replace` does."""
+    record the move in ``done`` as ``(path, where it went)``. Raises ``OSError`` as :func:`os.replace` does."""
     aside = os.path.join(backup, str(len(done)))
     os.replace(path, aside)
     done.append((path, aside))
-    return aside
 
 
 def _undo_moves(done: list, made: list[str]) -> None:
     """Undo a commit's moves (``done``, from :meth:`Output._commit_in_place`) in reverse order: a
-    staged file moved in is removed, a file set aside is moved back; then the folders in ``made``
+    staged file moved in where there was none is removed, a file set aside is moved back (over the
+    staged file that replaced it, if any); then the folders in ``made``
     are removed where empty. Errors are skipped (what can be put back, is)."""
     for path, aside in reversed(done):
         try:
