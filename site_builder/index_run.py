@@ -123,7 +123,6 @@ class IndexRun:
         self._site, self._output = site, output
         workers.claim_all(output, list(self.paths))
         self._share = None
-        self._job = self._worker = None
         if background and workers.worker_count() >= 2 and cache.enabled:
             self._share = SharedDigests(len(site.papers))
         self._job = index_job(site, cache, output.staging, self._share)

@@ -332,14 +332,9 @@ def other_files_job(write: Callable[[], None], output: Output, cache: BuildCache
         written, kept = set(output.written), set(output.kept)
         manifest, parts = dict(cache.manifest), dict(cache._parts)
         reused, rendered, diagnostics = cache.reused, cache.rendered, len(cache.diagnostics.items)
-        tables = {name: len(table) for name, table in strmemo.TABLES.items()}
-        strmemo._ADDED.clear()  # marks the tables that gain entries below
+        tables = strmemo.mark()
         write()
-        strings = {}
-        for name in strmemo._ADDED:
-            table = strmemo.TABLES[name]
-            before = tables.get(name, 0)
-            strings[name] = list(table.items())[before:] if len(table) >= before else list(table.items())
+        strings = strmemo.added_since(tables)
         return {"written": output.written - written, "kept": output.kept - kept,
                 "manifest": {p: v for p, v in cache.manifest.items() if manifest.get(p) is not v},
                 "parts": {p: v for p, v in cache._parts.items() if parts.get(p) is not v},
@@ -362,13 +357,7 @@ def apply_other_files(delta: dict, output: Output, cache: BuildCache) -> None:
     cache.reused += delta["reused"]
     cache.rendered += delta["rendered"]
     cache.diagnostics.extend(delta["diagnostics"])
-    for name, entries in delta["strings"].items():
-        table = strmemo.TABLES.get(name)
-        if table is not None and entries:
-            if len(table) + len(entries) > strmemo.LIMIT:
-                table.clear()
-            table.update(entries)
-            strmemo._ADDED.add(name)
+    strmemo.merge(delta["strings"])
 
 
 def build(seeds: Path, out: Path, config: SiteConfig, strict: bool = False,

@@ -67,6 +67,36 @@ def memoized(name: str) -> Callable[[Callable], Callable]:
     return decorate
 
 
+def mark() -> dict[str, int]:
+    """Start noting what the tables gain (for :func:`added_since`): their sizes now (also clears the
+    record of tables changed since the last load or export; a process that forks and hands its
+    additions back with :func:`merge` uses this)."""
+    _ADDED.clear()
+    return {name: len(table) for name, table in TABLES.items()}
+
+
+def added_since(sizes: dict[str, int]) -> dict[str, list[tuple[Any, Any]]]:
+    """``{table name: [(key, value), …]}``: the entries each table gained since :func:`mark` gave
+    ``sizes`` (all of a table cleared meanwhile, when full)."""
+    added = {}
+    for name in _ADDED:
+        table, before = TABLES[name], sizes.get(name, 0)
+        added[name] = list(table.items())[before:] if len(table) >= before else list(table.items())
+    return added
+
+
+def merge(added: dict[str, list[tuple[Any, Any]]]) -> None:
+    """Take the entries of :func:`added_since` (from another process) into the tables, clearing a table
+    that would grow past :data:`LIMIT`; unknown tables are skipped."""
+    for name, entries in added.items():
+        table = TABLES.get(name)
+        if table is not None and entries:
+            if len(table) + len(entries) > LIMIT:
+                table.clear()
+            table.update(entries)
+            _ADDED.add(name)
+
+
 def changed() -> bool:
     """Whether a table gained entries since the last :func:`load` or :func:`export`."""
     return bool(_ADDED)
