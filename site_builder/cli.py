@@ -87,7 +87,7 @@ def run_build(args: argparse.Namespace, out: Path) -> int:
     except KeyboardInterrupt:
         print(f"interrupted; {kept(out)}", file=sys.stderr)
         return 130
-    for diagnostic in [*unused, *report.diagnostics]:
+    for diagnostic in [*unused, *report.diagnostics.in_order()]:
         print(diagnostic, file=sys.stderr)
     errors, warnings = len(report.diagnostics.errors), len(report.diagnostics.warnings) + len(unused)
     if report.files == 0:

@@ -56,6 +56,11 @@ class Diagnostics:
         """The diagnostics of level ``warning``."""
         return [d for d in self.items if d.level == "warning"]
 
+    def in_order(self) -> list[Diagnostic]:
+        """The diagnostics sorted by file, then line (a stable sort: those of one line stay in the
+        order they were found), as a reader goes through the lists; for printing."""
+        return sorted(self.items, key=lambda d: (d.path, d.line))
+
     def __iter__(self):
         return iter(self.items)
 

@@ -420,7 +420,7 @@ class Preview:
             self.status = 2 if type(exc).__name__ in BUILD_ERRORS else 1
             return None, format_error(exc)
         self.status = 0 if report.files else 1
-        text = "\n".join(str(d) for d in report.diagnostics)
+        text = "\n".join(str(d) for d in report.diagnostics.in_order())
         if report.files == 0:
             errors = len(report.diagnostics.errors)
             why = f"{errors} error(s)" if errors else f"{len(report.diagnostics.warnings)} warning(s) with --strict"

@@ -218,3 +218,22 @@ def test_inputs_inside_the_output_folder_are_refused_and_kept(previous_site, see
     assert tree_digest(seeds) == tree_digest(SEEDS)
     shutil.rmtree(seeds)
     assert _unchanged(previous_site, seed_site)
+
+
+def test_warnings_are_printed_by_file_and_line(tmp_path, capsys):
+    """Warnings found at different stages (reading, rendering TeX, overrides) come out sorted by file and
+    line, as a reader goes through the lists, not in the order the stages found them."""
+    seeds = tmp_path / "seeds"
+    shutil.copytree(SEEDS, seeds)
+    first = sorted(seeds.glob("*.txt"))[0]
+    lines = first.read_text(encoding="utf-8").split("\n")
+    abstracts = [i for i, line in enumerate(lines) if len(line) > 200]
+    # a TeX warning (found when the abstract is rendered) early, a reading warning (found while reading) late
+    lines[abstracts[0]] += r" We call it \ourmethod{} here."
+    lines[abstracts[-1]] = lines[abstracts[-1]].replace(" ", " \x02", 1)
+    first.write_text("\n".join(lines), encoding="utf-8")
+    assert build_into(tmp_path / "out", seeds=seeds) == 0
+    printed = [line for line in capsys.readouterr().err.splitlines() if ": warning: " in line]
+    places = [(line.split(":")[0], int(line.split(":")[1])) for line in printed]
+    assert (first.as_posix(), abstracts[0] + 1) in places and (first.as_posix(), abstracts[-1] + 1) in places
+    assert places == sorted(places)
