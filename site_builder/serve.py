@@ -23,6 +23,7 @@ import http.server
 import json
 import posixpath
 import shutil
+import signal
 import sys
 import tempfile
 import threading
@@ -506,8 +507,21 @@ def sources_from_args(args: argparse.Namespace) -> Sources:
 def serve(args: argparse.Namespace) -> int:
     """Build into a temporary folder (never ``_site/``), serve it and rebuild on change until interrupted.
 
-    Returns the exit status: that of the first build when it fails (as ``build.py``), else 0.
+    Returns the exit status: that of the first build when it fails (as ``build.py``), else 0. SIGTERM
+    stops it as Ctrl-C does (the temporary folder is removed either way).
     """
+    previous = _stop_on_terminate()
+    try:
+        return _serve(args)
+    except KeyboardInterrupt:  # while the first build runs (once serving, Ctrl-C is the normal way out)
+        print("interrupted; nothing served", file=sys.stderr)
+        return 130
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _serve(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="site-preview-") as tmp:
         preview = Preview(args, sources_from_args(args), Path(tmp))
         state, text = preview.start()
@@ -523,16 +537,30 @@ def serve(args: argparse.Namespace) -> int:
                   f"(pick another --port, or --port 0 for a free one)", file=sys.stderr)
             return 2
         host, port = server.server_address[:2]
-        print(f"serving at http://{host}:{port}{normalise_base_path(args.base_path)} (Ctrl-C stops)", flush=True)
         stop = threading.Event()
         watcher = threading.Thread(target=preview.watch, args=(stop,), name="watch", daemon=True)
-        watcher.start()
-        try:
+        try:  # from the "serving at" line on, Ctrl-C or SIGTERM is the normal way out
+            print(f"serving at http://{host}:{port}{normalise_base_path(args.base_path)} (Ctrl-C stops)", flush=True)
+            watcher.start()
             server.serve_forever()
         except KeyboardInterrupt:
             pass
         finally:
             stop.set()
             server.server_close()
-            watcher.join(timeout=5)
+            if watcher.is_alive():
+                watcher.join(timeout=5)
     return 0
+
+
+def _stop_on_terminate():
+    """Make SIGTERM (``kill``, a process manager, a closed terminal's job control) stop the server as Ctrl-C
+    does, so the temporary preview folder is removed; returns the previous handler (None when this is not
+    the main thread, where Python cannot set handlers)."""
+    def terminate(signum, frame):
+        raise KeyboardInterrupt
+
+    try:
+        return signal.signal(signal.SIGTERM, terminate)
+    except ValueError:  # not the main thread
+        return None

@@ -80,12 +80,13 @@ def one_line(text: str) -> str:
 
 
 @contextmanager
-def serve_process(*args: str, cwd: Path):
-    """Run ``build.py serve --port 0 …`` in ``cwd``; yield ``(base URL, process)``; always stop it.
+def serve_process(*args: str, cwd: Path, env: dict | None = None):
+    """Run ``build.py serve --port 0 …`` in ``cwd`` (with ``env`` added to the environment); yield
+    ``(base URL, process)``; always stop it.
 
     The server's stderr (its log) goes to ``cwd/serve.log``.
     """
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1", **(env or {})}
     log = (cwd / "serve.log").open("w", encoding="utf-8")
     proc = subprocess.Popen([sys.executable, str(ROOT / "build.py"), "serve", "--port", "0", *args], cwd=cwd,
                             env=env, stdout=subprocess.PIPE, stderr=log, text=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import signal
 import shutil
 import socket
 from pathlib import Path
@@ -283,6 +284,19 @@ def test_serve_command_live_reload_round_trip(tmp_path, page):
         page.screenshot(path=str(tmp_path / "live-reload.png"))
     assert not (tmp_path / "_site").exists()
     assert (project_site.stat().st_mtime_ns if project_site.exists() else None) == before
+
+
+def test_sigterm_stops_the_server_and_removes_its_temporary_folder(tmp_path):
+    """``kill`` (SIGTERM) stops ``serve`` as Ctrl-C does: exit status 0 and no ``site-preview-*`` folder left."""
+    seeds, config = copy_seeds(tmp_path)
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    with serve_process("--seeds", str(seeds), "--config", str(config), cwd=tmp_path,
+                       env={"TMPDIR": str(temporary)}) as (url, proc):
+        assert [p.name for p in temporary.iterdir() if p.name.startswith("site-preview-")]
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=15) == 0
+    assert not list(temporary.iterdir())
 
 
 def test_serve_on_a_busy_port_is_a_clear_error(capsys):
