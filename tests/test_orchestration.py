@@ -166,6 +166,33 @@ def test_keeping_many_files_refuses_what_keeping_them_one_by_one_refuses(tmp_pat
         one.discard()
 
 
+def test_the_quick_unsafe_path_check_agrees_with_the_regex():
+    # Output.keep_all looks for a few substrings before running the regex over every path: both must agree
+    # on every list of paths made of the characters that matter (all lists up to 5 characters long, split
+    # into paths in every way, and random longer ones).
+    import itertools
+    import random
+
+    from site_builder.writer import _UNSAFE_LINE, _unsafe_lines
+
+    def agree(paths):
+        assert _unsafe_lines(paths) == (_UNSAFE_LINE.search("\n".join(paths)) is not None), paths
+
+    alphabet = "a./\n"
+    for n in range(6):
+        for chars in itertools.product(alphabet, repeat=n):
+            text = "".join(chars)
+            agree([text])
+            agree(text.split("\n"))
+            agree(["papers/x.html", text, "index.html"])
+    rng = random.Random(8)
+    for _ in range(3000):
+        agree(["".join(rng.choice(alphabet + "bc") for _ in range(rng.randint(0, 12)))
+               for _ in range(rng.randint(1, 4))])
+    assert not _unsafe_lines(["index.html", "papers/a.html", "a..b/c.d..html", "v/.a"])
+    assert _unsafe_lines(["index.html", "papers/./a.html"]) and _unsafe_lines(["a", ""])
+
+
 def test_keeping_many_files_in_a_folder_this_tool_did_not_build_is_refused(tmp_path):
     from site_builder.writer import Output, OutputError
 
