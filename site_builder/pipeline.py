@@ -200,12 +200,13 @@ def pages_to_render(outline: list[Planned], site: Site, library: Library, output
     """
     if not cache.enabled:
         return [(planned.make(), None) for planned in outline]
-    record = replan.plan_record(site, library, outline, cache.fingerprints, shared)
+    previous = replan.PlanRecord.from_json(cache.previous_plan)
+    record = replan.plan_record(site, library, outline, cache.fingerprints, shared, previous)
     cache.plan = record.to_json()
     if not cache.has_previous and shared[2] is not None:
         # Nothing to reuse (a first build into this output): keys are computed where the pages are rendered.
         return [(planned.make(), None if planned.sources is None else DEFERRED_KEY) for planned in outline]
-    unchanged, stale = replan.split_outline(outline, replan.PlanRecord.from_json(cache.previous_plan), record)
+    unchanged, stale = replan.split_outline(outline, previous, record)
     kept = cache.keep_pages([planned.path for planned in unchanged], output)
     if replan.check_mode():
         _check_kept([planned for planned in unchanged if planned.path in kept], cache, shared)

@@ -11,14 +11,17 @@ A page's context (:func:`site_builder.pages.outline_pages`) is a function of thr
   :func:`~site_builder.pages.paper_identity` (where each was read, which an edited abstract or title
   does not change); their digest per page is :func:`page_digests`;
 - the **data of those papers** (:func:`paper_digests`): for each, its :class:`~site_builder.model.Paper`
-  (every field), its note, its related papers (ids) and its BibTeX key. What else a page shows of a
-  paper is a function of these and the structure: the author page of each author name (the name's
-  :func:`~site_builder.authors.author_key` and the authors' keys and slugs), its tags (its note's
-  tags and the tag terms) and keywords (``Paper.keywords`` and the keyword terms).
+  (every field) and its note. What else a page shows of a paper is a function of these and the
+  structure: the author page of each author name (the name's :func:`~site_builder.authors.author_key`
+  and the authors' keys and slugs), its tags (its note's tags and the tag terms) and keywords
+  (``Paper.keywords`` and the keyword terms). The paper's own page shows two things more: its related
+  papers, which are among that page's sources (so a changed related list moves the page, and a related
+  paper whose id changed is a changed paper), and its BibTeX key (:func:`own_data`; a paper whose key
+  changed counts as changed).
 
 The previous build's digests are kept in its manifest (:class:`~site_builder.cache.BuildCache`,
 ``plan``). When the structure digest is unchanged, a page whose sources digest is the previous one
-and none of whose source papers changed gets the same context, hence the same key, as in the
+and none of whose source papers changed (data or BibTeX key) gets the same context, hence the same key, as in the
 previous build: it is kept without building its views or digesting its context
 (:func:`split_outline`). Every other page is planned and keyed as in a full build
 (:func:`site_builder.pipeline.page_keys`), so a page kept here is one the full path would also keep.
@@ -47,35 +50,64 @@ class ReplanMismatch(AssertionError):
 @dataclass
 class PlanRecord:
     """What the next build compares: ``structure`` (hex digest, None when it cannot be trusted),
-    ``papers`` (paper identity → hex digest of its data) and ``pages`` (path → hex digest of its sources)."""
+    ``papers`` (paper identity → digest of its data, :func:`paper_digests`), ``pages`` (path → digest of
+    its sources, :func:`page_digests`), ``own`` (paper identity → what only the paper's page shows of
+    it, :func:`own_data`) and ``authors`` (``[input digest, digest]`` of the structure's authors
+    part, :func:`authors_digest`; None when not known). Digests are :class:`bytes` (the manifest is
+    :mod:`marshal` data)."""
 
     structure: str | None
-    papers: dict[str, str]
-    pages: dict[str, str]
+    papers: dict[str, bytes]
+    pages: dict[str, bytes]
+    own: dict[str, str]
+    authors: list | None = None
 
     def to_json(self) -> dict:
-        """The record as JSON-ready data (for the manifest)."""
-        return {"structure": self.structure, "papers": self.papers, "pages": self.pages}
+        """The record as plain data for the manifest (:mod:`marshal`-able: str, bytes, dict, list, None)."""
+        return {"structure": self.structure, "papers": self.papers, "pages": self.pages, "own": self.own,
+                "authors": self.authors}
 
     @staticmethod
     def from_json(data) -> "PlanRecord | None":
-        """The record saved by :meth:`to_json`, or None when ``data`` is not one."""
+        """The record saved by :meth:`to_json`, or None when ``data`` is not one. (Values are only ever
+        compared with ``==``/``!=``: a malformed value compares unequal, its page is planned again.)"""
         if not isinstance(data, dict):
             return None
-        structure, papers, pages = data.get("structure"), data.get("papers"), data.get("pages")
-        if not (isinstance(structure, str) and isinstance(papers, dict) and isinstance(pages, dict)):
+        structure, papers, pages, own = data.get("structure"), data.get("papers"), data.get("pages"), data.get("own")
+        if not (isinstance(structure, str) and isinstance(papers, dict) and isinstance(pages, dict)
+                and isinstance(own, dict)):
             return None
-        return PlanRecord(structure, papers, pages)
+        authors = data.get("authors")
+        return PlanRecord(structure, papers, pages, own, authors if isinstance(authors, list) else None)
 
 
 def _sha(value) -> str:
     return hashlib.sha256(repr(value).encode("utf-8", "surrogatepass")).hexdigest()[:DIGITS]
 
 
-def structure_digest(site, library, fingerprints, shared: tuple) -> str | None:
+def authors_digest(library, previous: "PlanRecord | None") -> tuple[str, list | None]:
+    """``(digest, record)``: the hex digest of the structure's authors part (each author's key, slug,
+    spellings and number of papers, in index order) and ``[input digest, digest]`` for :attr:`PlanRecord.authors`.
+
+    The author index is a function of the papers' authors as written, in order (its
+    :func:`~site_builder.authors.input_digest`, which :func:`~site_builder.authors.cached_index` keeps on the
+    index as ``input_digest``; ``authors.json`` is reused on the same rule): when that is the one the
+    ``previous`` record names, its digest is taken as it is instead of digesting ~19,000 authors again
+    (~30 ms). Without an ``input_digest`` on the index, the digest is computed and the record is None."""
+    known = getattr(library.authors, "input_digest", None)
+    if (isinstance(known, str) and previous is not None and isinstance(previous.authors, list)
+            and len(previous.authors) == 2 and previous.authors[0] == known and isinstance(previous.authors[1], str)):
+        return previous.authors[1], previous.authors
+    digest = _sha(tuple([(a.key, a.slug, tuple(sorted(a.spellings.items())), len(a.papers))  # name: the top spelling
+                         for a in library.authors.authors]))
+    return digest, ([known, digest] if isinstance(known, str) else None)
+
+
+def structure_digest(site, library, fingerprints, shared: tuple, authors: str | None = None) -> str | None:
     """Hex digest of the site's structure (see the module docstring), with ``shared`` (the code,
-    template and config digests of :func:`site_builder.pipeline.page_keys`). None when a part cannot
-    be digested by ``fingerprints`` (a :class:`~site_builder.cache.Fingerprinter`)."""
+    template and config digests of :func:`site_builder.pipeline.page_keys`) and ``authors`` (the digest
+    of :func:`authors_digest`; default: computed). None when a part cannot be digested by ``fingerprints``
+    (a :class:`~site_builder.cache.Fingerprinter`)."""
     of = fingerprints.of
     places: dict[int, str | None] = {}
 
@@ -96,8 +128,8 @@ def structure_digest(site, library, fingerprints, shared: tuple) -> str | None:
         counts[place(objects[venue]), place(track) if track is not None else ""] += n
     venues = tuple([(place(v), tuple([place(t) for t in site.tracks_of(v)])) for v in site.venues])
     tracks = tuple([place(t) for t in site.tracks])
-    authors = tuple([(a.key, a.slug, tuple(sorted(a.spellings.items())), len(a.papers))  # name: the top spelling
-                     for a in library.authors.authors])
+    if authors is None:
+        authors = authors_digest(library, None)[0]
     terms = tuple([(t.kind, t.slug, t.label, t.path, len(t.papers)) for t in (*library.tags, *library.keywords)])
     notes = (bool(library.notes), library.status_counts() if library.notes else None)
     parts = (shared, len(site.papers), tuple(sorted(counts.items())), venues, tracks, authors, terms, notes,
@@ -107,37 +139,60 @@ def structure_digest(site, library, fingerprints, shared: tuple) -> str | None:
     return _sha(parts)
 
 
-def paper_digests(site, library, fingerprints) -> dict[str, str] | None:
-    """``{paper identity: hex digest}`` of every paper's data as pages can show it (see the module
-    docstring): its :class:`~site_builder.model.Paper` and its note (their digests by ``fingerprints``,
-    a :class:`~site_builder.cache.Fingerprinter`), the ids of its related papers and its BibTeX key.
-    None when a paper or note cannot be digested or two papers share an identity."""
-    result: dict[str, str] = {}
-    digest = fingerprints.digest
-    note_of, related, bib_key = library.note, library.related, library.bib_key
-    sha = hashlib.sha256
-    for paper in site.papers:  # as tight as can be: ~10,000 papers per build
-        note = note_of(paper)
-        value = (digest(paper), None if note is None else digest(note), tuple([p.id for p in related(paper)]),
-                 bib_key(paper))
-        if value[0] is None or (note is not None and value[1] is None):
-            return None
-        result[paper_identity(paper)] = sha(repr(value).encode("utf-8", "surrogatepass")).hexdigest()[:DIGITS]
-    return result if len(result) == len(site.papers) else None
+def paper_digests(site, library, fingerprints, identities: list[str] | None = None) -> dict[str, bytes] | None:
+    """``{paper identity: digest}`` of every paper's data as pages can show it (see the module
+    docstring): its :class:`~site_builder.model.Paper`'s 32-byte digest by ``fingerprints`` (a
+    :class:`~site_builder.cache.Fingerprinter`, which may have it from the index process already), or,
+    for a paper with a note, SHA-256 of ``b"note"``, that digest and the note's. ``identities``: each
+    paper's :func:`~site_builder.pages.paper_identity` (default: computed). None when a paper or note
+    cannot be digested or two papers share an identity."""
+    papers = site.papers
+    digests = list(map(fingerprints.digest, papers))  # memoised: ~10,000 papers, no hashing here
+    if None in digests:
+        return None
+    if library.notes:
+        note_of, digest, sha = library.note, fingerprints.digest, hashlib.sha256
+        for n, paper in enumerate(papers):
+            note = note_of(paper)
+            if note is not None:
+                note_digest = digest(note)
+                if note_digest is None:
+                    return None
+                digests[n] = sha(b"note" + digests[n] + note_digest).digest()
+    result = dict(zip(identities if identities is not None else map(paper_identity, papers), digests))
+    return result if len(result) == len(papers) else None
 
 
-def page_digests(outline: list[Planned]) -> dict[str, str]:
-    """``{path: hex digest of its sources}`` of the pages of ``outline`` that have sources."""
-    sha = hashlib.sha256
-    return {planned.path: sha(repr(planned.sources).encode("utf-8", "surrogatepass")).hexdigest()[:DIGITS]
-            for planned in outline if planned.sources is not None}  # _sha, inline: ~28,800 pages per build
+def own_data(site, library, identities: list[str]) -> dict[str, str]:
+    """``{paper identity: its BibTeX key}`` (``identities``: each paper's, in site order): what a paper's
+    page shows of its paper besides the paper's data (:func:`paper_digests`) and its sources (see the module
+    docstring). A paper whose key changed counts as changed (:func:`split_outline`): a key changes with the
+    paper's data but for a rare shift of another paper's suffix."""
+    return dict(zip(identities, map(library.bib_keys.__getitem__, map(attrgetter("id"), site.papers))))
 
 
-def plan_record(site, library, outline: list[Planned], fingerprints, shared: tuple) -> PlanRecord:
-    """The :class:`PlanRecord` of this build (structure None when the papers cannot be digested)."""
-    papers = paper_digests(site, library, fingerprints)
-    structure = structure_digest(site, library, fingerprints, shared) if papers is not None else None
-    return PlanRecord(structure, papers or {}, page_digests(outline) if structure is not None else {})
+def page_digests(outline: list[Planned]) -> dict[str, bytes]:
+    """``{path: 16-byte digest of its sources}`` of the pages of ``outline`` that have sources: SHA-256 of
+    the identities joined by newlines (an identity holds none: :func:`~site_builder.pages.paper_identity`
+    or ``""``), or of ``b"()"`` for no sources (which ``("",)`` would otherwise share)."""
+    sha, join = hashlib.sha256, "\n".join
+    return {planned.path: sha(join(planned.sources).encode("utf-8", "surrogatepass") if planned.sources else b"()")
+            .digest()[:16] for planned in outline if planned.sources is not None}  # ~28,800 pages per build
+
+
+def plan_record(site, library, outline: list[Planned], fingerprints, shared: tuple,
+                previous: PlanRecord | None = None) -> PlanRecord:
+    """The :class:`PlanRecord` of this build (structure None when the papers cannot be digested);
+    ``previous``: the previous build's, whose authors digest is reused when it can be (:func:`authors_digest`)."""
+    identities = list(map(paper_identity, site.papers))
+    papers = paper_digests(site, library, fingerprints, identities)
+    structure, authors = None, None
+    if papers is not None:
+        digest, authors = authors_digest(library, previous)
+        structure = structure_digest(site, library, fingerprints, shared, digest)
+    if structure is None:
+        return PlanRecord(None, {}, {}, {}, None)
+    return PlanRecord(structure, papers, page_digests(outline), own_data(site, library, identities), authors)
 
 
 def split_outline(outline: list[Planned], previous: PlanRecord | None,
@@ -151,9 +206,14 @@ def split_outline(outline: list[Planned], previous: PlanRecord | None,
         return [], list(outline)
     old = previous.papers
     changed = {identity for identity, digest in current.papers.items() if old.get(identity) != digest}
+    old = previous.own
+    changed.update([identity for identity, key in current.own.items() if old.get(identity) != key])
     # Pages whose sources' digest is not the previous one (or new pages): a set difference in C, few
-    # pages, instead of two dict lookups for each of ~28,800 pages.
-    moved = {path for path, _ in current.pages.items() - previous.pages.items()}
+    # pages, instead of dict lookups for each of ~28,800 pages.
+    try:
+        moved = {path for path, _ in current.pages.items() - previous.pages.items()}
+    except TypeError:  # an unhashable value in a malformed previous record: plan everything
+        return [], list(outline)
     unchanged: list[Planned] = []
     stale: list[Planned] = []
     for planned in outline:

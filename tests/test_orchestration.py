@@ -251,8 +251,8 @@ def _reference_structure_digest(site, library, fingerprints, shared):
                      for a in library.authors.authors])
     terms = tuple([(t.kind, t.slug, t.label, t.path, len(t.papers)) for t in (*library.tags, *library.keywords)])
     notes = (bool(library.notes), library.status_counts() if library.notes else None)
-    parts = (shared, len(site.papers), tuple(sorted(counts.items())), venues, tracks, authors, terms, notes,
-             AUTHORS_PER_INDEX_PAGE)
+    parts = (shared, len(site.papers), tuple(sorted(counts.items())), venues, tracks, replan._sha(authors), terms,
+             notes, AUTHORS_PER_INDEX_PAGE)
     return None if None in shared or None in places.values() else replan._sha(parts)
 
 
@@ -283,3 +283,72 @@ def test_the_structure_digest_counts_papers_per_venue_and_track_as_one_place_per
     assert replan.structure_digest(changed, library, Fingerprinter(), shared) != digest
     assert (replan.structure_digest(changed, library, Fingerprinter(), shared)
             == _reference_structure_digest(changed, library, Fingerprinter(), shared))
+
+
+def _seed_plan():
+    """The seed lists' model, library, outline and plan record (no cache, no previous record)."""
+    from site_builder import replan
+    from site_builder.cache import Fingerprinter
+    from site_builder.library import Library
+    from site_builder.pages import outline_pages
+
+    site = _seed_model()
+    library = Library(site)
+    outline = outline_pages(site, library)
+    record = replan.plan_record(site, library, outline, Fingerprinter(), ("code", "templates", "config"))
+    assert record.structure is not None and len(record.papers) == len(site.papers)
+    return site, library, outline, record
+
+
+def test_a_paper_whose_bibtex_key_alone_changed_is_planned_again_with_every_page_that_shows_it():
+    import copy
+
+    from site_builder import replan
+    from site_builder.pages import paper_identity
+
+    site, library, outline, record = _seed_plan()
+    unchanged, stale = replan.split_outline(outline, replan.PlanRecord.from_json(record.to_json()), record)
+    assert [p.path for p in stale] == [p.path for p in outline if p.sources is None]  # nothing changed
+    paper = site.papers[len(site.papers) // 2]
+    identity = paper_identity(paper)
+    previous = copy.deepcopy(record.to_json())
+    previous["own"][identity] += "x"  # the previous build gave this paper another key (e.g. a suffix shifted)
+    unchanged, stale = replan.split_outline(outline, replan.PlanRecord.from_json(previous), record)
+    showing = {p.path for p in outline if p.sources is not None and identity in p.sources}
+    assert paper.path in showing and {p.path for p in stale} == showing | {p.path for p in outline if p.sources is None}
+
+
+def test_the_authors_digest_is_taken_from_the_previous_record_only_for_the_same_authors_as_written():
+    from site_builder import replan
+    from site_builder.authors import input_digest
+
+    site, library, outline, record = _seed_plan()
+    computed, none = replan.authors_digest(library, None)
+    assert none is None  # an index made without the cache has no input digest: nothing to record
+    assert computed == replan._sha(tuple((a.key, a.slug, tuple(sorted(a.spellings.items())), len(a.papers))
+                                         for a in library.authors.authors))
+    library.authors.input_digest = input_digest(site.papers)
+    digest, kept = replan.authors_digest(library, record)
+    assert (digest, kept) == (computed, [library.authors.input_digest, computed])
+    record.authors = [library.authors.input_digest, "recorded"]
+    assert replan.authors_digest(library, record) == ("recorded", record.authors)
+    record.authors = ["another input", "recorded"]
+    assert replan.authors_digest(library, record) == (computed, [library.authors.input_digest, computed])
+    assert replan.structure_digest(site, library, _fingerprinter(), ("c", "t", "f"), computed) == \
+        replan.structure_digest(site, library, _fingerprinter(), ("c", "t", "f"))
+
+
+def test_page_digests_tell_apart_every_change_of_sources():
+    from site_builder import replan
+    from site_builder.pages import Planned
+
+    variants = [(), ("",), ("", ""), ("a:1",), ("a:1", ""), ("", "a:1"), ("a:1", "b:2"), ("b:2", "a:1")]
+    digests = replan.page_digests([Planned(f"p{n}.html", sources, None) for n, sources in enumerate(variants)])
+    assert len(set(digests.values())) == len(set(variants))
+    assert "x.html" not in replan.page_digests([Planned("x.html", None, None)])
+
+
+def _fingerprinter():
+    from site_builder.cache import Fingerprinter
+
+    return Fingerprinter()
