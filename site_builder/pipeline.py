@@ -15,7 +15,7 @@ import jinja2
 from . import listcache, replan, strmemo, unchanged, urls, workers
 from .bibfiles import write_bib_files
 from .papersjson import write_papers_json
-from .cache import BuildCache, code_version, folder_digest, paper_work, read_manifest
+from .cache import BuildCache, code_version, files_not_as_recorded, folder_digest, paper_work, read_manifest
 from .config import SiteConfig
 from .diagnostics import Diagnostics
 from .feeds import DateError, build_time, rfc3339
@@ -411,15 +411,36 @@ def _build_lists(seeds: Path, out: Path, config: SiteConfig, strict: bool, notes
             except (TypeError, ValueError, KeyError):
                 pass
     build_cache = BuildCache(cache)
-    progress.stage("reading lists")
-    entries = read_lists(files, config, diagnostics, build_cache)
-    overrides = load_overrides(seeds, diagnostics)
+    if manifest is not None:
+        build_cache.check_files_meanwhile(manifest, start_file_check(out, manifest))
+    try:
+        progress.stage("reading lists")
+        entries = read_lists(files, config, diagnostics, build_cache)
+        overrides = load_overrides(seeds, diagnostics)
+    except BaseException:
+        build_cache.stop_file_check()
+        raise
     try:
         return _build(out, config, strict, build_cache, entries, overrides, diagnostics, progress, notes, updated,
                       inputs, manifest)
     finally:
+        build_cache.stop_file_check()
         gc.unfreeze()
         progress.close()
+
+
+def start_file_check(out: Path, manifest: dict):
+    """Start :func:`~site_builder.cache.files_not_as_recorded` of the previous build's files (``manifest``,
+    as :func:`read_manifest` gave it) in a forked process (:func:`workers.start_background`), for
+    :meth:`BuildCache.check_files_meanwhile`: it runs on another core while this process reads the lists
+    and builds the model (the ~28,800 ``stat`` calls of a 10,000-paper rebuild, ~0.1 s, were on its serial
+    path). None when there is nothing to check or no process can be forked (the files are then checked
+    where they are kept)."""
+    files = manifest.get("files")
+    if not isinstance(files, dict) or not files:
+        return None
+    target = Path(out)
+    return workers.start_background(lambda: files_not_as_recorded(target, files))
 
 
 def _saved_report(saved: dict, progress: Progress) -> BuildReport:
