@@ -343,9 +343,77 @@ def test_page_digests_tell_apart_every_change_of_sources():
     from site_builder.pages import Planned
 
     variants = [(), ("",), ("", ""), ("a:1",), ("a:1", ""), ("", "a:1"), ("a:1", "b:2"), ("b:2", "a:1")]
-    digests = replan.page_digests([Planned(f"p{n}.html", sources, None) for n, sources in enumerate(variants)])
-    assert len(set(digests.values())) == len(set(variants))
-    assert "x.html" not in replan.page_digests([Planned("x.html", None, None)])
+    outline = [Planned(f"p{n}.html", sources, None) for n, sources in enumerate(variants)]
+    paths, digests, lengths = replan.page_digests(outline)
+    assert paths == [p.path for p in outline]
+    slots = {(digests[32 * n:32 * n + 32], lengths[4 * n:4 * n + 4]) for n in range(len(paths))}
+    assert len(slots) == len(variants)
+    # Each page whose sources differ from the previous build's is moved, whatever the order of the pages.
+    for other in variants:
+        for n in range(len(variants)):
+            changed = list(outline)
+            changed[n] = Planned(outline[n].path, other, None)
+            expected = {outline[n].path} if other != variants[n] else set()
+            record = replan.page_digests(changed)
+            assert replan._moved(replan.page_digests(outline), record) == expected
+            reordered = replan.page_digests(changed[::-1] + [Planned("search.html", None, None)])
+            assert replan._moved(replan.page_digests(outline), reordered) == expected
+    assert replan._moved(replan.page_digests(outline), replan.page_digests(outline[1:])) == set()
+    assert replan._moved(replan.page_digests(outline[1:]), replan.page_digests(outline)) == {"p0.html"}
+
+
+def test_many_pages_moved_are_found_by_the_block_comparison():
+    from site_builder import replan
+    from site_builder.pages import Planned
+
+    outline = [Planned(f"p{n}.html", (f"a:{n}", f"b:{n % 7}"), None) for n in range(2000)]
+    for moved in ([], [0], [255, 256, 257], [1999], list(range(0, 2000, 97)), list(range(600, 900))):
+        changed = [Planned(p.path, p.sources + ("c:1",), None) if n in moved else p for n, p in enumerate(outline)]
+        assert replan._moved(replan.page_digests(outline), replan.page_digests(changed)) == {f"p{n}.html" for n in moved}
+
+
+def test_split_outline_gives_the_pages_one_test_per_page_gives():
+    import copy
+    import random
+
+    from site_builder import replan
+    from site_builder.pages import Planned
+
+    site, library, outline, record = _seed_plan()
+
+    def reference(previous):  # the test of each page, written out
+        old_pages = dict(zip(previous["pages"][0], zip(replan._slots(previous["pages"][1], 32),
+                                                       replan._slots(previous["pages"][2], 4))))
+        new_pages = dict(zip(record.pages[0], zip(replan._slots(record.pages[1], 32), replan._slots(record.pages[2], 4))))
+        changed = {i for i in record.papers if previous["papers"].get(i) != record.papers[i]
+                   or previous["own"].get(i) != record.own[i]}
+        stale = [p for p in outline if p.sources is None or old_pages.get(p.path) != new_pages[p.path]
+                 or any(i in changed for i in p.sources)]
+        return [p for p in outline if p not in stale], stale
+
+    rng = random.Random(5)
+    identities = sorted(record.papers)
+    for trial in range(12):
+        previous = copy.deepcopy(record.to_json())
+        for identity in rng.sample(identities, trial % 4):
+            previous["papers"][identity] = b"other"
+        if trial % 3:
+            paths, digests, lengths = previous["pages"]
+            for n in rng.sample(range(len(paths)), trial):
+                digests = digests[:32 * n] + bytes(32) + digests[32 * n + 32:]
+            previous["pages"] = [paths, digests, lengths]
+        if trial % 5 == 4:  # another order of pages
+            paths, digests, lengths = previous["pages"]
+            order = list(range(len(paths)))[::-1]
+            previous["pages"] = [[paths[n] for n in order], b"".join(digests[32 * n:32 * n + 32] for n in order),
+                                 b"".join(lengths[4 * n:4 * n + 4] for n in order)]
+        got = replan.split_outline(outline, replan.PlanRecord.from_json(previous), record)
+        assert got == reference(previous)
+    assert replan.split_outline(outline, replan.PlanRecord.from_json(record.to_json()), record)[1] == \
+        [p for p in outline if p.sources is None]
+    broken = copy.deepcopy(record.to_json())
+    broken["pages"][1] = broken["pages"][1][:-1]
+    assert replan.split_outline(outline, replan.PlanRecord.from_json(broken), record) == ([], outline)
 
 
 def _fingerprinter():
