@@ -36,8 +36,8 @@ import os
 from array import array
 from collections import Counter
 from dataclasses import dataclass
-from itertools import compress, repeat
-from operator import attrgetter, is_, is_not, methodcaller, not_, or_
+from itertools import compress, count, repeat
+from operator import attrgetter, is_, is_not, methodcaller, ne, not_, or_
 
 from .pages import AUTHORS_PER_INDEX_PAGE, Planned, paper_identity
 
@@ -194,19 +194,30 @@ def page_digests(outline: list[Planned]) -> list:
 
 def _moved(previous: list, current: list) -> set[str]:
     """The paths of ``current`` (:func:`page_digests`) whose sources are not those ``previous`` recorded
-    for the same path (or that it did not record). Raises ValueError or TypeError for a malformed ``previous``."""
+    for the same path (or that it did not record); with the same number of pages, also those of the (at most
+    :data:`MAX_SHIFTED`) places whose path is not the previous one (a page counted as moved is only planned
+    and keyed again: a safe excess). Raises ValueError or TypeError for a malformed ``previous``."""
     old_paths, old_digests, old_lengths = previous
     paths, digests, lengths = current
     if not (type(old_paths) is list and type(old_digests) is bytes and type(old_lengths) is bytes
             and len(old_digests) == PAGE_DIGEST_BYTES * len(old_paths)
             and len(old_lengths) == PAGE_LENGTH_BYTES * len(old_paths)):
         raise ValueError("not a record of pages")
-    if old_paths == paths:  # the same pages in the same order (the common case): compare the bytes
-        return {paths[n] for n in _differing(old_digests, digests, PAGE_DIGEST_BYTES)
-                | _differing(old_lengths, lengths, PAGE_LENGTH_BYTES)}
+    if len(old_paths) == len(paths):
+        # The same number of pages: those at the same place under the same path are compared by their bytes,
+        # the others (an edited abstract changes its paper's path) count as moved, when they are few.
+        shifted = list(compress(count(), map(ne, old_paths, paths)))
+        if len(shifted) <= MAX_SHIFTED:
+            return {paths[n] for n in _differing(old_digests, digests, PAGE_DIGEST_BYTES).union(
+                shifted, _differing(old_lengths, lengths, PAGE_LENGTH_BYTES))}
     old = dict(zip(old_paths, zip(_slots(old_digests, PAGE_DIGEST_BYTES), _slots(old_lengths, PAGE_LENGTH_BYTES))))
     new = zip(paths, zip(_slots(digests, PAGE_DIGEST_BYTES), _slots(lengths, PAGE_LENGTH_BYTES)))
     return {path for path, value in new if old.get(path) != value}
+
+
+#: Above this many pages whose path is not the previous build's at the same place, :func:`_moved` looks each
+#: path up instead of counting them all as moved.
+MAX_SHIFTED = 200
 
 
 def _slots(data: bytes, size: int) -> list[bytes]:

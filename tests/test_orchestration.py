@@ -356,8 +356,16 @@ def test_page_digests_tell_apart_every_change_of_sources():
             expected = {outline[n].path} if other != variants[n] else set()
             record = replan.page_digests(changed)
             assert replan._moved(replan.page_digests(outline), record) == expected
-            reordered = replan.page_digests(changed[::-1] + [Planned("search.html", None, None)])
-            assert replan._moved(replan.page_digests(outline), reordered) == expected
+            reordered = replan.page_digests(changed[::-1] + [Planned("search.html", None, None),
+                                                             Planned("new.html", ("a:1",), None)])
+            assert replan._moved(replan.page_digests(outline), reordered) == expected | {"new.html"}
+            # (with as many pages as before, pages at another place count as moved: a safe excess)
+            assert len(outline) % 2 == 0  # reversed: no page at its place
+            assert replan._moved(replan.page_digests(outline), replan.page_digests(changed[::-1])) == {
+                p.path for p in outline}
+            renamed = changed[:2] + [Planned("renamed.html", changed[2].sources, None)] + changed[3:]
+            assert replan._moved(replan.page_digests(outline), replan.page_digests(renamed)) == (
+                {"renamed.html"} | expected) - {"p2.html"}
     assert replan._moved(replan.page_digests(outline), replan.page_digests(outline[1:])) == set()
     assert replan._moved(replan.page_digests(outline[1:]), replan.page_digests(outline)) == {"p0.html"}
 
@@ -408,6 +416,15 @@ def test_split_outline_gives_the_pages_one_test_per_page_gives():
             previous["pages"] = [[paths[n] for n in order], b"".join(digests[32 * n:32 * n + 32] for n in order),
                                  b"".join(lengths[4 * n:4 * n + 4] for n in order)]
         got = replan.split_outline(outline, replan.PlanRecord.from_json(previous), record)
+        if trial % 5 == 3:  # a few pages renamed at their places: planned again (their sources are new)
+            paths = previous["pages"][0]
+            for n in rng.sample(range(len(paths)), 3):
+                paths[n] = "renamed/" + paths[n]
+            renamed = {p.path for p in outline if "renamed/" + p.path in paths}
+            got = replan.split_outline(outline, replan.PlanRecord.from_json(previous), record)
+            expected = reference(previous)
+            assert got[1] == [p for p in outline if p in expected[1] or p.path in renamed]
+            continue
         assert got == reference(previous)
     assert replan.split_outline(outline, replan.PlanRecord.from_json(record.to_json()), record)[1] == \
         [p for p in outline if p.sources is None]
