@@ -6,6 +6,7 @@ import gc
 import shutil
 import tomllib
 from dataclasses import astuple, dataclass
+from operator import attrgetter
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
@@ -207,10 +208,11 @@ def pages_to_render(outline: list[Planned], site: Site, library: Library, output
         # Nothing to reuse (a first build into this output): keys are computed where the pages are rendered.
         return [(planned.make(), None if planned.sources is None else DEFERRED_KEY) for planned in outline]
     unchanged, stale = replan.split_outline(outline, previous, record)
-    kept = cache.keep_pages([planned.path for planned in unchanged], output)
+    not_kept = cache.keep_pages(list(map(attrgetter("path"), unchanged)), output)
     if replan.check_mode():
-        _check_kept([planned for planned in unchanged if planned.path in kept], cache, shared)
-    stale += [planned for planned in unchanged if planned.path not in kept]
+        _check_kept([planned for planned in unchanged if planned.path not in not_kept], cache, shared)
+    if not_kept:
+        stale += [planned for planned in unchanged if planned.path in not_kept]
     always = [planned.make() for planned in stale if planned.sources is None]
     pages = [planned.make() for planned in stale if planned.sources is not None]
     keys = page_keys(pages, cache, shared)
