@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from itertools import compress, count, repeat
 from operator import attrgetter, is_, is_not, methodcaller, ne, not_, or_
 
-from .pages import AUTHORS_PER_INDEX_PAGE, Planned, paper_identity
+from .pages import AUTHORS_PER_INDEX_PAGE, Planned, _source_tag
 
 #: Hex digits kept of each digest (128 bits).
 DIGITS = 32
@@ -52,16 +52,16 @@ class ReplanMismatch(AssertionError):
 @dataclass
 class PlanRecord:
     """What the next build compares: ``structure`` (hex digest, None when it cannot be trusted),
-    ``papers`` (paper identity → digest of its data, :func:`paper_digests`), ``pages`` (the digests of
-    its sources, as :func:`page_digests` gives them), ``own`` (paper identity → what only the paper's page shows of
-    it, :func:`own_data`) and ``authors`` (``[input digest, digest]`` of the structure's authors
+    ``papers`` (the papers' identities and the digests of their data, :func:`paper_digests`), ``pages`` (the pages' paths
+    and the digests of their sources, :func:`page_digests`), ``own`` (what only each paper's page shows of it, in the
+    order of ``papers``, :func:`own_data`) and ``authors`` (``[input digest, digest]`` of the structure's authors
     part, :func:`authors_digest`; None when not known). Digests are :class:`bytes` (the manifest is
     :mod:`marshal` data)."""
 
     structure: str | None
-    papers: dict[str, bytes]
+    papers: list
     pages: list
-    own: dict[str, str]
+    own: list
     authors: list | None = None
 
     def to_json(self) -> dict:
@@ -76,8 +76,8 @@ class PlanRecord:
         if not isinstance(data, dict):
             return None
         structure, papers, pages, own = data.get("structure"), data.get("papers"), data.get("pages"), data.get("own")
-        if not (isinstance(structure, str) and isinstance(papers, dict) and isinstance(pages, list)
-                and len(pages) == 3 and isinstance(own, dict)):
+        if not (isinstance(structure, str) and isinstance(papers, list) and len(papers) == 2
+                and isinstance(pages, list) and len(pages) == 3 and isinstance(own, list)):
             return None
         authors = data.get("authors")
         return PlanRecord(structure, papers, pages, own, authors if isinstance(authors, list) else None)
@@ -141,16 +141,27 @@ def structure_digest(site, library, fingerprints, shared: tuple, authors: str | 
     return _sha(parts)
 
 
-def paper_digests(site, library, fingerprints, identities: list[str] | None = None) -> dict[str, bytes] | None:
-    """``{paper identity: digest}`` of every paper's data as pages can show it (see the module
-    docstring): its :class:`~site_builder.model.Paper`'s 32-byte digest by ``fingerprints`` (a
-    :class:`~site_builder.cache.Fingerprinter`, which may have it from the index process already), or,
-    for a paper with a note, SHA-256 of ``b"note"``, that digest and the note's. ``identities``: each
-    paper's :func:`~site_builder.pages.paper_identity` (default: computed). None when a paper or note
-    cannot be digested or two papers share an identity."""
+def identities_of(papers) -> list[str]:
+    """:func:`~site_builder.pages.paper_identity` of each of ``papers``, by maps in C (~10,000 papers)."""
+    return list(map("{}:{}".format, map(_source_tag, map(attrgetter("source"), papers)),
+                    map(attrgetter("line"), papers)))
+
+
+#: Bytes of one paper's digest in :attr:`PlanRecord.papers` (SHA-256).
+PAPER_DIGEST_BYTES = 32
+
+
+def paper_digests(site, library, fingerprints, identities: list[str] | None = None) -> list | None:
+    """``[identities, digests]``: each paper's :func:`~site_builder.pages.paper_identity` (``identities``, in
+    site order; default: computed) and the digest of its data as pages can show it (see the module docstring),
+    concatenated (bytes, 32 per paper): its :class:`~site_builder.model.Paper`'s digest by ``fingerprints`` (a
+    :class:`~site_builder.cache.Fingerprinter`, which may have it from the index process already), or, for a
+    paper with a note, SHA-256 of ``b"note"``, that digest and the note's. None when a paper or note cannot be
+    digested or two papers share an identity."""
     papers = site.papers
+    identities = identities if identities is not None else identities_of(papers)
     digests = list(map(fingerprints.digest, papers))  # memoised: ~10,000 papers, no hashing here
-    if None in digests:
+    if None in digests or len(set(identities)) != len(papers):
         return None
     if library.notes:
         note_of, digest, sha = library.note, fingerprints.digest, hashlib.sha256
@@ -161,16 +172,35 @@ def paper_digests(site, library, fingerprints, identities: list[str] | None = No
                 if note_digest is None:
                     return None
                 digests[n] = sha(b"note" + digests[n] + note_digest).digest()
-    result = dict(zip(identities if identities is not None else map(paper_identity, papers), digests))
-    return result if len(result) == len(papers) else None
+    return [identities, b"".join(digests)]
 
 
-def own_data(site, library, identities: list[str]) -> dict[str, str]:
-    """``{paper identity: its BibTeX key}`` (``identities``: each paper's, in site order): what a paper's
-    page shows of its paper besides the paper's data (:func:`paper_digests`) and its sources (see the module
-    docstring). A paper whose key changed counts as changed (:func:`split_outline`): a key changes with the
-    paper's data but for a rare shift of another paper's suffix."""
-    return dict(zip(identities, map(library.bib_keys.__getitem__, map(attrgetter("id"), site.papers))))
+def own_data(site, library) -> list[str]:
+    """Each paper's BibTeX key, in site order: what a paper's page shows of its paper besides the paper's
+    data (:func:`paper_digests`) and its sources (see the module docstring). A paper whose key changed counts
+    as changed (:func:`split_outline`): a key changes with the paper's data but for a rare shift of another
+    paper's suffix."""
+    return list(map(library.bib_keys.__getitem__, map(attrgetter("id"), site.papers)))
+
+
+def _changed_papers(previous: "PlanRecord", current: "PlanRecord") -> set[str]:
+    """The identities of ``current``'s papers whose data or BibTeX key is not the one ``previous`` recorded
+    for the same identity (or that it did not record); with the same number of papers, also those at the (at
+    most :data:`MAX_SHIFTED`) places whose identity is not the previous one (a safe excess: their pages are
+    planned again). Raises ValueError or TypeError for a malformed ``previous``."""
+    (old_ids, old_digests), old_keys = previous.papers, previous.own
+    (ids, digests), keys = current.papers, current.own
+    if not (type(old_ids) is list and type(old_digests) is bytes and type(old_keys) is list
+            and len(old_digests) == PAPER_DIGEST_BYTES * len(old_ids) and len(old_keys) == len(old_ids)):
+        raise ValueError("not a record of papers")
+    if len(old_ids) == len(ids):
+        shifted = list(compress(count(), map(ne, old_ids, ids)))
+        if len(shifted) <= MAX_SHIFTED:
+            return {ids[n] for n in _differing(old_digests, digests, PAPER_DIGEST_BYTES).union(
+                shifted, compress(count(), map(ne, old_keys, keys)))}
+    old = dict(zip(old_ids, zip(_slots(old_digests, PAPER_DIGEST_BYTES), old_keys)))
+    return {identity for identity, value in zip(ids, zip(_slots(digests, PAPER_DIGEST_BYTES), keys))
+            if old.get(identity) != value}
 
 
 #: Bytes of one page's sources digest in :attr:`PlanRecord.pages` (SHA-256) and of its number of sources.
@@ -242,15 +272,14 @@ def plan_record(site, library, outline: list[Planned], fingerprints, shared: tup
                 previous: PlanRecord | None = None) -> PlanRecord:
     """The :class:`PlanRecord` of this build (structure None when the papers cannot be digested);
     ``previous``: the previous build's, whose authors digest is reused when it can be (:func:`authors_digest`)."""
-    identities = list(map(paper_identity, site.papers))
-    papers = paper_digests(site, library, fingerprints, identities)
+    papers = paper_digests(site, library, fingerprints)
     structure, authors = None, None
     if papers is not None:
         digest, authors = authors_digest(library, previous)
         structure = structure_digest(site, library, fingerprints, shared, digest)
     if structure is None:
-        return PlanRecord(None, {}, [[], b"", b""], {}, None)
-    return PlanRecord(structure, papers, page_digests(outline), own_data(site, library, identities), authors)
+        return PlanRecord(None, [[], b""], [[], b"", b""], [], None)
+    return PlanRecord(structure, papers, page_digests(outline), own_data(site, library), authors)
 
 
 def split_outline(outline: list[Planned], previous: PlanRecord | None,
@@ -262,11 +291,8 @@ def split_outline(outline: list[Planned], previous: PlanRecord | None,
     """
     if previous is None or current.structure is None or previous.structure != current.structure:
         return [], list(outline)
-    old = previous.papers
-    changed = {identity for identity, digest in current.papers.items() if old.get(identity) != digest}
-    old = previous.own
-    changed.update([identity for identity, key in current.own.items() if old.get(identity) != key])
     try:
+        changed = _changed_papers(previous, current)
         moved = _moved(previous.pages, current.pages)
     except (TypeError, ValueError):  # a malformed previous record: plan everything
         return [], list(outline)
