@@ -172,7 +172,8 @@ def paper_digests(site, library, fingerprints, identities: list[str] | None = No
                 if note_digest is None:
                     return None
                 digests[n] = sha(b"note" + digests[n] + note_digest).digest()
-    return [identities, b"".join(digests)]
+    joined = b"".join(digests)
+    return [identities, joined] if len(joined) == PAPER_DIGEST_BYTES * len(papers) else None
 
 
 def own_data(site, library) -> list[str]:
