@@ -260,7 +260,7 @@ def cached_index(papers: Sequence, cache) -> AuthorIndex:
     with the same authors in the same order (:func:`input_digest`) for this code version, else computed
     and saved there. ``cache``: a :class:`~site_builder.cache.BuildCache` (None or disabled: computed).
     A corrupt file is a cache warning and is rewritten; the index is the same either way
-    (``tests/test_model_incremental.py``)."""
+    (``tests/test_model_incremental.py``). The index keeps that digest as ``input_digest``."""
     if cache is None or cache.folder is None:
         return AuthorIndex(papers)
     path = cache.folder / AUTHORS_STATE
@@ -269,8 +269,10 @@ def cached_index(papers: Sequence, cache) -> AuthorIndex:
     if saved is not None and saved.get("digest") == digest:
         index = AuthorIndex.from_saved(papers, saved)
         if index is not None:
+            index.input_digest = digest  # for site_builder.replan.authors_digest
             return index
         cache.diagnostics.warning(str(path), 0, "cache file corrupt, ignored: not an author index")
     index = AuthorIndex(papers)
     cache._save(path, {"digest": digest, **index.saved(papers)})
+    index.input_digest = digest
     return index

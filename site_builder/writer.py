@@ -217,6 +217,21 @@ def default_mode(mode: int) -> int:
 #: A line of a path that :meth:`Output.keep` refuses (empty, absolute, a ``.``/``..``/empty part); with
 #: the paths joined by newlines, a path holding a newline is refused too (then checked one by one).
 _UNSAFE_LINE = re.compile(r"^$|^/|/$|//|(?:^|/)\.\.?(?:/|$)", re.MULTILINE)
+#: Substrings of the paths joined by newlines (with a newline before and after) that :data:`_UNSAFE_LINE`
+#: can only match where one occurs: an empty line, a line starting or ending with ``/``, ``//``, and a part
+#: ending with ``.`` (``./``, ``.\n``; the ``.``/``..`` parts among those are for the regex to tell).
+_UNSAFE_HINTS = ("\n\n", "\n/", "/\n", "//", "./", ".\n")
+
+
+def _unsafe_lines(paths: list[str]) -> bool:
+    """Whether a line of ``paths`` joined by newlines matches :data:`_UNSAFE_LINE`: six substring
+    searches in C (~1 ms each for a rebuild's ~28,800 pages, against ~35 ms for the regex over all of
+    them), the regex only when one of :data:`_UNSAFE_HINTS` occurs."""
+    joined = "\n".join(paths)
+    wrapped = f"\n{joined}\n"
+    if not any(hint in wrapped for hint in _UNSAFE_HINTS):
+        return False
+    return _UNSAFE_LINE.search(joined) is not None
 
 
 #: Flags of a page file opened for writing (created, or emptied when a previous build left it).
@@ -309,7 +324,7 @@ class Output:
             return
         unique = set(paths)
         if (len(unique) != len(paths) or not self.written.isdisjoint(unique)
-                or _UNSAFE_LINE.search("\n".join(paths)) is not None):
+                or _unsafe_lines(paths)):
             for path in paths:  # raises the error :meth:`keep` gives the first bad path
                 self.keep(path)
             return

@@ -709,3 +709,45 @@ def test_compiled_templates_of_other_code_versions_are_removed(tmp_path, seeds_c
     assert build_into(site, "--cache", str(cache), seeds=seeds_copy) == 0
     (second,) = (cache / "templates").iterdir()
     assert second.name != first.name and list(second.glob("*.cache"))
+
+
+@pytest.mark.parametrize("early", [True, False])
+def test_pages_touched_since_the_last_build_are_rendered_again_whether_checked_early_or_when_kept(
+        tmp_path, seeds_copy, monkeypatch, early):
+    """The previous build's files are checked (size, mtime_ns, inode) in a forked process started before the
+    lists are read (pipeline.start_file_check), or where they are kept when no process can be forked: either
+    way a page whose file was touched, replaced or removed since is rendered again, every other one is kept,
+    and the bytes are a no-cache build's."""
+    import os
+
+    from site_builder import pipeline
+
+    checked = []  # the handles of the forked checks (their answers are taken where the pages are kept)
+    real_start = pipeline.start_file_check
+    monkeypatch.setattr(pipeline, "start_file_check", lambda *a: checked.append(real_start(*a)) or checked[-1])
+    if not early:
+        monkeypatch.setattr(workers, "start_background", lambda job: None)
+    elif workers.worker_count() < 2:
+        pytest.skip("needs two cores and fork")
+    site, cache = tmp_path / "site", tmp_path / "cache"
+    pages = run(seeds_copy, site, cache).pages
+    expected = files_of(site)
+    papers = sorted((site / "papers").glob("*.html"))
+    touched, replaced, removed = papers[3], papers[5], papers[8]
+    stat = touched.stat()
+    os.utime(touched, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1000))  # same bytes, another mtime
+    recorded = replaced.stat()
+    copy = replaced.with_suffix(".tmp")
+    copy.write_bytes(b"x" * recorded.st_size)
+    os.utime(copy, ns=(recorded.st_atime_ns, recorded.st_mtime_ns))
+    os.replace(copy, replaced)  # the same size and mtime, another inode
+    assert (replaced.stat().st_size, replaced.stat().st_mtime_ns) == (recorded.st_size, recorded.st_mtime_ns)
+    removed.unlink()
+    left = {p: (p.stat().st_ino, p.stat().st_mtime_ns) for p in site.rglob("*.html")
+            if p.name not in ("search.html", "404.html")}  # (rendered on every build)
+    run(seeds_copy, site, cache)
+    assert [job is not None for job in checked] == [early]
+    now = {p: (p.stat().st_ino, p.stat().st_mtime_ns) for p in left}
+    assert {p for p in left if now[p] != left[p]} == {touched, replaced}  # written again, the others kept
+    assert removed.is_file() and len(left) == pages - 2
+    assert files_of(site) == expected

@@ -166,6 +166,33 @@ def test_keeping_many_files_refuses_what_keeping_them_one_by_one_refuses(tmp_pat
         one.discard()
 
 
+def test_the_quick_unsafe_path_check_agrees_with_the_regex():
+    # Output.keep_all looks for a few substrings before running the regex over every path: both must agree
+    # on every list of paths made of the characters that matter (all lists up to 5 characters long, split
+    # into paths in every way, and random longer ones).
+    import itertools
+    import random
+
+    from site_builder.writer import _UNSAFE_LINE, _unsafe_lines
+
+    def agree(paths):
+        assert _unsafe_lines(paths) == (_UNSAFE_LINE.search("\n".join(paths)) is not None), paths
+
+    alphabet = "a./\n"
+    for n in range(6):
+        for chars in itertools.product(alphabet, repeat=n):
+            text = "".join(chars)
+            agree([text])
+            agree(text.split("\n"))
+            agree(["papers/x.html", text, "index.html"])
+    rng = random.Random(8)
+    for _ in range(3000):
+        agree(["".join(rng.choice(alphabet + "bc") for _ in range(rng.randint(0, 12)))
+               for _ in range(rng.randint(1, 4))])
+    assert not _unsafe_lines(["index.html", "papers/a.html", "a..b/c.d..html", "v/.a"])
+    assert _unsafe_lines(["index.html", "papers/./a.html"]) and _unsafe_lines(["a", ""])
+
+
 def test_keeping_many_files_in_a_folder_this_tool_did_not_build_is_refused(tmp_path):
     from site_builder.writer import Output, OutputError
 
@@ -224,8 +251,8 @@ def _reference_structure_digest(site, library, fingerprints, shared):
                      for a in library.authors.authors])
     terms = tuple([(t.kind, t.slug, t.label, t.path, len(t.papers)) for t in (*library.tags, *library.keywords)])
     notes = (bool(library.notes), library.status_counts() if library.notes else None)
-    parts = (shared, len(site.papers), tuple(sorted(counts.items())), venues, tracks, authors, terms, notes,
-             AUTHORS_PER_INDEX_PAGE)
+    parts = (shared, len(site.papers), tuple(sorted(counts.items())), venues, tracks, replan._sha(authors), terms,
+             notes, AUTHORS_PER_INDEX_PAGE)
     return None if None in shared or None in places.values() else replan._sha(parts)
 
 
@@ -256,3 +283,184 @@ def test_the_structure_digest_counts_papers_per_venue_and_track_as_one_place_per
     assert replan.structure_digest(changed, library, Fingerprinter(), shared) != digest
     assert (replan.structure_digest(changed, library, Fingerprinter(), shared)
             == _reference_structure_digest(changed, library, Fingerprinter(), shared))
+
+
+def _seed_plan():
+    """The seed lists' model, library, outline and plan record (no cache, no previous record)."""
+    from site_builder import replan
+    from site_builder.cache import Fingerprinter
+    from site_builder.library import Library
+    from site_builder.pages import outline_pages
+
+    site = _seed_model()
+    library = Library(site)
+    outline = outline_pages(site, library)
+    record = replan.plan_record(site, library, outline, Fingerprinter(), ("code", "templates", "config"))
+    assert record.structure is not None and len(record.papers[0]) == len(site.papers)
+    return site, library, outline, record
+
+
+def test_paper_identities_made_by_maps_are_paper_identity():
+    from site_builder import replan
+    from site_builder.pages import paper_identity
+
+    site = _seed_model()
+    assert replan.identities_of(site.papers) == [paper_identity(p) for p in site.papers]
+    assert len(set(replan.identities_of(site.papers))) == len(site.papers)
+
+
+def test_a_paper_whose_bibtex_key_alone_changed_is_planned_again_with_every_page_that_shows_it():
+    import copy
+
+    from site_builder import replan
+    from site_builder.pages import paper_identity
+
+    site, library, outline, record = _seed_plan()
+    unchanged, stale = replan.split_outline(outline, replan.PlanRecord.from_json(record.to_json()), record)
+    assert [p.path for p in stale] == [p.path for p in outline if p.sources is None]  # nothing changed
+    paper = site.papers[len(site.papers) // 2]
+    identity = paper_identity(paper)
+    previous = copy.deepcopy(record.to_json())
+    previous["own"][len(site.papers) // 2] += "x"  # the previous build gave this paper another key (a suffix shifted)
+    unchanged, stale = replan.split_outline(outline, replan.PlanRecord.from_json(previous), record)
+    showing = {p.path for p in outline if p.sources is not None and identity in p.sources}
+    assert paper.path in showing and {p.path for p in stale} == showing | {p.path for p in outline if p.sources is None}
+
+
+def test_the_authors_digest_is_taken_from_the_previous_record_only_for_the_same_authors_as_written():
+    from site_builder import replan
+    from site_builder.authors import input_digest
+
+    site, library, outline, record = _seed_plan()
+    computed, none = replan.authors_digest(library, None)
+    assert none is None  # an index made without the cache has no input digest: nothing to record
+    assert computed == replan._sha(tuple((a.key, a.slug, tuple(sorted(a.spellings.items())), len(a.papers))
+                                         for a in library.authors.authors))
+    library.authors.input_digest = input_digest(site.papers)
+    digest, kept = replan.authors_digest(library, record)
+    assert (digest, kept) == (computed, [library.authors.input_digest, computed])
+    record.authors = [library.authors.input_digest, "recorded"]
+    assert replan.authors_digest(library, record) == ("recorded", record.authors)
+    record.authors = ["another input", "recorded"]
+    assert replan.authors_digest(library, record) == (computed, [library.authors.input_digest, computed])
+    assert replan.structure_digest(site, library, _fingerprinter(), ("c", "t", "f"), computed) == \
+        replan.structure_digest(site, library, _fingerprinter(), ("c", "t", "f"))
+
+
+def test_page_digests_tell_apart_every_change_of_sources():
+    from site_builder import replan
+    from site_builder.pages import Planned
+
+    variants = [(), ("",), ("", ""), ("a:1",), ("a:1", ""), ("", "a:1"), ("a:1", "b:2"), ("b:2", "a:1")]
+    outline = [Planned(f"p{n}.html", sources, None) for n, sources in enumerate(variants)]
+    paths, digests, lengths = replan.page_digests(outline)
+    assert paths == [p.path for p in outline]
+    slots = {(digests[32 * n:32 * n + 32], lengths[4 * n:4 * n + 4]) for n in range(len(paths))}
+    assert len(slots) == len(variants)
+    # Each page whose sources differ from the previous build's is moved, whatever the order of the pages.
+    for other in variants:
+        for n in range(len(variants)):
+            changed = list(outline)
+            changed[n] = Planned(outline[n].path, other, None)
+            expected = {outline[n].path} if other != variants[n] else set()
+            record = replan.page_digests(changed)
+            assert replan._moved(replan.page_digests(outline), record) == expected
+            reordered = replan.page_digests(changed[::-1] + [Planned("search.html", None, None),
+                                                             Planned("new.html", ("a:1",), None)])
+            assert replan._moved(replan.page_digests(outline), reordered) == expected | {"new.html"}
+            # (with as many pages as before, pages at another place count as moved: a safe excess)
+            assert len(outline) % 2 == 0  # reversed: no page at its place
+            assert replan._moved(replan.page_digests(outline), replan.page_digests(changed[::-1])) == {
+                p.path for p in outline}
+            renamed = changed[:2] + [Planned("renamed.html", changed[2].sources, None)] + changed[3:]
+            assert replan._moved(replan.page_digests(outline), replan.page_digests(renamed)) == (
+                {"renamed.html"} | expected) - {"p2.html"}
+    assert replan._moved(replan.page_digests(outline), replan.page_digests(outline[1:])) == set()
+    assert replan._moved(replan.page_digests(outline[1:]), replan.page_digests(outline)) == {"p0.html"}
+
+
+def test_many_pages_moved_are_found_by_the_block_comparison():
+    from site_builder import replan
+    from site_builder.pages import Planned
+
+    outline = [Planned(f"p{n}.html", (f"a:{n}", f"b:{n % 7}"), None) for n in range(2000)]
+    for moved in ([], [0], [255, 256, 257], [1999], list(range(0, 2000, 97)), list(range(600, 900))):
+        changed = [Planned(p.path, p.sources + ("c:1",), None) if n in moved else p for n, p in enumerate(outline)]
+        assert replan._moved(replan.page_digests(outline), replan.page_digests(changed)) == {f"p{n}.html" for n in moved}
+
+
+def test_split_outline_gives_the_pages_one_test_per_page_gives(monkeypatch):
+    import copy
+    import random
+
+    from site_builder import replan
+    from site_builder.pages import Planned
+
+    site, library, outline, record = _seed_plan()
+
+    def reference(previous):  # the test of each page, written out
+        old_pages = dict(zip(previous["pages"][0], zip(replan._slots(previous["pages"][1], 32),
+                                                       replan._slots(previous["pages"][2], 4))))
+        new_pages = dict(zip(record.pages[0], zip(replan._slots(record.pages[1], 32), replan._slots(record.pages[2], 4))))
+        def papers(rec):
+            return dict(zip(rec["papers"][0], zip(replan._slots(rec["papers"][1], 32), rec["own"])))
+
+        old_papers, new_papers = papers(previous), papers(record.to_json())
+        changed = {i for i in new_papers if old_papers.get(i) != new_papers[i]}
+        stale = [p for p in outline if p.sources is None or old_pages.get(p.path) != new_pages[p.path]
+                 or any(i in changed for i in p.sources)]
+        return [p for p in outline if p not in stale], stale
+
+    rng = random.Random(5)
+    for trial in range(12):
+        previous = copy.deepcopy(record.to_json())
+        for n in rng.sample(range(len(site.papers)), trial % 4):
+            digests = previous["papers"][1]
+            previous["papers"][1] = digests[:32 * n] + bytes(32) + digests[32 * n + 32:]
+        if trial % 4 == 1:
+            previous["own"][rng.randrange(len(site.papers))] += "x"
+        if trial % 6 == 5:  # the papers in another order
+            ids, digests = previous["papers"]
+            order = list(range(len(ids)))
+            rng.shuffle(order)
+            previous["papers"] = [[ids[n] for n in order], b"".join(digests[32 * n:32 * n + 32] for n in order)]
+            previous["own"] = [previous["own"][n] for n in order]
+            got = replan.split_outline(outline, replan.PlanRecord.from_json(previous), record)
+            expected = reference(previous)
+            assert set(got[1]) >= set(expected[1])  # papers at other places count as changed: a safe excess
+            monkeypatch.setattr(replan, "MAX_SHIFTED", 0)  # looked up one by one: exactly the reference
+            assert replan.split_outline(outline, replan.PlanRecord.from_json(previous), record) == expected
+            monkeypatch.undo()
+            continue
+        if trial % 3:
+            paths, digests, lengths = previous["pages"]
+            for n in rng.sample(range(len(paths)), trial):
+                digests = digests[:32 * n] + bytes(32) + digests[32 * n + 32:]
+            previous["pages"] = [paths, digests, lengths]
+        if trial % 5 == 4:  # another order of pages
+            paths, digests, lengths = previous["pages"]
+            order = list(range(len(paths)))[::-1]
+            previous["pages"] = [[paths[n] for n in order], b"".join(digests[32 * n:32 * n + 32] for n in order),
+                                 b"".join(lengths[4 * n:4 * n + 4] for n in order)]
+        got = replan.split_outline(outline, replan.PlanRecord.from_json(previous), record)
+        if trial % 5 == 3:  # a few pages renamed at their places: planned again (their sources are new)
+            paths = previous["pages"][0]
+            for n in rng.sample(range(len(paths)), 3):
+                paths[n] = "renamed/" + paths[n]
+            renamed = {p.path for p in outline if "renamed/" + p.path in paths}
+            got = replan.split_outline(outline, replan.PlanRecord.from_json(previous), record)
+            expected = reference(previous)
+            assert got[1] == [p for p in outline if p in expected[1] or p.path in renamed]
+            continue
+        assert got == reference(previous)
+    assert replan.split_outline(outline, replan.PlanRecord.from_json(record.to_json()), record)[1] == \
+        [p for p in outline if p.sources is None]
+    broken = copy.deepcopy(record.to_json())
+    broken["pages"][1] = broken["pages"][1][:-1]
+    assert replan.split_outline(outline, replan.PlanRecord.from_json(broken), record) == ([], outline)
+
+
+def _fingerprinter():
+    from site_builder.cache import Fingerprinter
+
+    return Fingerprinter()
