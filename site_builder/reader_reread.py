@@ -12,8 +12,10 @@ lines, or None when the edit may change the structure (the caller then reads the
 
 When the edit is one :func:`reread` takes
 -----------------------------------------
-The old and new texts have the same number of lines, the same heading line and config defaults,
-and every line that differs lies in a block (a run of non-blank lines) where
+The old and new texts have the same number of lines (but for blank lines after the last non-blank
+one, which nothing reads: an edit of the last abstract often adds or drops a trailing blank line), the
+same heading line and config defaults, and every line that differs lies in a block (a run of non-blank
+lines) where
 
 * it is blank in both texts or in neither (so the blocks are the same);
 * the block cuts into the same numbered parts (``reader_items._split_numbered``), and every part
@@ -160,7 +162,11 @@ def reread(state: State, text: str, path: str, venue: str | None, year: int | No
         return None
     old, new = state.lines, split_lines(text)
     if len(old) != len(new):
-        return None
+        # lines after the last non-blank one are read by nothing (blocks are runs of non-blank lines, the
+        # cut-off check looks for the last non-blank line): an edit may add or remove them
+        shorter = min(len(old), len(new))
+        if any(clean(line) for line in old[shorter:]) or any(clean(line) for line in new[shorter:]):
+            return None
     changed = [i for i, (a, b) in enumerate(zip(old, new)) if a is not b and a != b]
     flags = state.flags
     start = flags["start"]

@@ -339,3 +339,29 @@ def test_the_list_cache_rereads_an_edited_list_with_the_same_result(tmp_path, mo
         got = listcache.read_lists(configured, BuildCache(cache))
         assert got == reader.read_lists(configured)
     assert calls and all(c is not None for c in calls)
+
+
+def test_edits_that_add_or_drop_blank_lines_at_the_end(bench_lists, tmp_path):
+    """The benchmark's edit (a sentence appended to the last abstract, the text's trailing blank lines cut to
+    one line end) and edits of the blank lines after the last non-blank one are read from the state; a line
+    with text added at the end, or a blank line added or removed before the last text, is not."""
+    ended = reread = 0
+    for source, venue, year in bench_lists:
+        old = source.read_text(encoding="utf-8")
+        target = tmp_path / source.name
+        body = old.rstrip("\n")
+        ended += old.endswith("\n\n")
+        generated = source.parent.name == "seeds" and source.parent != ROOT / "seeds"  # the benchmark's layouts
+        for new in (body + " We also release our code.\n", body + "\n\n\n", body, body + "\n \n\t\n",
+                    old + "\n\n", body + " We also release our code."):
+            used = _check(target, old, new, venue, year)  # the same result as a full read, state used or not
+            assert used or not generated, (source.name, new[-40:])
+            reread += used
+        for new in (body + "\n\nWe propose a new estimator and prove that it is unbiased.\n",
+                    body + "\nAnd more.\n"):
+            assert not _check(target, old, new, venue, year)
+        lines = body.split("\n")
+        last_blank = max(i for i, line in enumerate(lines) if not clean(line))
+        assert not _check(target, old, "\n".join(lines[:last_blank] + lines[last_blank + 1:]) + "\n\n", venue, year)
+    assert ended >= 2  # the benchmark's lists end in a blank line: their edit drops it
+    assert reread >= 6 * 4, reread
