@@ -85,14 +85,16 @@ class _Read:
     unwritten: tuple[str, OSError] | None = None
 
 
-def file_key(path: str, venue: str | None, year: int | None, data: bytes, code: str, explicit: bool = True) -> str:
+def file_key(path: str, venue: str | None, year: int | None, data: bytes | None, code: str, explicit: bool = True,
+             digest: bytes | None = None) -> str:
     """Hex SHA-256 over the code version, the path as given, the config defaults (venue, year and
-    whether a ``[lists."file"]`` entry gave them) and the file's bytes."""
+    whether a ``[lists."file"]`` entry gave them) and the SHA-256 of the file's bytes ``data`` (or that
+    SHA-256 itself as ``digest``, 32 bytes, when the build has already hashed the bytes)."""
     h = hashlib.sha256()
     for part in (code, path, repr(venue), repr(year), repr(explicit)):
         raw = part.encode("utf-8", "surrogatepass")
         h.update(len(raw).to_bytes(8, "little") + raw)
-    h.update(data)
+    h.update(digest if digest is not None else hashlib.sha256(data).digest())
     return h.hexdigest()
 
 
@@ -369,27 +371,33 @@ def _parse_all(items: list[tuple], sizes: list[int]) -> list[_Read]:
     return results  # type: ignore[return-value]
 
 
-def read_lists(configured: list[tuple], cache: BuildCache | None = None) -> list[ListResult]:
+def read_lists(configured: list[tuple], cache: BuildCache | None = None, digests: dict | None = None
+               ) -> list[ListResult]:
     """See :func:`_read_lists`; the cyclic garbage collector is paused meanwhile (restored after): reading
     makes hundreds of thousands of objects that live on (few, if any, in garbage cycles), and the
     collections they trigger cost about a third of a rebuild's reading stage."""
     enabled = gc.isenabled()
     gc.disable()
     try:
-        return _read_lists(configured, cache)
+        return _read_lists(configured, cache, digests)
     finally:
         if enabled:
             gc.enable()
 
 
-def _read_lists(configured: list[tuple], cache: BuildCache | None = None) -> list[ListResult]:
+def _read_lists(configured: list[tuple], cache: BuildCache | None = None, digests: dict | None = None
+                ) -> list[ListResult]:
     """The :class:`reader.ListResult` of each ``(path, venue, year)`` or ``(path, venue, year, explicit)``
     (see :func:`reader.read_lists`), in order, duplicates across
     lists merged: the same as :func:`reader.read_lists` (see the module docstring).
 
     With ``cache`` (a :class:`cache.BuildCache`; a disabled one reads everything), unchanged files
-    come from the cache and the per-paper values of every list are handed to it.
+    come from the cache and the per-paper values of every list are handed to it. ``digests``: the
+    32-byte SHA-256 of list files' bytes that this build has already read (by path as a string,
+    :func:`unchanged.inputs_digest`); a cached list whose digest is given is not read again (its cached
+    result is that of the bytes hashed), the others are read here.
     """
+    digests = digests if digests is not None else {}
     cache = cache if cache is not None else BuildCache(None)
     code = cache.code
     reads: list[_Read | None] = []
@@ -401,11 +409,13 @@ def _read_lists(configured: list[tuple], cache: BuildCache | None = None) -> lis
         data = _load(_cache_path(cache.folder, name), cache) if cache.folder is not None else None
         read = None
         if data is not None:
-            try:
-                raw = Path(path).read_bytes()
-            except OSError:
-                raw = None
-            fresh = raw is not None and data.get("key") == file_key(name, venue, year, raw, code, explicit)
+            digest = digests.get(name)
+            if digest is None:
+                try:
+                    digest = hashlib.sha256(Path(path).read_bytes()).digest()
+                except OSError:
+                    digest = None
+            fresh = digest is not None and data.get("key") == file_key(name, venue, year, None, code, explicit, digest)
             if _remember(cache, data) and fresh:
                 try:
                     read = _Read(decode(data["result"]), data["ids"], [], data["key"])

@@ -66,16 +66,17 @@ def list_files(seeds: Path) -> list[Path]:
 
 
 def read_lists(files: list[Path], config: SiteConfig, diagnostics: Diagnostics,
-               cache: BuildCache | None = None) -> list[Entry]:
+               cache: BuildCache | None = None, digests: dict | None = None) -> list[Entry]:
     """Read every list file, with the config's venue for lists whose heading names none;
     a paper listed twice is merged into one (with a warning, see :func:`reader.merge_duplicates`).
 
     With ``cache``, unchanged lists come from the build cache (see :mod:`site_builder.listcache`;
-    the result is the same).
+    the result is the same); ``digests``: the SHA-256 of list files' bytes already read in this build
+    (from :func:`unchanged.inputs_digest`).
     """
     configured = [(path, *astuple(config.list_defaults(path.name))) for path in files]
     entries: list[Entry] = []
-    for result in listcache.read_lists(configured, cache):
+    for result in listcache.read_lists(configured, cache, digests):
         diagnostics.extend(result.diagnostics)
         entries.extend(result.entries)
     return entries
@@ -399,9 +400,10 @@ def _build_lists(seeds: Path, out: Path, config: SiteConfig, strict: bool, notes
     notes = notes if notes is not None else default_notes(seeds)
     check_inputs_outside(out, seeds, notes, cache)
     inputs = manifest = None
+    digests: dict[str, bytes] = {}  # each list file's SHA-256, read once for both uses
     if cache is not None:
         inputs = unchanged.inputs_digest(code_version(), files, seeds / OVERRIDES_NAME, config, strict, notes,
-                                         [TEMPLATES, ASSETS], [LUNR_SOURCE], rfc3339(updated))
+                                         [TEMPLATES, ASSETS], [LUNR_SOURCE], rfc3339(updated), digests)
         manifest = read_manifest(cache, out)
         saved = unchanged.unchanged_report(manifest, inputs, Path(out).resolve(), Path(cache))
         if saved is not None:
@@ -411,7 +413,7 @@ def _build_lists(seeds: Path, out: Path, config: SiteConfig, strict: bool, notes
                 pass
     build_cache = BuildCache(cache)
     progress.stage("reading lists")
-    entries = read_lists(files, config, diagnostics, build_cache)
+    entries = read_lists(files, config, diagnostics, build_cache, digests)
     overrides = load_overrides(seeds, diagnostics)
     try:
         return _build(out, config, strict, build_cache, entries, overrides, diagnostics, progress, notes, updated,

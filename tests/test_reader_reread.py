@@ -365,3 +365,39 @@ def test_edits_that_add_or_drop_blank_lines_at_the_end(bench_lists, tmp_path):
         assert not _check(target, old, "\n".join(lines[:last_blank] + lines[last_blank + 1:]) + "\n\n", venue, year)
     assert ended >= 2  # the benchmark's lists end in a blank line: their edit drops it
     assert reread >= 6 * 4, reread
+
+
+def test_the_list_cache_takes_the_digests_the_build_already_made(tmp_path):
+    """:func:`unchanged.inputs_digest` hands each list's SHA-256 to the list cache: a list whose digest
+    matches its cache file is not read again, and one whose digest does not (the list changed) is."""
+    import hashlib
+    from dataclasses import astuple
+
+    from site_builder import unchanged
+    from site_builder.config import load_config
+
+    folder = tmp_path / "b"
+    written = write_lists(load_corpus(DEFAULT_CORPUS, 300), folder / "seeds", folder / "site.toml")
+    config = load_config(folder / "site.toml")
+    cache = tmp_path / "cache"
+    configured = [(p, *astuple(config.list_defaults(p.name))) for p in written]
+    expected = reader.read_lists(configured)
+    assert listcache.read_lists(configured, BuildCache(cache)) == expected
+    digests: dict = {}
+    unchanged.inputs_digest("code", written, folder / "seeds/overrides.toml", config, False, None, [], [], "now",
+                            digests)
+    assert digests == {str(p): hashlib.sha256(p.read_bytes()).digest() for p in written}
+    reads = []
+    real = Path.read_bytes
+    try:
+        Path.read_bytes = lambda self: reads.append(self) or real(self)
+        assert listcache.read_lists(configured, BuildCache(cache), digests) == expected
+        assert not [p for p in reads if p.suffix == ".txt"]  # no list read again
+        # a digest that is not the list's: that list is read again (in full, as its state is of other bytes)
+        reads.clear()
+        stale = {**digests, str(written[0]): hashlib.sha256(b"other bytes").digest()}
+        assert listcache.read_lists(configured, BuildCache(cache), stale) == expected
+        assert [p for p in reads if p.suffix == ".txt"] and all(str(p) == str(written[0])
+                                                               for p in reads if p.suffix == ".txt")
+    finally:
+        Path.read_bytes = real
