@@ -353,6 +353,13 @@ class BuildCache:
         """The ``(abstract, title or None)`` items whose per-paper work was handed over by :meth:`remember_work`."""
         return self._known_items
 
+    def list_tables(self) -> tuple[dict, set, dict]:
+        """The tables :meth:`remember_work` and :meth:`remember_ids` fill, ``(known, known items, ids)``,
+        for the list cache to fill them itself in one loop (see :func:`site_builder.listcache._remember`):
+        ``known[kind, source] = value``, ``known items`` of ``(abstract, title or None)``, and
+        ``ids[abstract, title or None] = [paper id, key digest]``."""
+        return self._known, self._known_items, self._ids
+
     def remember_ids(self, abstract: str, title: str | None, ids: list) -> None:
         """Take ``[paper id, identity key digest]`` of an entry ``(abstract, title)`` from the list cache."""
         self._ids[abstract, title or None] = ids

@@ -127,3 +127,34 @@ def test_continuation_words_and_names_are_the_plain_formulations_on_the_corpus(c
             assert found == plain_names(variant)
             names += len(found)
     assert names > 10_000
+
+
+def test_list_cache_work_compacts_and_expands_exactly(corpus):
+    """:func:`listcache._compact` drops what :func:`listcache._expand` rebuilds (HTML that is the abstract in
+    one paragraph, text that is the abstract, an inline title that is the title): the round trip gives every
+    value back, for corpus abstracts with given and derived titles and for texts that need escaping or math;
+    and :func:`listcache._remember` hands the cache the values of :func:`cache.paper_work` itself."""
+    from site_builder.cache import paper_work
+
+    texts = [r["abstract"] for r in corpus[:600] if r.get("abstract")]
+    texts += ["A & B < C: we show $x^2$ grows.", "Plain text with *emphasis* and `code`.", "See https://x.org/a."]
+    titles = [r.get("title") or None for r in corpus[:600]] + ["A <b> title", "$O(n)$ Sorting", "Plain"]
+    items = [(t, None) for t in texts] + [(t, title) for t, title in zip(texts, titles) if title]
+    compacted = dropped = 0
+    cache = BuildCache(None)
+    rows, ids, work = [], [], []
+    for abstract, title in items:
+        values = paper_work((abstract, title))
+        short = listcache._compact(abstract, title, values)
+        assert listcache._expand(abstract, title, short) == values
+        compacted += short[0][0] is None
+        dropped += short[-1] is None
+        rows.append([None, None, abstract, title])
+        ids.append(["id", "key"])
+        work.append(short)
+    assert compacted > len(items) // 2 and dropped > len(items) // 4  # the common cases are compacted
+    assert listcache._remember(cache, {"result": {"entries": rows}, "ids": ids, "work": work})
+    for abstract, title in items:
+        for kind, source, value in paper_work((abstract, title)):
+            assert cache.known(kind, source) == value
+    assert not listcache._remember(cache, {"result": {"entries": rows}, "ids": ids, "work": work[:-1]})
