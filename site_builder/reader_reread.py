@@ -245,7 +245,8 @@ def read_list(path: str, venue: str | None = None, year: int | None = None, expl
     ``state`` of a previous read of the same path, read from it (:func:`reread`) when the edit allows.
     Returns ``(result, state, reread)``, ``reread`` True when the state was used. Raises nothing for bad
     content (as :func:`reader.read_list`)."""
-    from .reader import ReadError, decode_bytes, remove_controls
+    from .reader import ReadError
+    from .reader_text import decode_list
 
     name = str(path)
     try:
@@ -254,10 +255,9 @@ def read_list(path: str, venue: str | None = None, year: int | None = None, expl
         return ListResult(name, None, [], [Diagnostic(name, 0, "error", f"cannot read the file: {exc.strerror or exc}")]
                           ), None, False
     try:
-        text = decode_bytes(data)
+        text, removed = decode_list(data, name)
     except ReadError as exc:
         return ListResult(name, None, [], [Diagnostic(name, 0, "error", str(exc))]), None, False
-    text, removed = remove_controls(text, name)
     again = reread(state, text, name, venue, year, explicit, merge) if state is not None else None
     if again is not None:
         result, kept = again
