@@ -210,6 +210,8 @@ def reread(state: State, text: str, path: str, venue: str | None, year: int | No
     heading = state.heading
     reading.result.heading = Heading(*heading) if heading is not None else None
     reading.result.diagnostics = [Diagnostic(*row) for row in state.diagnostics]
+    # the assembly stage never changes the structure stage's fields (joining paragraphs makes new dicts and
+    # lists, reader._Reader._join_continuations): this read and the kept state share them, but the changed ones
     pending = []
     for f in state.pending:
         pieces = f["pieces"]
@@ -217,10 +219,10 @@ def reread(state: State, text: str, path: str, venue: str | None, year: int | No
             pieces = [_replace_lines(first, lines, replaced) for first, lines in pieces]
             if any(p is None for p in pieces):
                 return None
-        pending.append({**f, "pieces": list(pieces), "pages": list(f["pages"])})
+            f = {**f, "pieces": pieces}
+        pending.append(f)
     reading._pending = pending
-    kept = State(new, state.config, state.flags, state.heading,
-                 [{**f, "pieces": list(f["pieces"])} for f in pending], state.diagnostics, state.quoted)
+    kept = State(new, state.config, state.flags, state.heading, list(pending), state.diagnostics, state.quoted)
     return reading.assemble(), kept
 
 
