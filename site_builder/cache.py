@@ -266,6 +266,7 @@ class BuildCache:
         self.plan: dict | None = None  # this build's, saved with the manifest
         self._out: Path | None = None
         self._warned_write = False
+        self._deferred: list[Callable[[], None]] = []  # cache files to write later (see defer)
         if self.folder is not None:
             data = self._load(self.folder / MEMO_NAME)
             self._memo_dirty = data is None  # (re)write a missing, stale or corrupt memo file
@@ -372,11 +373,29 @@ class BuildCache:
         from .model import paper_id
         return paper_id(entry)
 
+    def defer(self, job: Callable[[], None]) -> None:
+        """Leave ``job`` (writing cache files for the next build, e.g. an edited list's, see
+        :mod:`site_builder.listcache`) to :meth:`run_deferred`: off the path of this build."""
+        self._deferred.append(job)
+
+    def run_deferred(self) -> None:
+        """Run the jobs :meth:`defer` took, once (in this process: the build calls it in the process that
+        writes the other files, beside the pages, and :meth:`save` calls it for what is left)."""
+        jobs, self._deferred = self._deferred, []
+        for job in jobs:
+            job()
+
+    def deferred_elsewhere(self) -> None:
+        """Forget the jobs :meth:`defer` took: a forked process inheriting them runs them (:meth:`run_deferred`)."""
+        self._deferred = []
+
     def warn_write(self, path: Path, exc: OSError) -> None:
-        """Report once per build that the cache file ``path`` could not be written (it only costs speed)."""
-        if not self._warned_write:
-            self.diagnostics.warning(str(path), 0, f"cannot write the build cache: {exc.strerror or exc}")
-            self._warned_write = True
+        """Report once per build that the cache file ``path`` could not be written (it only costs speed;
+        once also when another process of the build, e.g. the one writing the other files, reported it)."""
+        if self._warned_write or any(d.message.startswith(_WRITE_WARNING) for d in self.diagnostics.items):
+            return
+        self.diagnostics.warning(str(path), 0, f"{_WRITE_WARNING}: {exc.strerror or exc}")
+        self._warned_write = True
 
     def _memo(self, kind: str, source: str):
         """The value of memo function ``kind`` (see :data:`MEMO_FUNCTIONS`) for ``source``."""
@@ -597,7 +616,9 @@ class BuildCache:
         self._manifest[path] = [key, st.st_size, st.st_mtime_ns, st.st_ino]
 
     def save(self) -> None:
-        """Write the memo (if it changed) and the manifest of this build (call after the output is committed)."""
+        """Write the memo (if it changed) and the manifest of this build (call after the output is committed),
+        after the jobs :meth:`defer` took that no other process ran."""
+        self.run_deferred()
         if self.folder is None:
             return
         if self._memo_dirty or set(self._memo_new) != set(self._memo_old):
@@ -616,6 +637,10 @@ class BuildCache:
             self._save(self._manifest_path(self._out), {"out": str(self._out), "files": self._manifest,
                                                         "plan": self.plan, "snapshot": snapshot,
                                                         "parts": self._parts})
+
+
+#: The warning about a cache file that could not be written (once per build).
+_WRITE_WARNING = "cannot write the build cache"
 
 
 def manifest_path(folder: Path, out: Path) -> Path:

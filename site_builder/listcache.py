@@ -156,6 +156,9 @@ _CACHE: BuildCache | None = None
 #: ``(abstract, title or None) → [paper id, key digest]`` of the entries of the lists to read again, from
 #: their previous cache files (set before workers fork).
 _IDS: dict = {}
+#: While lists are read in this process with ``defer_writes`` (see :func:`read_lists`): :func:`read_one`
+#: hands the writing of their cache files to :meth:`cache.BuildCache.defer` instead of writing them.
+_DEFER = False
 
 
 def read_one(item: tuple[str, str | None, int | None, bool, str]) -> _Read:
@@ -202,13 +205,33 @@ def read_one(item: tuple[str, str | None, int | None, bool, str]) -> _Read:
             for e in result.entries]
     read = _Read(result, ids_list, work, key)
     if folder is not None and key is not None:
-        full = [w if w is not None else _recall(_CACHE, e) for e, w in zip(result.entries, work)]
-        file = _cache_path(folder, result.path)
-        error = _store(_CACHE, file, _Read(result, ids_list, full, key))
-        if error is None:
-            error = _store_state(folder, path, code, kept)
-        read.unwritten = (str(file), error) if error is not None else None
+        # what is written is this read, before the merge of duplicates across lists changes its lists
+        job = _writer(_CACHE, ListResult(result.path, result.heading, list(result.entries), list(result.diagnostics)),
+                      ids_list, work, key, path, code, kept)
+        if _DEFER:
+            _CACHE.defer(lambda: _report(_CACHE, job()))
+        else:
+            read.unwritten = job()
     return read
+
+
+def _writer(cache: BuildCache, result: ListResult, ids_list: list, work: list, key: str, path: str, code: str,
+            kept: reader_reread.State | None):
+    """The job that writes the cache file and the kept state of one list read (:func:`_store`,
+    :func:`_store_state`); it returns ``(cache file, error)`` when a file could not be written, else None."""
+    def job() -> tuple[str, OSError] | None:
+        full = [w if w is not None else _recall(cache, e) for e, w in zip(result.entries, work)]
+        file = _cache_path(cache.folder, result.path)
+        error = _store(cache, file, _Read(result, ids_list, full, key))
+        if error is None:
+            error = _store_state(cache.folder, path, code, kept)
+        return (str(file), error) if error is not None else None
+    return job
+
+
+def _report(cache: BuildCache, unwritten: tuple[str, OSError] | None) -> None:
+    if unwritten is not None:
+        cache.warn_write(Path(unwritten[0]), unwritten[1])
 
 
 def _state_path(folder: Path, path: str) -> Path:
@@ -386,8 +409,11 @@ class _PlainUnpickler(pickle.Unpickler):
 
 # -- all files ----------------------------------------------------------------------------------
 
-def _parse_all(items: list[tuple], sizes: list[int]) -> list[_Read]:
-    """:func:`read_one` of every item, largest file first on every core; results in the order of ``items``."""
+def _parse_all(items: list[tuple], sizes: list[int], defer_writes: bool = False) -> list[_Read]:
+    """:func:`read_one` of every item, largest file first on every core; results in the order of ``items``.
+    With ``defer_writes``, the lists read in this process leave the writing of their cache files to
+    :meth:`cache.BuildCache.defer` (the workers of a pool write theirs)."""
+    global _DEFER
     order = sorted(range(len(items)), key=lambda i: (-sizes[i], i))
     processes = min(workers.worker_count(), len(items))
     results: list[_Read | None] = [None] * len(items)
@@ -396,8 +422,12 @@ def _parse_all(items: list[tuple], sizes: list[int]) -> list[_Read]:
         render.warm_up()
     pool = workers.fork_pool(processes) if parallel else None
     if pool is None:
-        for i in order:
-            results[i] = read_one(items[i])
+        _DEFER = defer_writes
+        try:
+            for i in order:
+                results[i] = read_one(items[i])
+        finally:
+            _DEFER = False
         return results  # type: ignore[return-value]
     with pool:
         for i, read in zip(order, pool.imap(read_one, [items[i] for i in order], chunksize=1)):
@@ -405,22 +435,26 @@ def _parse_all(items: list[tuple], sizes: list[int]) -> list[_Read]:
     return results  # type: ignore[return-value]
 
 
-def read_lists(configured: list[tuple], cache: BuildCache | None = None, digests: dict | None = None
-               ) -> list[ListResult]:
+def read_lists(configured: list[tuple], cache: BuildCache | None = None, digests: dict | None = None,
+               defer_writes: bool = False) -> list[ListResult]:
     """See :func:`_read_lists`; the cyclic garbage collector is paused meanwhile (restored after): reading
     makes hundreds of thousands of objects that live on (few, if any, in garbage cycles), and the
-    collections they trigger cost about a third of a rebuild's reading stage."""
+    collections they trigger cost about a third of a rebuild's reading stage.
+
+    With ``defer_writes``, the cache files of the lists read in this process (a rebuild's edited lists)
+    are written later, by :meth:`cache.BuildCache.run_deferred` (the build runs it beside the pages, in the
+    process that writes the other files, or when it saves the cache); the result is the same."""
     enabled = gc.isenabled()
     gc.disable()
     try:
-        return _read_lists(configured, cache, digests)
+        return _read_lists(configured, cache, digests, defer_writes)
     finally:
         if enabled:
             gc.enable()
 
 
-def _read_lists(configured: list[tuple], cache: BuildCache | None = None, digests: dict | None = None
-                ) -> list[ListResult]:
+def _read_lists(configured: list[tuple], cache: BuildCache | None = None, digests: dict | None = None,
+                defer_writes: bool = False) -> list[ListResult]:
     """The :class:`reader.ListResult` of each ``(path, venue, year)`` or ``(path, venue, year, explicit)``
     (see :func:`reader.read_lists`), in order, duplicates across
     lists merged: the same as :func:`reader.read_lists` (see the module docstring).
@@ -471,7 +505,7 @@ def _read_lists(configured: list[tuple], cache: BuildCache | None = None, digest
             except OSError:
                 sizes.append(0)
         try:
-            parsed = _parse_all(items, sizes)
+            parsed = _parse_all(items, sizes, defer_writes)
         finally:
             _KNOWN, _CACHE, _IDS = frozenset(), None, {}
         for i, read in zip(todo, parsed):

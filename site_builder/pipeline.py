@@ -66,17 +66,19 @@ def list_files(seeds: Path) -> list[Path]:
 
 
 def read_lists(files: list[Path], config: SiteConfig, diagnostics: Diagnostics,
-               cache: BuildCache | None = None, digests: dict | None = None) -> list[Entry]:
+               cache: BuildCache | None = None, digests: dict | None = None, defer_writes: bool = False
+               ) -> list[Entry]:
     """Read every list file, with the config's venue for lists whose heading names none;
     a paper listed twice is merged into one (with a warning, see :func:`reader.merge_duplicates`).
 
     With ``cache``, unchanged lists come from the build cache (see :mod:`site_builder.listcache`;
     the result is the same); ``digests``: the SHA-256 of list files' bytes already read in this build
-    (from :func:`unchanged.inputs_digest`).
+    (from :func:`unchanged.inputs_digest`); ``defer_writes``: see :func:`listcache.read_lists` (the
+    caller then runs :meth:`BuildCache.run_deferred` or :meth:`BuildCache.save`).
     """
     configured = [(path, *astuple(config.list_defaults(path.name))) for path in files]
     entries: list[Entry] = []
-    for result in listcache.read_lists(configured, cache, digests):
+    for result in listcache.read_lists(configured, cache, digests, defer_writes):
         diagnostics.extend(result.diagnostics)
         entries.extend(result.entries)
     return entries
@@ -287,6 +289,7 @@ def write_site(site: Site, output: Output, library: Library | None = None, updat
         outline = outline_pages(site, library)
 
         def other_files() -> None:  # beside the page workers (its time is in the "pages" stage then)
+            cache.run_deferred()  # an edited list's cache files (see listcache.read_lists)
             write_bib_files(site, library, output, cache)
             write_papers_json(site, output, cache)
             output.write_text(".nojekyll", "")
@@ -303,6 +306,7 @@ def write_site(site: Site, output: Output, library: Library | None = None, updat
             background = workers.start_background(other_files_job(other_files, output, cache,
                                                                   [planned.path for planned in outline]))
             if background is not None:
+                cache.deferred_elsewhere()  # the forked process runs them
                 meanwhile = lambda: apply_other_files(background.result(), output, cache)  # noqa: E731
         write_pages(env, outline, common_context(site), site, library, output, cache, progress, meanwhile)
         if index.pending:
@@ -413,7 +417,7 @@ def _build_lists(seeds: Path, out: Path, config: SiteConfig, strict: bool, notes
                 pass
     build_cache = BuildCache(cache)
     progress.stage("reading lists")
-    entries = read_lists(files, config, diagnostics, build_cache, digests)
+    entries = read_lists(files, config, diagnostics, build_cache, digests, defer_writes=True)
     overrides = load_overrides(seeds, diagnostics)
     try:
         return _build(out, config, strict, build_cache, entries, overrides, diagnostics, progress, notes, updated,

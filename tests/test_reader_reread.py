@@ -401,3 +401,40 @@ def test_the_list_cache_takes_the_digests_the_build_already_made(tmp_path):
                                                                for p in reads if p.suffix == ".txt")
     finally:
         Path.read_bytes = real
+
+
+def test_an_edited_lists_cache_files_written_later_are_those_written_at_once(tmp_path):
+    """``defer_writes``: the edited list's cache file and state are written by ``run_deferred``, not while
+    reading; what they hold is what an immediate write holds, and the next read takes the list from them."""
+    folder = tmp_path / "b"
+    written = write_lists(load_corpus(DEFAULT_CORPUS, 300), folder / "seeds", folder / "site.toml")
+    configured = [(p, "AISTATS", 2024) for p in written]
+    now, later = tmp_path / "now", tmp_path / "later"
+    for cache in (now, later):
+        listcache.read_lists(configured, BuildCache(cache))
+    target = written[0]
+    target.write_text(target.read_text(encoding="utf-8").rstrip("\n") + " We also release our code.\n",
+                      encoding="utf-8")
+    expected = reader.read_lists(configured)
+    before = {p: p.read_bytes() for p in sorted(later.rglob("*.pickle"))}
+    assert listcache.read_lists(configured, BuildCache(now)) == expected
+    deferred = BuildCache(later)
+    assert listcache.read_lists(configured, deferred, defer_writes=True) == expected
+    assert {p: p.read_bytes() for p in sorted(later.rglob("*.pickle"))} == before  # nothing written yet
+    deferred.run_deferred()
+    changed = [p for p in sorted(later.rglob("*.pickle")) if p.read_bytes() != before[p]]
+    assert len(changed) == 2  # the list's cache file and its state
+    for p in changed:
+        same = now / p.relative_to(later)
+        assert listcache._PlainUnpickler(__import__("io").BytesIO(p.read_bytes())).load() == \
+            listcache._PlainUnpickler(__import__("io").BytesIO(same.read_bytes())).load()
+    reads = []
+    real = listcache.read_one
+    try:
+        listcache.read_one = lambda item: reads.append(item) or real(item)
+        assert listcache.read_lists(configured, BuildCache(later)) == expected
+    finally:
+        listcache.read_one = real
+    assert not reads  # every list from its cache file
+    deferred.run_deferred()  # once only: nothing left
+    assert [p for p in sorted(later.rglob("*.pickle")) if p.read_bytes() != before[p]] == changed
