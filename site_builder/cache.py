@@ -267,6 +267,12 @@ class BuildCache:
         self._out: Path | None = None
         self._warned_write = False
         self._deferred: list[Callable[[], None]] = []  # cache files to write later (see defer)
+        #: SHA-256 (32 bytes) of input files this build has read already, by path as a string (the lists, set by
+        #: the build from :func:`site_builder.unchanged.inputs_digest`, taken by :mod:`site_builder.listcache`).
+        self.file_digests: dict[str, bytes] = {}
+        #: Whether the list cache leaves the writing of an edited list's cache files to :meth:`defer`
+        #: (set by a build that runs :meth:`run_deferred`; see :func:`site_builder.listcache.read_lists`).
+        self.defer_writes = False
         if self.folder is not None:
             data = self._load(self.folder / MEMO_NAME)
             self._memo_dirty = data is None  # (re)write a missing, stale or corrupt memo file

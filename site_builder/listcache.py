@@ -436,18 +436,23 @@ def _parse_all(items: list[tuple], sizes: list[int], defer_writes: bool = False)
 
 
 def read_lists(configured: list[tuple], cache: BuildCache | None = None, digests: dict | None = None,
-               defer_writes: bool = False) -> list[ListResult]:
+               defer_writes: bool | None = None) -> list[ListResult]:
     """See :func:`_read_lists`; the cyclic garbage collector is paused meanwhile (restored after): reading
     makes hundreds of thousands of objects that live on (few, if any, in garbage cycles), and the
     collections they trigger cost about a third of a rebuild's reading stage.
 
-    With ``defer_writes``, the cache files of the lists read in this process (a rebuild's edited lists)
-    are written later, by :meth:`cache.BuildCache.run_deferred` (the build runs it beside the pages, in the
-    process that writes the other files, or when it saves the cache); the result is the same."""
+    With ``defer_writes`` (default: the cache's :attr:`~cache.BuildCache.defer_writes`), the cache files of
+    the lists read in this process (a rebuild's edited lists) are written later, by
+    :meth:`cache.BuildCache.run_deferred` (the build runs it beside the pages, in the process that writes
+    the other files, or when it saves the cache); the result is the same. ``digests`` default to the
+    cache's :attr:`~cache.BuildCache.file_digests`."""
+    if cache is not None:
+        digests = digests if digests is not None else cache.file_digests
+        defer_writes = defer_writes if defer_writes is not None else cache.defer_writes
     enabled = gc.isenabled()
     gc.disable()
     try:
-        return _read_lists(configured, cache, digests, defer_writes)
+        return _read_lists(configured, cache, digests, bool(defer_writes))
     finally:
         if enabled:
             gc.enable()

@@ -66,19 +66,17 @@ def list_files(seeds: Path) -> list[Path]:
 
 
 def read_lists(files: list[Path], config: SiteConfig, diagnostics: Diagnostics,
-               cache: BuildCache | None = None, digests: dict | None = None, defer_writes: bool = False
-               ) -> list[Entry]:
+               cache: BuildCache | None = None) -> list[Entry]:
     """Read every list file, with the config's venue for lists whose heading names none;
     a paper listed twice is merged into one (with a warning, see :func:`reader.merge_duplicates`).
 
     With ``cache``, unchanged lists come from the build cache (see :mod:`site_builder.listcache`;
-    the result is the same); ``digests``: the SHA-256 of list files' bytes already read in this build
-    (from :func:`unchanged.inputs_digest`); ``defer_writes``: see :func:`listcache.read_lists` (the
-    caller then runs :meth:`BuildCache.run_deferred` or :meth:`BuildCache.save`).
+    the result is the same; it takes the cache's :attr:`~BuildCache.file_digests` and
+    :attr:`~BuildCache.defer_writes`).
     """
     configured = [(path, *astuple(config.list_defaults(path.name))) for path in files]
     entries: list[Entry] = []
-    for result in listcache.read_lists(configured, cache, digests, defer_writes):
+    for result in listcache.read_lists(configured, cache):
         diagnostics.extend(result.diagnostics)
         entries.extend(result.entries)
     return entries
@@ -416,8 +414,10 @@ def _build_lists(seeds: Path, out: Path, config: SiteConfig, strict: bool, notes
             except (TypeError, ValueError, KeyError):
                 pass
     build_cache = BuildCache(cache)
+    build_cache.file_digests = digests  # the lists as inputs_digest read them: not read again
+    build_cache.defer_writes = True  # an edited list's cache files are written beside the pages (other_files)
     progress.stage("reading lists")
-    entries = read_lists(files, config, diagnostics, build_cache, digests, defer_writes=True)
+    entries = read_lists(files, config, diagnostics, build_cache)
     overrides = load_overrides(seeds, diagnostics)
     try:
         return _build(out, config, strict, build_cache, entries, overrides, diagnostics, progress, notes, updated,

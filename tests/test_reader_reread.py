@@ -438,3 +438,41 @@ def test_an_edited_lists_cache_files_written_later_are_those_written_at_once(tmp
     assert not reads  # every list from its cache file
     deferred.run_deferred()  # once only: nothing left
     assert [p for p in sorted(later.rglob("*.pickle")) if p.read_bytes() != before[p]] == changed
+
+
+def test_a_build_hands_the_list_cache_its_digests_and_writes_an_edited_list_beside_the_pages(tmp_path, monkeypatch):
+    """Through :func:`pipeline.build`: the list cache gets the lists' digests from the inputs' digest and
+    defers the edited list's writes; they are written by the end of the build (the next build reads
+    nothing), and the site is the one a build without the cache makes."""
+    import filecmp
+    import hashlib
+    from dataclasses import astuple
+
+    from site_builder import pipeline
+    from site_builder.config import load_config
+
+    folder = tmp_path / "b"
+    written = write_lists(load_corpus(DEFAULT_CORPUS, 300), folder / "seeds", folder / "site.toml")
+    config = load_config(folder / "site.toml")
+    cache = tmp_path / "cache"
+    seen = []
+    real = listcache.read_lists
+    monkeypatch.setattr(listcache, "read_lists", lambda configured, c=None, *a, **k: seen.append(
+        (dict(c.file_digests), c.defer_writes)) or real(configured, c, *a, **k))
+    assert not pipeline.build(folder / "seeds", tmp_path / "site", config, cache=cache).diagnostics.errors
+    assert seen[-1] == ({str(p): hashlib.sha256(p.read_bytes()).digest() for p in written}, True)
+    target = written[0]
+    target.write_text(target.read_text(encoding="utf-8").rstrip("\n") + " We also release our code.\n",
+                      encoding="utf-8")
+    pipeline.build(folder / "seeds", tmp_path / "site", config, cache=cache)
+    reads = []
+    real_one = listcache.read_one
+    monkeypatch.setattr(listcache, "read_one", lambda item: reads.append(item) or real_one(item))
+    assert listcache.read_lists([(p, *astuple(config.list_defaults(p.name))) for p in written],
+                                BuildCache(cache)) == reader.read_lists(
+        [(p, *astuple(config.list_defaults(p.name))) for p in written])
+    assert not reads  # the edited list's cache file was written by the build
+    pipeline.build(folder / "seeds", tmp_path / "fresh", config)
+    files = sorted(p.relative_to(tmp_path / "site") for p in (tmp_path / "site").rglob("*") if p.is_file())
+    assert files == sorted(p.relative_to(tmp_path / "fresh") for p in (tmp_path / "fresh").rglob("*") if p.is_file())
+    assert all(filecmp.cmp(tmp_path / "site" / f, tmp_path / "fresh" / f, shallow=False) for f in files)
