@@ -67,7 +67,7 @@ from .reader import Entry, Heading, ListResult
 
 FOLDER = "lists"
 STATES = "state"  # subfolder of FOLDER: each list's kept state for reading an edit again (reader_reread)
-FORMAT = 1
+FORMAT = 2
 #: Below this many bytes of lists to parse, they are parsed in this process (forking costs more).
 MIN_PARALLEL_BYTES = 200_000
 
@@ -85,14 +85,16 @@ class _Read:
     unwritten: tuple[str, OSError] | None = None
 
 
-def file_key(path: str, venue: str | None, year: int | None, data: bytes, code: str, explicit: bool = True) -> str:
+def file_key(path: str, venue: str | None, year: int | None, data: bytes | None, code: str, explicit: bool = True,
+             digest: bytes | None = None) -> str:
     """Hex SHA-256 over the code version, the path as given, the config defaults (venue, year and
-    whether a ``[lists."file"]`` entry gave them) and the file's bytes."""
+    whether a ``[lists."file"]`` entry gave them) and the SHA-256 of the file's bytes ``data`` (or that
+    SHA-256 itself as ``digest``, 32 bytes, when the build has already hashed the bytes)."""
     h = hashlib.sha256()
     for part in (code, path, repr(venue), repr(year), repr(explicit)):
         raw = part.encode("utf-8", "surrogatepass")
         h.update(len(raw).to_bytes(8, "little") + raw)
-    h.update(data)
+    h.update(digest if digest is not None else hashlib.sha256(data).digest())
     return h.hexdigest()
 
 
@@ -154,6 +156,9 @@ _CACHE: BuildCache | None = None
 #: ``(abstract, title or None) → [paper id, key digest]`` of the entries of the lists to read again, from
 #: their previous cache files (set before workers fork).
 _IDS: dict = {}
+#: While lists are read in this process with ``defer_writes`` (see :func:`read_lists`): :func:`read_one`
+#: hands the writing of their cache files to :meth:`cache.BuildCache.defer` instead of writing them.
+_DEFER = False
 
 
 def read_one(item: tuple[str, str | None, int | None, bool, str]) -> _Read:
@@ -200,13 +205,33 @@ def read_one(item: tuple[str, str | None, int | None, bool, str]) -> _Read:
             for e in result.entries]
     read = _Read(result, ids_list, work, key)
     if folder is not None and key is not None:
-        full = [w if w is not None else _recall(_CACHE, e) for e, w in zip(result.entries, work)]
-        file = _cache_path(folder, result.path)
-        error = _store(_CACHE, file, _Read(result, ids_list, full, key))
-        if error is None:
-            error = _store_state(folder, path, code, kept)
-        read.unwritten = (str(file), error) if error is not None else None
+        # what is written is this read, before the merge of duplicates across lists changes its lists
+        job = _writer(_CACHE, ListResult(result.path, result.heading, list(result.entries), list(result.diagnostics)),
+                      ids_list, work, key, path, code, kept)
+        if _DEFER:
+            _CACHE.defer(lambda: _report(_CACHE, job()))
+        else:
+            read.unwritten = job()
     return read
+
+
+def _writer(cache: BuildCache, result: ListResult, ids_list: list, work: list, key: str, path: str, code: str,
+            kept: reader_reread.State | None):
+    """The job that writes the cache file and the kept state of one list read (:func:`_store`,
+    :func:`_store_state`); it returns ``(cache file, error)`` when a file could not be written, else None."""
+    def job() -> tuple[str, OSError] | None:
+        full = [w if w is not None else _recall(cache, e) for e, w in zip(result.entries, work)]
+        file = _cache_path(cache.folder, result.path)
+        error = _store(cache, file, _Read(result, ids_list, full, key))
+        if error is None:
+            error = _store_state(cache.folder, path, code, kept)
+        return (str(file), error) if error is not None else None
+    return job
+
+
+def _report(cache: BuildCache, unwritten: tuple[str, OSError] | None) -> None:
+    if unwritten is not None:
+        cache.warn_write(Path(unwritten[0]), unwritten[1])
 
 
 def _state_path(folder: Path, path: str) -> Path:
@@ -264,17 +289,35 @@ def _load(file: Path, cache: BuildCache) -> dict | None:
 
 
 def _remember(cache: BuildCache, data: dict) -> bool:
-    """Hand the per-entry ids and work of a loaded cache file to ``cache``; False when malformed."""
-    remember_ids, remember_work = cache.remember_ids, cache.remember_work
+    """Hand the per-entry ids and work of a loaded cache file to ``cache``; False when malformed.
+
+    The loop of :meth:`cache.BuildCache.remember_ids` and :meth:`~cache.BuildCache.remember_work` (with
+    :func:`_expand`) for every entry, written out on the cache's own tables (10,000 entries a rebuild)."""
+    known, items, id_table = cache.list_tables()
+    html_of = _PLAIN_HTML.format
     try:
         for row, ids, work in zip(data["result"]["entries"], data["ids"], data["work"], strict=True):
-            abstract, title = row[2], row[3]
+            abstract, title = row[2], row[3] or None
             if type(abstract) is not str or type(ids) is not list or len(ids) != 2:  # noqa: E721 - plain data
                 return False
-            remember_ids(abstract, title, ids)
-            if work is not None:
-                title = title or None
-                remember_work(abstract, title, _expand(abstract, title, work))
+            id_table[abstract, title] = ids
+            if work is None:
+                continue
+            rendered = work[0]
+            if rendered[0] is None or rendered[1] is None:
+                rendered = [html_of(abstract) if rendered[0] is None else rendered[0],
+                            abstract if rendered[1] is None else rendered[1], *rendered[2:]]
+            known["render_abstract", abstract] = rendered
+            if title is None:
+                _, derived, inline = work
+                if type(derived) is not str:  # noqa: E721
+                    return False
+                known["derive_title", abstract] = derived
+                known["render_inline", derived] = [derived, derived] if inline is None else inline
+            else:
+                _, inline = work
+                known["render_inline", title] = [title, title] if inline is None else inline
+            items.add((abstract, title))
     except (KeyError, TypeError, ValueError, IndexError):
         return False
     return True
@@ -291,29 +334,43 @@ def _old_ids(data: dict, into: dict) -> None:
         pass
 
 
+#: The HTML of a rendered abstract that is one paragraph of the abstract itself (most papers): kept as None.
+_PLAIN_HTML = "<p>{}</p>\n"
+
+
 def _compact(abstract: str, title: str | None, work: list) -> list:
     """The values of :func:`cache.paper_work` without their sources (they are the entry's own strings);
-    the rendered abstract's text is None when it is the abstract itself (most papers)."""
+    the rendered abstract's text is None when it is the abstract itself and its HTML None when it is
+    :data:`_PLAIN_HTML` of the abstract (most papers), an inline-rendered title None when its HTML and
+    text are the title itself: ~40 % less to store and load, all rebuilt exactly by :func:`_expand`."""
     values = [value for _, _, value in work]
     rendered = values[0]
-    if isinstance(rendered, list) and len(rendered) > 1 and rendered[1] == abstract:
-        values[0] = [rendered[0], None, *rendered[2:]]
+    if isinstance(rendered, list) and len(rendered) > 1:
+        html, text = rendered[0], rendered[1]
+        values[0] = [None if html == _PLAIN_HTML.format(abstract) else html, None if text == abstract else text,
+                     *rendered[2:]]
+    source = work[-1][1]  # the title rendered inline (given or derived)
+    inline = values[-1]
+    if isinstance(inline, list) and len(inline) == 2 and inline[0] == source and inline[1] == source:
+        values[-1] = None
     return values
 
 
 def _expand(abstract: str, title: str | None, values: list) -> list:
     """Inverse of :func:`_compact`: ``(kind, source, value)`` again."""
     rendered = values[0]
-    if isinstance(rendered, list) and len(rendered) > 1 and rendered[1] is None:
-        rendered = [rendered[0], abstract, *rendered[2:]]
+    if isinstance(rendered, list) and len(rendered) > 1 and (rendered[0] is None or rendered[1] is None):
+        rendered = [_PLAIN_HTML.format(abstract) if rendered[0] is None else rendered[0],
+                    abstract if rendered[1] is None else rendered[1], *rendered[2:]]
     if title:
         _, inline = values
-        return [("render_abstract", abstract, rendered), ("render_inline", title, inline)]
+        return [("render_abstract", abstract, rendered), ("render_inline", title, [title, title] if inline is None
+                                                           else inline)]
     _, derived, inline = values
     if not isinstance(derived, str):
         raise ValueError("derived title is not a string")
     return [("render_abstract", abstract, rendered), ("derive_title", abstract, derived),
-            ("render_inline", derived, inline)]
+            ("render_inline", derived, [derived, derived] if inline is None else inline)]
 
 
 def _store(cache: BuildCache, file: Path, read: _Read) -> OSError | None:
@@ -325,7 +382,9 @@ def _store(cache: BuildCache, file: Path, read: _Read) -> OSError | None:
                "work": work}
     try:
         blob = pickle.dumps(payload, protocol=5)
-        same = decode(_PlainUnpickler(io.BytesIO(blob)).load()["result"]) == read.result
+        back = _PlainUnpickler(io.BytesIO(blob)).load()
+        # the same rows (lists and tuples of the same types and values) decode to the same result
+        same = back["result"] == payload["result"] and back["work"] == work
     except Exception:  # noqa: BLE001 - anything that does not round-trip is simply not cached
         same = False
     if not same:
@@ -350,8 +409,11 @@ class _PlainUnpickler(pickle.Unpickler):
 
 # -- all files ----------------------------------------------------------------------------------
 
-def _parse_all(items: list[tuple], sizes: list[int]) -> list[_Read]:
-    """:func:`read_one` of every item, largest file first on every core; results in the order of ``items``."""
+def _parse_all(items: list[tuple], sizes: list[int], defer_writes: bool = False) -> list[_Read]:
+    """:func:`read_one` of every item, largest file first on every core; results in the order of ``items``.
+    With ``defer_writes``, the lists read in this process leave the writing of their cache files to
+    :meth:`cache.BuildCache.defer` (the workers of a pool write theirs)."""
+    global _DEFER
     order = sorted(range(len(items)), key=lambda i: (-sizes[i], i))
     processes = min(workers.worker_count(), len(items))
     results: list[_Read | None] = [None] * len(items)
@@ -360,8 +422,12 @@ def _parse_all(items: list[tuple], sizes: list[int]) -> list[_Read]:
         render.warm_up()
     pool = workers.fork_pool(processes) if parallel else None
     if pool is None:
-        for i in order:
-            results[i] = read_one(items[i])
+        _DEFER = defer_writes
+        try:
+            for i in order:
+                results[i] = read_one(items[i])
+        finally:
+            _DEFER = False
         return results  # type: ignore[return-value]
     with pool:
         for i, read in zip(order, pool.imap(read_one, [items[i] for i in order], chunksize=1)):
@@ -369,27 +435,42 @@ def _parse_all(items: list[tuple], sizes: list[int]) -> list[_Read]:
     return results  # type: ignore[return-value]
 
 
-def read_lists(configured: list[tuple], cache: BuildCache | None = None) -> list[ListResult]:
+def read_lists(configured: list[tuple], cache: BuildCache | None = None, digests: dict | None = None,
+               defer_writes: bool | None = None) -> list[ListResult]:
     """See :func:`_read_lists`; the cyclic garbage collector is paused meanwhile (restored after): reading
     makes hundreds of thousands of objects that live on (few, if any, in garbage cycles), and the
-    collections they trigger cost about a third of a rebuild's reading stage."""
+    collections they trigger cost about a third of a rebuild's reading stage.
+
+    With ``defer_writes`` (default: the cache's :attr:`~cache.BuildCache.defer_writes`), the cache files of
+    the lists read in this process (a rebuild's edited lists) are written later, by
+    :meth:`cache.BuildCache.run_deferred` (the build runs it beside the pages, in the process that writes
+    the other files, or when it saves the cache); the result is the same. ``digests`` default to the
+    cache's :attr:`~cache.BuildCache.file_digests`."""
+    if cache is not None:
+        digests = digests if digests is not None else cache.file_digests
+        defer_writes = defer_writes if defer_writes is not None else cache.defer_writes
     enabled = gc.isenabled()
     gc.disable()
     try:
-        return _read_lists(configured, cache)
+        return _read_lists(configured, cache, digests, bool(defer_writes))
     finally:
         if enabled:
             gc.enable()
 
 
-def _read_lists(configured: list[tuple], cache: BuildCache | None = None) -> list[ListResult]:
+def _read_lists(configured: list[tuple], cache: BuildCache | None = None, digests: dict | None = None,
+                defer_writes: bool = False) -> list[ListResult]:
     """The :class:`reader.ListResult` of each ``(path, venue, year)`` or ``(path, venue, year, explicit)``
     (see :func:`reader.read_lists`), in order, duplicates across
     lists merged: the same as :func:`reader.read_lists` (see the module docstring).
 
     With ``cache`` (a :class:`cache.BuildCache`; a disabled one reads everything), unchanged files
-    come from the cache and the per-paper values of every list are handed to it.
+    come from the cache and the per-paper values of every list are handed to it. ``digests``: the
+    32-byte SHA-256 of list files' bytes that this build has already read (by path as a string,
+    :func:`unchanged.inputs_digest`); a cached list whose digest is given is not read again (its cached
+    result is that of the bytes hashed), the others are read here.
     """
+    digests = digests if digests is not None else {}
     cache = cache if cache is not None else BuildCache(None)
     code = cache.code
     reads: list[_Read | None] = []
@@ -401,11 +482,13 @@ def _read_lists(configured: list[tuple], cache: BuildCache | None = None) -> lis
         data = _load(_cache_path(cache.folder, name), cache) if cache.folder is not None else None
         read = None
         if data is not None:
-            try:
-                raw = Path(path).read_bytes()
-            except OSError:
-                raw = None
-            fresh = raw is not None and data.get("key") == file_key(name, venue, year, raw, code, explicit)
+            digest = digests.get(name)
+            if digest is None:
+                try:
+                    digest = hashlib.sha256(Path(path).read_bytes()).digest()
+                except OSError:
+                    digest = None
+            fresh = digest is not None and data.get("key") == file_key(name, venue, year, None, code, explicit, digest)
             if _remember(cache, data) and fresh:
                 try:
                     read = _Read(decode(data["result"]), data["ids"], [], data["key"])
@@ -427,7 +510,7 @@ def _read_lists(configured: list[tuple], cache: BuildCache | None = None) -> lis
             except OSError:
                 sizes.append(0)
         try:
-            parsed = _parse_all(items, sizes)
+            parsed = _parse_all(items, sizes, defer_writes)
         finally:
             _KNOWN, _CACHE, _IDS = frozenset(), None, {}
         for i, read in zip(todo, parsed):

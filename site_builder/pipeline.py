@@ -72,7 +72,8 @@ def read_lists(files: list[Path], config: SiteConfig, diagnostics: Diagnostics,
     a paper listed twice is merged into one (with a warning, see :func:`reader.merge_duplicates`).
 
     With ``cache``, unchanged lists come from the build cache (see :mod:`site_builder.listcache`;
-    the result is the same).
+    the result is the same; it takes the cache's :attr:`~BuildCache.file_digests` and
+    :attr:`~BuildCache.defer_writes`).
     """
     configured = [(path, *astuple(config.list_defaults(path.name))) for path in files]
     entries: list[Entry] = []
@@ -289,6 +290,7 @@ def write_site(site: Site, output: Output, library: Library | None = None, updat
         outline = outline_pages(site, library)
 
         def other_files() -> None:  # beside the page workers (its time is in the "pages" stage then)
+            cache.run_deferred()  # an edited list's cache files (see listcache.read_lists)
             write_bib_files(site, library, output, cache)
             write_papers_json(site, output, cache)
             output.write_text(".nojekyll", "")
@@ -305,6 +307,7 @@ def write_site(site: Site, output: Output, library: Library | None = None, updat
             background = workers.start_background(other_files_job(other_files, output, cache,
                                                                   [planned.path for planned in outline]))
             if background is not None:
+                cache.deferred_elsewhere()  # the forked process runs them
                 meanwhile = lambda: apply_other_files(background.result(), output, cache)  # noqa: E731
         write_pages(env, outline, common_context(site), site, library, output, cache, progress, meanwhile)
         if index.pending:
@@ -402,9 +405,10 @@ def _build_lists(seeds: Path, out: Path, config: SiteConfig, strict: bool, notes
     notes = notes if notes is not None else default_notes(seeds)
     check_inputs_outside(out, seeds, notes, cache)
     inputs = manifest = None
+    digests: dict[str, bytes] = {}  # each list file's SHA-256, read once for both uses
     if cache is not None:
         inputs = unchanged.inputs_digest(code_version(), files, seeds / OVERRIDES_NAME, config, strict, notes,
-                                         [TEMPLATES, ASSETS], [LUNR_SOURCE], rfc3339(updated))
+                                         [TEMPLATES, ASSETS], [LUNR_SOURCE], rfc3339(updated), digests)
         manifest = read_manifest(cache, out)
         saved = unchanged.unchanged_report(manifest, inputs, Path(out).resolve(), Path(cache))
         if saved is not None:
@@ -413,6 +417,8 @@ def _build_lists(seeds: Path, out: Path, config: SiteConfig, strict: bool, notes
             except (TypeError, ValueError, KeyError):
                 pass
     build_cache = BuildCache(cache)
+    build_cache.file_digests = digests  # the lists as inputs_digest read them: not read again
+    build_cache.defer_writes = True  # an edited list's cache files are written beside the pages (other_files)
     if manifest is not None:
         build_cache.check_files_meanwhile(manifest, start_file_check(out, manifest))
     try:

@@ -71,7 +71,7 @@ from .reader_lines import (
     name_shape, name_shaped, page_words, parse_track, prose_score, split_authors, strip_label, strip_number,
     title_score, track_score,
 )
-from .reader_text import _ZERO_WIDTH, _excerpt, clean, decode_bytes, remove_controls, split_lines
+from .reader_text import _ZERO_WIDTH, _excerpt, clean, decode_bytes, decode_list, remove_controls, split_lines
 from .reader_types import Entry, Heading, ListResult, ReadError
 
 __all__ = [
@@ -101,10 +101,9 @@ def read_list(path: Path, venue: str | None = None, year: int | None = None, exp
     except OSError as exc:
         return ListResult(name, None, [], [Diagnostic(name, 0, "error", f"cannot read the file: {exc.strerror or exc}")])
     try:
-        text = decode_bytes(data)
+        text, removed = decode_list(data, name)
     except ReadError as exc:
         return ListResult(name, None, [], [Diagnostic(name, 0, "error", str(exc))])
-    text, removed = remove_controls(text, name)
     result = read_text(text, name, venue, year, explicit)
     result.diagnostics[:0] = removed
     return result

@@ -12,8 +12,10 @@ lines, or None when the edit may change the structure (the caller then reads the
 
 When the edit is one :func:`reread` takes
 -----------------------------------------
-The old and new texts have the same number of lines, the same heading line and config defaults,
-and every line that differs lies in a block (a run of non-blank lines) where
+The old and new texts have the same number of lines (but for blank lines after the last non-blank
+one, which nothing reads: an edit of the last abstract often adds or drops a trailing blank line), the
+same heading line and config defaults, and every line that differs lies in a block (a run of non-blank
+lines) where
 
 * it is blank in both texts or in neither (so the blocks are the same);
 * the block cuts into the same numbered parts (``reader_items._split_numbered``), and every part
@@ -160,7 +162,11 @@ def reread(state: State, text: str, path: str, venue: str | None, year: int | No
         return None
     old, new = state.lines, split_lines(text)
     if len(old) != len(new):
-        return None
+        # lines after the last non-blank one are read by nothing (blocks are runs of non-blank lines, the
+        # cut-off check looks for the last non-blank line): an edit may add or remove them
+        shorter = min(len(old), len(new))
+        if any(clean(line) for line in old[shorter:]) or any(clean(line) for line in new[shorter:]):
+            return None
     changed = [i for i, (a, b) in enumerate(zip(old, new)) if a is not b and a != b]
     flags = state.flags
     start = flags["start"]
@@ -204,6 +210,8 @@ def reread(state: State, text: str, path: str, venue: str | None, year: int | No
     heading = state.heading
     reading.result.heading = Heading(*heading) if heading is not None else None
     reading.result.diagnostics = [Diagnostic(*row) for row in state.diagnostics]
+    # the assembly stage never changes the structure stage's fields (joining paragraphs makes new dicts and
+    # lists, reader._Reader._join_continuations): this read and the kept state share them, but the changed ones
     pending = []
     for f in state.pending:
         pieces = f["pieces"]
@@ -211,10 +219,10 @@ def reread(state: State, text: str, path: str, venue: str | None, year: int | No
             pieces = [_replace_lines(first, lines, replaced) for first, lines in pieces]
             if any(p is None for p in pieces):
                 return None
-        pending.append({**f, "pieces": list(pieces), "pages": list(f["pages"])})
+            f = {**f, "pieces": pieces}
+        pending.append(f)
     reading._pending = pending
-    kept = State(new, state.config, state.flags, state.heading,
-                 [{**f, "pieces": list(f["pieces"])} for f in pending], state.diagnostics, state.quoted)
+    kept = State(new, state.config, state.flags, state.heading, list(pending), state.diagnostics, state.quoted)
     return reading.assemble(), kept
 
 
@@ -239,7 +247,8 @@ def read_list(path: str, venue: str | None = None, year: int | None = None, expl
     ``state`` of a previous read of the same path, read from it (:func:`reread`) when the edit allows.
     Returns ``(result, state, reread)``, ``reread`` True when the state was used. Raises nothing for bad
     content (as :func:`reader.read_list`)."""
-    from .reader import ReadError, decode_bytes, remove_controls
+    from .reader import ReadError
+    from .reader_text import decode_list
 
     name = str(path)
     try:
@@ -248,10 +257,9 @@ def read_list(path: str, venue: str | None = None, year: int | None = None, expl
         return ListResult(name, None, [], [Diagnostic(name, 0, "error", f"cannot read the file: {exc.strerror or exc}")]
                           ), None, False
     try:
-        text = decode_bytes(data)
+        text, removed = decode_list(data, name)
     except ReadError as exc:
         return ListResult(name, None, [], [Diagnostic(name, 0, "error", str(exc))]), None, False
-    text, removed = remove_controls(text, name)
     again = reread(state, text, name, venue, year, explicit, merge) if state is not None else None
     if again is not None:
         result, kept = again

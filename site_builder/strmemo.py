@@ -5,9 +5,11 @@ is computed again on every call.
 
 A function decorated with :func:`memoized` remembers its results in this
 process, like :func:`functools.lru_cache`; in addition the build cache saves
-the tables (:func:`export`, ``<cache>/strings.json``) and loads them into the
-next build's process (:func:`load`), so a rebuild does not transliterate
-tens of thousands of names and titles again. The tables are only valid for the
+the tables (:func:`tables`, ``<cache>/strings.marshal``: :mod:`marshal` keeps their
+tuple keys as they are) and loads them into the next build's process
+(:func:`load_tables`), so a rebuild does not transliterate tens of thousands
+of names and titles again (:func:`export` and :func:`load`: the same as
+JSON-ready data). The tables are only valid for the
 same code version (the build cache checks it), and a function's result never
 depends on the table: a value missing or unreadable is computed again.
 Each table holds at most :data:`LIMIT` entries (it is cleared when full), so
@@ -19,6 +21,7 @@ from __future__ import annotations
 import inspect
 import json
 from functools import wraps
+from itertools import chain
 from typing import Any, Callable
 
 #: Most entries one table holds.
@@ -138,4 +141,44 @@ def load(data: Any) -> bool:
     for table, values in updates:
         if len(table) + len(values) <= LIMIT:
             table.update(values)
+    return True
+
+
+#: The types a table's key may be, and (for a tuple key) its parts.
+_KEY_TYPES = {str, tuple}
+_PART_TYPES = {str, int}
+
+
+def tables() -> dict[str, dict]:
+    """The tables as they are, ``{name: {key: value}}`` (a key is the first argument, or the tuple of the
+    positional arguments), for saving in a format that keeps tuples (:mod:`marshal`); marks them saved.
+    The dicts are the live tables: save them before calling a memoized function again."""
+    _ADDED.clear()
+    return dict(TABLES)
+
+
+def load_tables(data: Any) -> bool:
+    """Add the entries of a :func:`tables` result (read back) to the tables; False (nothing added) when
+    malformed: a key that is not a str or a tuple of str and int, a value not of :data:`VALUE_TYPES`.
+    Unknown tables are skipped; a table that would grow past :data:`LIMIT` is not loaded."""
+    if not isinstance(data, dict):
+        return False
+    updates: list[tuple[dict, dict]] = []
+    values_ok = set(VALUE_TYPES)
+    for name, table in data.items():
+        target = TABLES.get(name)
+        if target is None:
+            continue
+        if type(table) is not dict or not set(map(type, table.values())) <= values_ok:
+            return False
+        kinds = set(map(type, table))
+        if not kinds <= _KEY_TYPES:
+            return False
+        if tuple in kinds and not set(map(type, chain.from_iterable([k for k in table if type(k) is tuple]))) \
+                <= _PART_TYPES:
+            return False
+        updates.append((target, table))
+    for target, table in updates:
+        if len(target) + len(table) <= LIMIT:
+            target.update(table)
     return True

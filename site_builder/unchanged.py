@@ -30,32 +30,44 @@ from .diagnostics import Diagnostic, Diagnostics
 OUTPUTS = "outputs"
 
 
-def _file_digest(h, path: Path) -> None:
+def _file_digest(h, path: Path) -> bytes | None:
+    """Add the size and SHA-256 of the file at ``path`` (or that it is missing) to ``h``; returns that
+    SHA-256 (None when missing)."""
     try:
         data = path.read_bytes()
     except FileNotFoundError:
         h.update(b"\x01missing\0")
-        return
+        return None
+    digest = hashlib.sha256(data).digest()
     h.update(len(data).to_bytes(8, "little"))
-    h.update(hashlib.sha256(data).digest())
+    h.update(digest)
+    return digest
 
 
 def inputs_digest(code: str, list_files: list[Path], overrides: Path, config, strict: bool, notes: Path | None,
-                  folders: list[Path], files: list[Path], updated: str) -> str | None:
+                  folders: list[Path], files: list[Path], updated: str, digests: dict | None = None) -> str | None:
     """Hex SHA-256 over everything a build reads besides the cache: ``code`` (the code version), the
     ``list_files`` and ``overrides`` (paths as given, as diagnostics show them, and bytes), ``config``
     (a :class:`~site_builder.config.SiteConfig`, digested by :class:`~site_builder.cache.Fingerprinter`),
     ``strict``, the ``notes`` folder, the ``folders`` (templates, assets) and ``files`` (lunr.js) in use
-    and ``updated`` (the build date as text). None when the config cannot be digested."""
+    and ``updated`` (the build date as text). None when the config cannot be digested.
+
+    ``digests``, when given, receives the 32-byte SHA-256 of each list file's bytes as read here,
+    by its path as a string (for :func:`site_builder.listcache.read_lists`, so it does not read and
+    hash the lists again); a missing file gets none."""
     config_digest = Fingerprinter().of(config)
     if config_digest is None:
         return None
     h = hashlib.sha256()
     for part in (code, config_digest, "strict" if strict else "lenient", updated):
         h.update(part.encode("utf-8", "surrogatepass") + b"\0")
-    for path in [*list_files, overrides]:
+    for path in list_files:
         h.update(str(path).encode("utf-8", "surrogatepass") + b"\0")
-        _file_digest(h, path)
+        digest = _file_digest(h, path)
+        if digests is not None and digest is not None:
+            digests[str(path)] = digest
+    h.update(str(overrides).encode("utf-8", "surrogatepass") + b"\0")
+    _file_digest(h, overrides)
     h.update(f"notes {notes}\0".encode("utf-8", "surrogatepass"))
     if notes is not None:
         h.update(folder_digest(notes).encode())

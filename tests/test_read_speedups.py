@@ -127,3 +127,73 @@ def test_continuation_words_and_names_are_the_plain_formulations_on_the_corpus(c
             assert found == plain_names(variant)
             names += len(found)
     assert names > 10_000
+
+
+def test_list_cache_work_compacts_and_expands_exactly(corpus):
+    """:func:`listcache._compact` drops what :func:`listcache._expand` rebuilds (HTML that is the abstract in
+    one paragraph, text that is the abstract, an inline title that is the title): the round trip gives every
+    value back, for corpus abstracts with given and derived titles and for texts that need escaping or math;
+    and :func:`listcache._remember` hands the cache the values of :func:`cache.paper_work` itself."""
+    from site_builder.cache import paper_work
+
+    texts = [r["abstract"] for r in corpus[:600] if r.get("abstract")]
+    texts += ["A & B < C: we show $x^2$ grows.", "Plain text with *emphasis* and `code`.", "See https://x.org/a."]
+    titles = [r.get("title") or None for r in corpus[:600]] + ["A <b> title", "$O(n)$ Sorting", "Plain"]
+    items = [(t, None) for t in texts] + [(t, title) for t, title in zip(texts, titles) if title]
+    compacted = dropped = 0
+    cache = BuildCache(None)
+    rows, ids, work = [], [], []
+    for abstract, title in items:
+        values = paper_work((abstract, title))
+        short = listcache._compact(abstract, title, values)
+        assert listcache._expand(abstract, title, short) == values
+        compacted += short[0][0] is None
+        dropped += short[-1] is None
+        rows.append([None, None, abstract, title])
+        ids.append(["id", "key"])
+        work.append(short)
+    assert compacted > len(items) // 2 and dropped > len(items) // 4  # the common cases are compacted
+    assert listcache._remember(cache, {"result": {"entries": rows}, "ids": ids, "work": work})
+    for abstract, title in items:
+        for kind, source, value in paper_work((abstract, title)):
+            assert cache.known(kind, source) == value
+    assert not listcache._remember(cache, {"result": {"entries": rows}, "ids": ids, "work": work[:-1]})
+
+
+def test_decode_list_is_decode_bytes_then_remove_controls(corpus):
+    """:func:`reader_text.decode_list` (control characters looked for in the UTF-8 bytes) gives what
+    ``remove_controls(decode_bytes(data))`` gives, or raises the same error, on texts with every kind of
+    control character (C0, DEL, C1, vertical tab, form feed) in every number around the 1 % limit, in
+    UTF-8 (with and without BOM), UTF-16 and GB18030."""
+    import random
+
+    from site_builder.reader_text import decode_bytes, decode_list, remove_controls
+    from site_builder.reader_types import ReadError
+
+    rng = random.Random(5)
+    base = "ICLR 2025 Papers\n\n" + "\n\n".join(r["abstract"] for r in corpus[:12] if r.get("abstract")) + "\n"
+    controls = [chr(c) for c in [*range(0, 9), 11, 12, *range(14, 32), 127, *range(128, 160)]]
+    cases = 0
+    for count in (0, 1, 2, 3, 5, len(base) // 100 - 1, len(base) // 100 + 2):
+        for kind in ("c0", "c1", "unsafe", "any", "vt"):
+            chars = {"c0": controls[:27], "c1": controls[28:], "unsafe": ["\x0b", "\x0c", "\x7f", "\x01"],
+                     "any": controls, "vt": ["\x0b", "\x0c"]}[kind]
+            text = list(base)
+            for _ in range(count):
+                text.insert(rng.randrange(20, len(text)), rng.choice(chars))
+            text = "".join(text)
+            for encoding in ("utf-8", "utf-8-sig", "utf-16", "gb18030"):
+                try:
+                    data = text.encode(encoding)
+                except UnicodeEncodeError:
+                    continue
+                try:
+                    expected = remove_controls(decode_bytes(data), "x.txt")
+                except ReadError as exc:
+                    with pytest.raises(ReadError, match=re.escape(str(exc))):
+                        decode_list(data, "x.txt")
+                    continue
+                assert decode_list(data, "x.txt") == expected
+                cases += 1
+    assert cases > 60
+    assert decode_list(("ICLR 2025\n\nAn abstract \x0b with a vertical tab.\n").encode(), "x.txt")[1]

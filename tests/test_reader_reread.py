@@ -339,3 +339,140 @@ def test_the_list_cache_rereads_an_edited_list_with_the_same_result(tmp_path, mo
         got = listcache.read_lists(configured, BuildCache(cache))
         assert got == reader.read_lists(configured)
     assert calls and all(c is not None for c in calls)
+
+
+def test_edits_that_add_or_drop_blank_lines_at_the_end(bench_lists, tmp_path):
+    """The benchmark's edit (a sentence appended to the last abstract, the text's trailing blank lines cut to
+    one line end) and edits of the blank lines after the last non-blank one are read from the state; a line
+    with text added at the end, or a blank line added or removed before the last text, is not."""
+    ended = reread = 0
+    for source, venue, year in bench_lists:
+        old = source.read_text(encoding="utf-8")
+        target = tmp_path / source.name
+        body = old.rstrip("\n")
+        ended += old.endswith("\n\n")
+        generated = source.parent.name == "seeds" and source.parent != ROOT / "seeds"  # the benchmark's layouts
+        for new in (body + " We also release our code.\n", body + "\n\n\n", body, body + "\n \n\t\n",
+                    old + "\n\n", body + " We also release our code."):
+            used = _check(target, old, new, venue, year)  # the same result as a full read, state used or not
+            assert used or not generated, (source.name, new[-40:])
+            reread += used
+        for new in (body + "\n\nWe propose a new estimator and prove that it is unbiased.\n",
+                    body + "\nAnd more.\n"):
+            assert not _check(target, old, new, venue, year)
+        lines = body.split("\n")
+        last_blank = max(i for i, line in enumerate(lines) if not clean(line))
+        assert not _check(target, old, "\n".join(lines[:last_blank] + lines[last_blank + 1:]) + "\n\n", venue, year)
+    assert ended >= 2  # the benchmark's lists end in a blank line: their edit drops it
+    assert reread >= 6 * 4, reread
+
+
+def test_the_list_cache_takes_the_digests_the_build_already_made(tmp_path):
+    """:func:`unchanged.inputs_digest` hands each list's SHA-256 to the list cache: a list whose digest
+    matches its cache file is not read again, and one whose digest does not (the list changed) is."""
+    import hashlib
+    from dataclasses import astuple
+
+    from site_builder import unchanged
+    from site_builder.config import load_config
+
+    folder = tmp_path / "b"
+    written = write_lists(load_corpus(DEFAULT_CORPUS, 300), folder / "seeds", folder / "site.toml")
+    config = load_config(folder / "site.toml")
+    cache = tmp_path / "cache"
+    configured = [(p, *astuple(config.list_defaults(p.name))) for p in written]
+    expected = reader.read_lists(configured)
+    assert listcache.read_lists(configured, BuildCache(cache)) == expected
+    digests: dict = {}
+    unchanged.inputs_digest("code", written, folder / "seeds/overrides.toml", config, False, None, [], [], "now",
+                            digests)
+    assert digests == {str(p): hashlib.sha256(p.read_bytes()).digest() for p in written}
+    reads = []
+    real = Path.read_bytes
+    try:
+        Path.read_bytes = lambda self: reads.append(self) or real(self)
+        assert listcache.read_lists(configured, BuildCache(cache), digests) == expected
+        assert not [p for p in reads if p.suffix == ".txt"]  # no list read again
+        # a digest that is not the list's: that list is read again (in full, as its state is of other bytes)
+        reads.clear()
+        stale = {**digests, str(written[0]): hashlib.sha256(b"other bytes").digest()}
+        assert listcache.read_lists(configured, BuildCache(cache), stale) == expected
+        assert [p for p in reads if p.suffix == ".txt"] and all(str(p) == str(written[0])
+                                                               for p in reads if p.suffix == ".txt")
+    finally:
+        Path.read_bytes = real
+
+
+def test_an_edited_lists_cache_files_written_later_are_those_written_at_once(tmp_path):
+    """``defer_writes``: the edited list's cache file and state are written by ``run_deferred``, not while
+    reading; what they hold is what an immediate write holds, and the next read takes the list from them."""
+    folder = tmp_path / "b"
+    written = write_lists(load_corpus(DEFAULT_CORPUS, 300), folder / "seeds", folder / "site.toml")
+    configured = [(p, "AISTATS", 2024) for p in written]
+    now, later = tmp_path / "now", tmp_path / "later"
+    for cache in (now, later):
+        listcache.read_lists(configured, BuildCache(cache))
+    target = written[0]
+    target.write_text(target.read_text(encoding="utf-8").rstrip("\n") + " We also release our code.\n",
+                      encoding="utf-8")
+    expected = reader.read_lists(configured)
+    before = {p: p.read_bytes() for p in sorted(later.rglob("*.pickle"))}
+    assert listcache.read_lists(configured, BuildCache(now)) == expected
+    deferred = BuildCache(later)
+    assert listcache.read_lists(configured, deferred, defer_writes=True) == expected
+    assert {p: p.read_bytes() for p in sorted(later.rglob("*.pickle"))} == before  # nothing written yet
+    deferred.run_deferred()
+    changed = [p for p in sorted(later.rglob("*.pickle")) if p.read_bytes() != before[p]]
+    assert len(changed) == 2  # the list's cache file and its state
+    for p in changed:
+        same = now / p.relative_to(later)
+        assert listcache._PlainUnpickler(__import__("io").BytesIO(p.read_bytes())).load() == \
+            listcache._PlainUnpickler(__import__("io").BytesIO(same.read_bytes())).load()
+    reads = []
+    real = listcache.read_one
+    try:
+        listcache.read_one = lambda item: reads.append(item) or real(item)
+        assert listcache.read_lists(configured, BuildCache(later)) == expected
+    finally:
+        listcache.read_one = real
+    assert not reads  # every list from its cache file
+    deferred.run_deferred()  # once only: nothing left
+    assert [p for p in sorted(later.rglob("*.pickle")) if p.read_bytes() != before[p]] == changed
+
+
+def test_a_build_hands_the_list_cache_its_digests_and_writes_an_edited_list_beside_the_pages(tmp_path, monkeypatch):
+    """Through :func:`pipeline.build`: the list cache gets the lists' digests from the inputs' digest and
+    defers the edited list's writes; they are written by the end of the build (the next build reads
+    nothing), and the site is the one a build without the cache makes."""
+    import filecmp
+    import hashlib
+    from dataclasses import astuple
+
+    from site_builder import pipeline
+    from site_builder.config import load_config
+
+    folder = tmp_path / "b"
+    written = write_lists(load_corpus(DEFAULT_CORPUS, 300), folder / "seeds", folder / "site.toml")
+    config = load_config(folder / "site.toml")
+    cache = tmp_path / "cache"
+    seen = []
+    real = listcache.read_lists
+    monkeypatch.setattr(listcache, "read_lists", lambda configured, c=None, *a, **k: seen.append(
+        (dict(c.file_digests), c.defer_writes)) or real(configured, c, *a, **k))
+    assert not pipeline.build(folder / "seeds", tmp_path / "site", config, cache=cache).diagnostics.errors
+    assert seen[-1] == ({str(p): hashlib.sha256(p.read_bytes()).digest() for p in written}, True)
+    target = written[0]
+    target.write_text(target.read_text(encoding="utf-8").rstrip("\n") + " We also release our code.\n",
+                      encoding="utf-8")
+    pipeline.build(folder / "seeds", tmp_path / "site", config, cache=cache)
+    reads = []
+    real_one = listcache.read_one
+    monkeypatch.setattr(listcache, "read_one", lambda item: reads.append(item) or real_one(item))
+    assert listcache.read_lists([(p, *astuple(config.list_defaults(p.name))) for p in written],
+                                BuildCache(cache)) == reader.read_lists(
+        [(p, *astuple(config.list_defaults(p.name))) for p in written])
+    assert not reads  # the edited list's cache file was written by the build
+    pipeline.build(folder / "seeds", tmp_path / "fresh", config)
+    files = sorted(p.relative_to(tmp_path / "site") for p in (tmp_path / "site").rglob("*") if p.is_file())
+    assert files == sorted(p.relative_to(tmp_path / "fresh") for p in (tmp_path / "fresh").rglob("*") if p.is_file())
+    assert all(filecmp.cmp(tmp_path / "site" / f, tmp_path / "fresh" / f, shallow=False) for f in files)

@@ -329,3 +329,31 @@ def test_an_update_imports_neither_scipy_nor_scikit_learn(tmp_path):
     updated, scipy_loaded, sklearn_loaded, rows = json.loads(out)
     assert updated and not scipy_loaded and not sklearn_loaded
     assert rows == related.related_indices(texts)
+
+
+def test_string_memo_tables_round_trip_through_marshal():
+    import marshal
+    from site_builder import strmemo
+
+    @strmemo.memoized("test-scaled")
+    def scaled(text: str, scale: int) -> float:
+        return len(text) / scale
+
+    @strmemo.memoized("test-lower")
+    def lower(text: str) -> str:
+        return text.lower()
+
+    assert scaled("abc", 7) == 3 / 7 and lower("ÀB") == "àb"
+    saved = marshal.loads(marshal.dumps(strmemo.tables(), 4))
+    assert not strmemo.changed()
+    scaled.cache_clear()
+    lower.cache_clear()
+    assert strmemo.load_tables(saved)
+    assert strmemo.TABLES["test-scaled"][("abc", 7)] == 3 / 7 and strmemo.TABLES["test-lower"]["ÀB"] == "àb"
+    scaled.cache_clear()
+    for bad in ({"test-lower": {"x": None}}, {"test-lower": {b"x": "x"}}, {"test-scaled": {("x", 1.5): 1.0}},
+                {"test-scaled": {("x", 2): [1]}}, {"test-lower": ["x"]}, ["x"]):
+        assert not strmemo.load_tables(bad), bad  # nothing loaded
+        assert not strmemo.TABLES["test-scaled"]
+    assert strmemo.load_tables({"test-unknown": {"x": "y"}, "test-scaled": {("x", 2): 9.0}})
+    assert scaled("x", 2) == 9.0  # taken from the table, not computed
