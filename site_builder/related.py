@@ -75,7 +75,7 @@ import hashlib
 import importlib.util
 import math
 import re
-from collections import Counter
+from collections import Counter, abc
 from itertools import chain, filterfalse
 from dataclasses import dataclass
 from functools import lru_cache
@@ -808,11 +808,35 @@ def paper_text(paper) -> str:
     return f"{paper.title_text}. {paper.rendered.text}"
 
 
+class _PaperTexts(abc.Sequence):
+    """:func:`paper_text` of each paper, made when asked for (an update needs only the added papers'
+    texts; keeping all of them would hold ~12 MB of strings for 10,000 papers)."""
+
+    def __init__(self, papers: Sequence) -> None:
+        self._papers = papers
+
+    def __len__(self) -> int:
+        return len(self._papers)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [paper_text(p) for p in self._papers[i]]
+        return paper_text(self._papers[i])
+
+    def __iter__(self):
+        return map(paper_text, self._papers)
+
+
+def paper_keys(papers: Sequence) -> list[str]:
+    """:func:`text_key` of each paper's id and :func:`paper_text` (the texts are not kept)."""
+    sha256 = hashlib.sha256
+    return [sha256(f"{p.id}\0{p.title_text}. {p.rendered.text}".encode("utf-8", "surrogatepass")).hexdigest()[:32]
+            for p in papers]
+
+
 def related_papers(papers: Sequence, k: int = DEFAULT_K, block: int = DEFAULT_BLOCK,
                    previous: State | None = None) -> tuple[dict[str, list], State]:
     """``({paper.id: [related Paper, …]}, state)`` over title and abstract text (:func:`paper_text`);
     ``previous`` as for :func:`incremental_related`."""
-    texts = [paper_text(p) for p in papers]
-    keys = [text_key(p.id, t) for p, t in zip(papers, texts)]
-    rows, state = incremental_related(texts, keys, k, block, previous)
+    rows, state = incremental_related(_PaperTexts(papers), paper_keys(papers), k, block, previous)
     return {p.id: [papers[j] for j in row] for p, row in zip(papers, rows)}, state

@@ -302,18 +302,36 @@ def test_papers_built_with_the_memo_equal_papers_built_plainly(tmp_path):
     from site_builder.model import Paper, build_site
 
     config = load_config(CONFIG)
+    seeds = tmp_path / "seeds"
+    shutil.copytree(SEEDS, seeds)
+    first_list = sorted(seeds.glob("*.txt"))[0]  # a paper whose rendering warns (kept in the list cache too)
+    first_list.write_text(first_list.read_text(encoding="utf-8").rstrip("\n") + "\n\nWe study \\foobar{x} in"
+                          " $\\foobar{y}$ for graph neural networks and report results on benchmarks.\n",
+                          encoding="utf-8")
     cache = BuildCache(tmp_path / "cache")
-    entries = pipeline.read_lists(pipeline.list_files(SEEDS), config, Diagnostics(), cache)
+    entries = pipeline.read_lists(pipeline.list_files(seeds), config, Diagnostics(), cache)
     cache.store_work([paper_work(item) for item in cache.missing_work(entries)])
     first = build_site(entries, {}, config, Diagnostics())
     overrides = {first.papers[0].id: {"title": "An $x^2$ Title", "authors": ["Ada Lovelace"], "track": ["A", "B"]}}
     plain = build_site(entries, overrides, config, Diagnostics())
     memo = build_site(entries, overrides, config, Diagnostics(), memo=cache)
+    # a rebuild: the rendered abstracts and titles handed over by the list cache (BuildCache._known)
+    cache.save()
+    rebuild_cache = BuildCache(tmp_path / "cache")
+    rebuild_entries = pipeline.read_lists(pipeline.list_files(seeds), config, Diagnostics(), rebuild_cache)
+    assert rebuild_cache.known_items() and not rebuild_cache.missing_work(rebuild_entries)
+    plain_diagnostics, rebuild_diagnostics = Diagnostics(), Diagnostics()
+    plain = build_site(entries, overrides, config, plain_diagnostics)
+    rebuilt = build_site(rebuild_entries, overrides, config, rebuild_diagnostics, memo=rebuild_cache)
     assert len(plain.papers) > 30 and any(p.title == "An $x^2$ Title" for p in memo.papers)
-    assert plain == memo
+    assert plain == memo == rebuilt
+    assert plain_diagnostics.items == rebuild_diagnostics.items
+    assert any("foobar" in d.message for d in plain_diagnostics.items)
     names = [f.name for f in fields(Paper)]
-    for a, b in zip(plain.papers, memo.papers):
-        assert type(b) is Paper and hash(a) == hash(b)
-        assert [getattr(a, n) for n in names] == [getattr(b, n) for n in names]
-        assert (a.title_html, a.title_text) == (b.title_html, b.title_text)
-        assert sorted(vars(b)) == sorted(names + ["title_html", "title_text"])
+    for a, b, c in zip(plain.papers, memo.papers, rebuilt.papers):
+        for other in (b, c):
+            assert type(other) is Paper and hash(a) == hash(other)
+            assert [getattr(a, n) for n in names] == [getattr(other, n) for n in names]
+            assert (a.title_html, a.title_text) == (other.title_html, other.title_text)
+            assert sorted(vars(other)) == sorted(names + ["title_html", "title_text"])
+            assert vars(a.rendered) == vars(other.rendered) and type(other.rendered) is type(a.rendered)
