@@ -716,9 +716,10 @@ def _update(texts: Sequence[str], keys: list[str], k: int, previous: State) -> S
     changed_norm[moved] = np.sqrt(_row_sums(change * change, _starts(lengths[moved])))
     changed = kept & (changed_norm > 0)
     largest_change = changed_norm.max(initial=0.0)
-    norm = np.sqrt(_row_sums(data.astype(np.float64) ** 2, indptr))
     old_norm = np.zeros(n, dtype=np.float64)
     old_norm[kept] = np.sqrt(_row_sums(previous.weights.astype(np.float64) ** 2, previous.indptr))[mapping[kept]]
+    norm = old_norm.copy()  # a row not weighed again is the same row: the same sum
+    norm[rows] = np.sqrt(_row_sums(data[entry].astype(np.float64) ** 2, sub_indptr))
     # |new - old score of i, j| <= |d_i|·|new_j| + |old_i|·|d_j| (Cauchy-Schwarz), over all j; with a margin
     slack = (changed_norm * norm.max(initial=0.0) + old_norm * largest_change) * (1 + 1e-9) + 4
     if largest_change == 0:
@@ -738,6 +739,7 @@ def _update(texts: Sequence[str], keys: list[str], k: int, previous: State) -> S
         i, j = np.broadcast_to(np.arange(n)[:, None], redo.shape)[redo], best.cols[redo]
         pairs, where = np.unique(np.minimum(i, j) * n + np.maximum(i, j), return_inverse=True)  # s(i, j) = s(j, i)
         a, b = pairs // n, pairs % n
+        a, b = np.where(changed[a], a, b), np.where(changed[a], b, a)  # a: a changed text (fewer distinct rows)
         best.scores[redo] = matrix.pair_scores(a, b).astype(np.float64)[where]
         best.positive()
     best.order(kept)  # the rows now out of order (a candidate rescored, or removed) are ordered again
