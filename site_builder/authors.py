@@ -18,6 +18,7 @@ import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import chain
 from typing import Iterable, Sequence
 
 from . import strmemo, urls
@@ -191,25 +192,29 @@ class AuthorIndex:
             columns = [saved[name] for name in ("keys", "slugs", "names", "letters", "spellings", "papers")]  # type: ignore[index]
             if len({len(column) for column in columns}) != 1 or not all(type(c) is list for c in columns):
                 return None
+            keys, slugs, names, letters = columns[:4]
+            # every key, slug, name and letter a str, no key twice (checked for all at once: C loops)
+            if not set(map(type, chain(keys, slugs, names, letters))) <= {str} or len(set(keys)) != len(keys):
+                return None
             index = cls.__new__(cls)
-            by_key: dict[str, Author] = {}
             authors: list[Author] = []
-            new, counter, text = Author.__new__, Counter.__new__, str
+            new, counter, text, take = Author.__new__, Counter.__new__, str, papers.__getitem__
             for key, slug, name, letter, spellings_of, numbers in zip(*columns):
-                author = new(Author)
                 spellings = counter(Counter)
                 if spellings_of:
                     for spelling, count in spellings_of:
                         spellings[text(spelling)] = int(count)
+                    if name not in spellings:
+                        return None
                 else:  # one spelling, the name: on each of the author's papers
                     spellings[name] = len(numbers)
-                if not (type(key) is type(slug) is type(name) is type(letter) is str and name in spellings
-                        and numbers[0] >= 0 and key not in by_key):
+                if numbers[0] < 0:
                     return None
+                author = new(Author)
                 author.__dict__.update(key=key, slug=slug, spellings=spellings, name=name, letter=letter,
-                                       papers=[papers[n] for n in numbers])
-                by_key[key] = author
+                                       papers=list(map(take, numbers)))
                 authors.append(author)
+            by_key = dict(zip(keys, authors))
         except (TypeError, ValueError, KeyError, IndexError):
             return None
         index._by_key, index.authors, index._numbers = by_key, authors, None
