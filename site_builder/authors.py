@@ -157,7 +157,7 @@ class AuthorIndex:
                     spellings = author.spellings
                     spellings[spelling] = spellings.get(spelling, 0) + 1
         taken: set[str] = set()
-        make_slug = urls.make_slug
+        make_slug, author_path = urls.make_slug, urls.author_path
         for key in sorted(by_key):
             base = make_slug(key, "author")
             slug, n = base, 1
@@ -165,7 +165,9 @@ class AuthorIndex:
                 n += 1
                 slug = f"{base}-{n}"
             taken.add(slug)
-            by_key[key].slug = slug
+            author = by_key[key]
+            author.slug = slug
+            author.__dict__["path"] = author_path(slug)  # the cached property, set at once (no lock per use)
         order = []
         for author in by_key.values():
             spellings = author.spellings
@@ -198,7 +200,8 @@ class AuthorIndex:
                 return None
             index = cls.__new__(cls)
             authors: list[Author] = []
-            new, counter, text, take = Author.__new__, Counter.__new__, str, papers.__getitem__
+            new, counter, text, take, author_path = (Author.__new__, Counter.__new__, str, papers.__getitem__,
+                                                     urls.author_path)
             for key, slug, name, letter, spellings_of, numbers in zip(*columns):
                 spellings = counter(Counter)
                 if spellings_of:
@@ -212,7 +215,7 @@ class AuthorIndex:
                     return None
                 author = new(Author)
                 author.__dict__.update(key=key, slug=slug, spellings=spellings, name=name, letter=letter,
-                                       papers=list(map(take, numbers)))
+                                       papers=list(map(take, numbers)), path=author_path(slug))
                 authors.append(author)
             by_key = dict(zip(keys, authors))
         except (TypeError, ValueError, KeyError, IndexError):
