@@ -105,7 +105,7 @@ def main() -> int:
     timed(pipeline, "build_site", "model (build_site)")
     timed(pipeline, "build_library", "library")
     timed(library, "AuthorIndex", "  authors")  # computed by Library (no cache) ...
-    timed(library, "cached_index", "  authors")  # ... or computed or loaded by build_library (authors.json)
+    timed(library, "cached_index", "  authors")  # ... or computed or loaded by build_library (authors.marshal)
     timed(library, "related_papers", "  related papers")
     timed(related_module, "related_papers", "  related papers")
     timed(library.bibtex, "assign_keys", "  BibTeX keys")

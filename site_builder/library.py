@@ -163,7 +163,7 @@ def build_library(site, notes_dir: Path | None, diagnostics: Diagnostics, cache=
     With ``cache`` (a :class:`~site_builder.cache.BuildCache`), the related papers are updated
     from the previous build's state (``<cache>/related.npz``; same result, see
     :mod:`site_builder.related`) and the new state is saved there; the author index is kept in
-    ``<cache>/authors.json`` while the papers' authors are unchanged (:func:`~site_builder.authors.cached_index`).
+    ``<cache>/authors.marshal`` while the papers' authors are unchanged (:func:`~site_builder.authors.cached_index`).
     """
     path = cache.folder / RELATED_STATE if cache is not None and cache.folder is not None else None
     problems: list[str] = []

@@ -252,6 +252,40 @@ def _sort_key(paper: Paper) -> tuple:
     return (paper.venue.slug, paper.track.label.casefold() if paper.track else "", paper.title.casefold(), paper.id)
 
 
+def _make_papers(drafts: dict[str, _Draft], slugs: dict[str, str], tracks: dict[tuple, Track],
+                 titles: dict[str, str], diagnostics: Diagnostics, memo) -> list[Paper]:
+    """:func:`make_paper` of each draft (by id), in site order (:func:`_sort_key`): with a ``memo``, the
+    fields set as the dataclass's ``__init__`` sets them (it only assigns), the order's keys taken from
+    the parts at hand (each track's folded label once)."""
+    if memo is None:
+        papers = [make_paper(d, slugs[pid], tracks.get((d.venue.slug, d.track)), titles[pid], diagnostics)
+                  for pid, d in sorted(drafts.items())]
+        return sorted(papers, key=_sort_key)
+    render_abstract, render_inline, new = memo.render_abstract, memo.render_inline, _new_paper
+    folded = {key: track.label.casefold() for key, track in tracks.items()}
+    keyed = []
+    for pid, draft in sorted(drafts.items()):
+        entry, venue = draft.entry, draft.venue
+        rendered = render_abstract(draft.abstract)
+        if rendered.warnings:
+            for message in rendered.warnings:
+                diagnostics.warning(entry.path, entry.line, message)
+        title = titles[pid]
+        track_key = (venue.slug, draft.track)
+        paper = new(Paper)
+        paper.__dict__.update(zip(_PAPER_FIELDS, (
+            pid, slugs[pid], title, not draft.title, draft.authors, entry.et_al, venue, tracks.get(track_key),
+            draft.abstract, rendered, entry.path, entry.line, tuple(entry.keywords))))
+        paper.__dict__["title_html"], paper.__dict__["title_text"] = render_inline(title)
+        keyed.append(((venue.slug, folded.get(track_key, ""), title.casefold(), pid), paper))
+    keyed.sort(key=_first)
+    return [paper for _, paper in keyed]
+
+
+def _first(pair: tuple):
+    return pair[0]
+
+
 def build_site(entries: list[Entry], overrides: dict[str, dict], config: SiteConfig,
                diagnostics: Diagnostics, memo=None, progress=None) -> Site:
     """Compute the site model from ``entries`` (in any order; the result is ordered).
@@ -293,8 +327,6 @@ def _build_site(entries: list[Entry], overrides: dict[str, dict], config: SiteCo
     titles = {pid: d.title or derive(d.abstract) for pid, d in drafts.items()}
     slugs = unique_slugs({pid: urls.make_slug(d.slug, "paper", 60) if d.slug
                           else f"{urls.make_slug(titles[pid], 'paper', 50)}-{pid[:6]}" for pid, d in drafts.items()})
-    papers = [make_paper(d, slugs[pid], tracks.get((d.venue.slug, d.track)), titles[pid], diagnostics, memo)
-              for pid, d in sorted(drafts.items())]
-    ordered = tuple(sorted(papers, key=_sort_key))
+    ordered = tuple(_make_papers(drafts, slugs, tracks, titles, diagnostics, memo))
     venues = tuple(sorted({p.venue for p in ordered}))
     return Site(config, ordered, venues, tuple(sorted(tracks.values())))

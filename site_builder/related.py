@@ -75,7 +75,7 @@ import hashlib
 import importlib.util
 import math
 import re
-from collections import Counter
+from collections import Counter, abc
 from itertools import chain, filterfalse
 from dataclasses import dataclass
 from functools import lru_cache
@@ -226,6 +226,17 @@ class _Best:
         order = np.lexsort((all_cols, -all_scores), axis=1)[:, :self.take]
         self.cols[rows] = np.take_along_axis(all_cols, order, axis=1)
         self.scores[rows] = np.take_along_axis(all_scores, order, axis=1)
+
+    def order(self, rows: np.ndarray) -> None:
+        """Put those of ``rows`` (a boolean mask) that are out of the total order back in it (as :meth:`merge`
+        with no candidates would; rows in order are left as they are, which that merge would also do)."""
+        scores, cols = self.scores, self.cols
+        later = scores[:, 1:]
+        earlier = scores[:, :-1]
+        out = ((later > earlier) | ((later == earlier) & (cols[:, 1:] < cols[:, :-1]))).any(axis=1)
+        which = np.flatnonzero(out & rows)
+        if len(which):
+            self.merge(which, cols[which][:, :0], scores[which][:, :0])
 
     def positive(self) -> "_Best":
         """Keep only strictly positive scores."""
@@ -661,21 +672,26 @@ def _update(texts: Sequence[str], keys: list[str], k: int, previous: State) -> S
         lengths[i] = len(pairs)
     indptr = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(lengths, out=indptr[1:])
-    old_entry = _entries(previous.indptr, mapping[kept])
-    new_entry = _entries(indptr, np.flatnonzero(kept))
-    indices = np.zeros(indptr[-1], dtype=np.int64)
-    counts = np.zeros(indptr[-1], dtype=np.float32)
-    old_indices = previous.indices[old_entry]
-    indices[new_entry] = old_indices if remap is None else remap[old_indices]
-    counts[new_entry] = previous.counts[old_entry]
-    for i, (cols_i, values_i) in added_rows.items():
-        indices[indptr[i]:indptr[i + 1]], counts[indptr[i]:indptr[i + 1]] = cols_i, values_i
+    # weights (data): the previous ones, but for the rows with a term whose df changed (and the added rows)
+    if np.array_equal(mapping[kept], np.flatnonzero(kept)):
+        # every kept text in its place (an edit in place: each added text where a removed one was): the old
+        # arrays' runs of kept rows, with the added rows between them (the same arrays, copied in a few pieces)
+        indices, counts, data = _spliced(previous, added_rows, remap)
+    else:
+        old_entry = _entries(previous.indptr, mapping[kept])
+        new_entry = _entries(indptr, np.flatnonzero(kept))
+        indices = np.zeros(indptr[-1], dtype=np.int64)
+        counts = np.zeros(indptr[-1], dtype=np.float32)
+        old_indices = previous.indices[old_entry]
+        indices[new_entry] = old_indices if remap is None else remap[old_indices]
+        counts[new_entry] = previous.counts[old_entry]
+        for i, (cols_i, values_i) in added_rows.items():
+            indices[indptr[i]:indptr[i + 1]], counts[indptr[i]:indptr[i + 1]] = cols_i, values_i
+        data = np.zeros(indptr[-1], dtype=np.int64)
+        data[new_entry] = previous.weights[old_entry]
     if len(indices) and indices.min() < 0:
         return None  # a kept text uses a term that vanished: the state is inconsistent
     indices = indices.astype(np.int32)
-    # weights: the previous ones, but for the rows with a term whose df changed (and the added rows)
-    data = np.zeros(indptr[-1], dtype=np.int64)
-    data[new_entry] = previous.weights[old_entry]
     changed_cols = np.array(sorted(column(t) for t in delta if df[column(t)] > 0), dtype=np.int64) \
         if same_vocabulary else np.array(sorted(column(t) for t in delta if t in index), dtype=np.int64)
     reweigh = np.zeros(n, dtype=bool)
@@ -700,9 +716,10 @@ def _update(texts: Sequence[str], keys: list[str], k: int, previous: State) -> S
     changed_norm[moved] = np.sqrt(_row_sums(change * change, _starts(lengths[moved])))
     changed = kept & (changed_norm > 0)
     largest_change = changed_norm.max(initial=0.0)
-    norm = np.sqrt(_row_sums(data.astype(np.float64) ** 2, indptr))
     old_norm = np.zeros(n, dtype=np.float64)
     old_norm[kept] = np.sqrt(_row_sums(previous.weights.astype(np.float64) ** 2, previous.indptr))[mapping[kept]]
+    norm = old_norm.copy()  # a row not weighed again is the same row: the same sum
+    norm[rows] = np.sqrt(_row_sums(data[entry].astype(np.float64) ** 2, sub_indptr))
     # |new - old score of i, j| <= |d_i|·|new_j| + |old_i|·|d_j| (Cauchy-Schwarz), over all j; with a margin
     slack = (changed_norm * norm.max(initial=0.0) + old_norm * largest_change) * (1 + 1e-9) + 4
     if largest_change == 0:
@@ -722,9 +739,10 @@ def _update(texts: Sequence[str], keys: list[str], k: int, previous: State) -> S
         i, j = np.broadcast_to(np.arange(n)[:, None], redo.shape)[redo], best.cols[redo]
         pairs, where = np.unique(np.minimum(i, j) * n + np.maximum(i, j), return_inverse=True)  # s(i, j) = s(j, i)
         a, b = pairs // n, pairs % n
+        a, b = np.where(changed[a], a, b), np.where(changed[a], b, a)  # a: a changed text (fewer distinct rows)
         best.scores[redo] = matrix.pair_scores(a, b).astype(np.float64)[where]
         best.positive()
-        best.merge(kept, best.cols[kept][:, :0], best.scores[kept][:, :0])  # order them again
+    best.order(kept)  # the rows now out of order (a candidate rescored, or removed) are ordered again
     # the added texts: full rows; their scores with every text are candidates of every row
     added_cols, added_scores, dense = _few_rows(matrix, added, take)
     if len(added):
@@ -753,6 +771,30 @@ def _update(texts: Sequence[str], keys: list[str], k: int, previous: State) -> S
     LAST_UPDATE.update(changed=int(changed.sum()), added=len(added), reweighed=len(rows),
                        rescored=int(redo.sum()), recomputed=len(again))
     return State(keys, vocabulary, indptr, indices, counts, data, best.cols, best.scores, new_bound, k)
+
+
+def _spliced(previous: State, added_rows: dict, remap: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(indices, counts, weights)`` (int64, float32, int64) of the count matrix whose rows are ``previous``'s
+    but for the rows ``added_rows`` (``{row: (columns, counts)}``, columns in the new vocabulary), which replace
+    the previous rows at the same places, with weights 0; the previous rows' columns renamed by ``remap``
+    (old column → new column; None: the same vocabulary)."""
+    old_ptr = previous.indptr
+    old_indices = previous.indices if remap is None else remap[previous.indices]
+    index_parts, count_parts, weight_parts = [], [], []
+    start = 0
+    for row in sorted(added_rows):
+        a, b = int(old_ptr[start]), int(old_ptr[row])
+        cols, values = added_rows[row]
+        index_parts += [old_indices[a:b], cols]
+        count_parts += [previous.counts[a:b], values]
+        weight_parts += [previous.weights[a:b], np.zeros(len(cols), dtype=np.int64)]
+        start = row + 1
+    a = int(old_ptr[start])
+    index_parts.append(old_indices[a:])
+    count_parts.append(previous.counts[a:])
+    weight_parts.append(previous.weights[a:])
+    return (np.concatenate(index_parts).astype(np.int64), np.concatenate(count_parts).astype(np.float32),
+            np.concatenate(weight_parts).astype(np.int64))
 
 
 def _starts(lengths: np.ndarray) -> np.ndarray:
@@ -808,11 +850,35 @@ def paper_text(paper) -> str:
     return f"{paper.title_text}. {paper.rendered.text}"
 
 
+class _PaperTexts(abc.Sequence):
+    """:func:`paper_text` of each paper, made when asked for (an update needs only the added papers'
+    texts; keeping all of them would hold ~12 MB of strings for 10,000 papers)."""
+
+    def __init__(self, papers: Sequence) -> None:
+        self._papers = papers
+
+    def __len__(self) -> int:
+        return len(self._papers)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [paper_text(p) for p in self._papers[i]]
+        return paper_text(self._papers[i])
+
+    def __iter__(self):
+        return map(paper_text, self._papers)
+
+
+def paper_keys(papers: Sequence) -> list[str]:
+    """:func:`text_key` of each paper's id and :func:`paper_text` (the texts are not kept)."""
+    sha256 = hashlib.sha256
+    return [sha256(f"{p.id}\0{p.title_text}. {p.rendered.text}".encode("utf-8", "surrogatepass")).hexdigest()[:32]
+            for p in papers]
+
+
 def related_papers(papers: Sequence, k: int = DEFAULT_K, block: int = DEFAULT_BLOCK,
                    previous: State | None = None) -> tuple[dict[str, list], State]:
     """``({paper.id: [related Paper, …]}, state)`` over title and abstract text (:func:`paper_text`);
     ``previous`` as for :func:`incremental_related`."""
-    texts = [paper_text(p) for p in papers]
-    keys = [text_key(p.id, t) for p, t in zip(papers, texts)]
-    rows, state = incremental_related(texts, keys, k, block, previous)
+    rows, state = incremental_related(_PaperTexts(papers), paper_keys(papers), k, block, previous)
     return {p.id: [papers[j] for j in row] for p, row in zip(papers, rows)}, state

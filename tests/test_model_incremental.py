@@ -1,7 +1,7 @@
 """The model's faster and cached computations equal their plain definitions, on real papers and after edits.
 
 - :class:`~site_builder.authors.AuthorIndex` (one lean pass) equals the index defined plainly below, and the
-  index kept in the build cache (``authors.json``, :func:`~site_builder.authors.cached_index`) equals a fresh
+  index kept in the build cache (``authors.marshal``, :func:`~site_builder.authors.cached_index`) equals a fresh
   one after every kind of edit (same authors, a respelled or added author, a paper removed, added or moved).
 - BibTeX keys (:func:`~site_builder.bibtex.assign_keys`) equal the plain definition, also when an edit makes
   two papers' keys collide and then uncollide.
@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import json
+import marshal
 import re
 import shutil
 from collections import Counter
@@ -25,6 +26,7 @@ from slugify import slugify
 from conftest import CONFIG, SEEDS
 from site_builder import authors as authors_module
 from site_builder import bibtex, papersjson, urls
+from site_builder import cache as cache_module
 from site_builder.authors import AuthorIndex, author_key, cached_index, clean_name, family_name
 from site_builder.cache import BuildCache
 from site_builder.config import load_config
@@ -180,12 +182,12 @@ def test_a_corrupt_author_index_file_is_ignored_with_a_warning(tmp_path, corpus_
     papers = corpus_papers[:500]
     cached_index(papers, BuildCache(tmp_path / "cache"))
     path = tmp_path / "cache" / authors_module.AUTHORS_STATE
-    data = json.loads(path.read_text(encoding="utf-8"))
+    data = cache_module._decode_manifest(path.read_bytes())
     data["papers"][3] = "not positions"
-    path.write_text(json.dumps(data), encoding="utf-8")
+    path.write_bytes(cache_module.MANIFEST_MAGIC + marshal.dumps(data))
     cache = BuildCache(tmp_path / "cache")
     assert full_state(cached_index(papers, cache), papers) == full_state(AuthorIndex(papers), papers)
-    assert any("authors.json" in str(d) and "corrupt" in str(d) for d in cache.diagnostics.warnings)
+    assert any(authors_module.AUTHORS_STATE in str(d) and "corrupt" in str(d) for d in cache.diagnostics.warnings)
     path.write_text("{not json", encoding="utf-8")
     cache = BuildCache(tmp_path / "cache")
     assert full_state(cached_index(papers, cache), papers) == full_state(AuthorIndex(papers), papers)
@@ -302,18 +304,57 @@ def test_papers_built_with_the_memo_equal_papers_built_plainly(tmp_path):
     from site_builder.model import Paper, build_site
 
     config = load_config(CONFIG)
+    seeds = tmp_path / "seeds"
+    shutil.copytree(SEEDS, seeds)
+    first_list = sorted(seeds.glob("*.txt"))[0]  # a paper whose rendering warns (kept in the list cache too)
+    first_list.write_text(first_list.read_text(encoding="utf-8").rstrip("\n") + "\n\nWe study \\foobar{x} in"
+                          " $\\foobar{y}$ for graph neural networks and report results on benchmarks.\n",
+                          encoding="utf-8")
     cache = BuildCache(tmp_path / "cache")
-    entries = pipeline.read_lists(pipeline.list_files(SEEDS), config, Diagnostics(), cache)
+    entries = pipeline.read_lists(pipeline.list_files(seeds), config, Diagnostics(), cache)
     cache.store_work([paper_work(item) for item in cache.missing_work(entries)])
     first = build_site(entries, {}, config, Diagnostics())
     overrides = {first.papers[0].id: {"title": "An $x^2$ Title", "authors": ["Ada Lovelace"], "track": ["A", "B"]}}
     plain = build_site(entries, overrides, config, Diagnostics())
     memo = build_site(entries, overrides, config, Diagnostics(), memo=cache)
+    # a rebuild: the rendered abstracts and titles handed over by the list cache (BuildCache._known)
+    cache.save()
+    rebuild_cache = BuildCache(tmp_path / "cache")
+    rebuild_entries = pipeline.read_lists(pipeline.list_files(seeds), config, Diagnostics(), rebuild_cache)
+    assert rebuild_cache.known_items() and not rebuild_cache.missing_work(rebuild_entries)
+    plain_diagnostics, rebuild_diagnostics = Diagnostics(), Diagnostics()
+    plain = build_site(entries, overrides, config, plain_diagnostics)
+    rebuilt = build_site(rebuild_entries, overrides, config, rebuild_diagnostics, memo=rebuild_cache)
     assert len(plain.papers) > 30 and any(p.title == "An $x^2$ Title" for p in memo.papers)
-    assert plain == memo
+    assert plain == memo == rebuilt
+    assert plain_diagnostics.items == rebuild_diagnostics.items
+    assert any("foobar" in d.message for d in plain_diagnostics.items)
     names = [f.name for f in fields(Paper)]
-    for a, b in zip(plain.papers, memo.papers):
-        assert type(b) is Paper and hash(a) == hash(b)
-        assert [getattr(a, n) for n in names] == [getattr(b, n) for n in names]
-        assert (a.title_html, a.title_text) == (b.title_html, b.title_text)
-        assert sorted(vars(b)) == sorted(names + ["title_html", "title_text"])
+    for a, b, c in zip(plain.papers, memo.papers, rebuilt.papers):
+        for other in (b, c):
+            assert type(other) is Paper and hash(a) == hash(other)
+            assert [getattr(a, n) for n in names] == [getattr(other, n) for n in names]
+            assert (a.title_html, a.title_text) == (other.title_html, other.title_text)
+            assert sorted(vars(other)) == sorted(names + ["title_html", "title_text"])
+            assert vars(a.rendered) == vars(other.rendered) and type(other.rendered) is type(a.rendered)
+
+
+def test_the_author_input_digest_depends_on_the_authors_alone(corpus_papers):
+    """input_digest: equal for the same authors (whether or not the name strings are shared objects, as papers
+    read from the list cache and papers parsed again differ), different when one name or the order changes."""
+    papers = corpus_papers[:2000]
+    copies = [P(p.id, tuple("".join(list(name)) for name in p.authors), p.title_text, p.venue) for p in papers]
+    one_object: dict[str, str] = {}  # each name one str object, shared by all its papers
+    shared = [P(p.id, tuple(one_object.setdefault(name, name) for name in p.authors), p.title_text, p.venue)
+              for p in papers]
+    assert len(one_object) < sum(len(p.authors) for p in papers)  # some names shared
+    assert authors_module.input_digest(copies) == authors_module.input_digest(shared) == \
+        authors_module.input_digest(papers)
+    n = next(i for i, p in enumerate(papers) if len(p.authors) >= 2)
+    renamed = list(papers)
+    renamed[n] = P(papers[n].id, (papers[n].authors[0] + "x",) + papers[n].authors[1:], papers[n].title_text,
+                   papers[n].venue)
+    swapped = list(papers)
+    swapped[n] = P(papers[n].id, papers[n].authors[::-1], papers[n].title_text, papers[n].venue)
+    digests = {authors_module.input_digest(x) for x in (papers, renamed, swapped, papers[:-1])}
+    assert len(digests) == 4

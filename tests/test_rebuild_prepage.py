@@ -158,6 +158,9 @@ def edits(texts: list[str]) -> dict[str, tuple[list[str], list[str]]]:
         two_texts[i] += " In addition, we study robustness to distribution shift."
         two_keys[i] = related.text_key(f"twice-{i}", two_texts[i])
     out["two papers changed"] = (two_texts, two_keys)
+    new_text = texts[40] + " We also release our code."
+    out["one paper out, another in elsewhere"] = (texts[:25] + texts[26:] + [new_text],  # kept texts shift by one
+                                                  keys[:25] + keys[26:] + [related.text_key("elsewhere", new_text)])
     out["nothing changed"] = (list(texts), list(keys))
     out["add a paper"] = (texts + ["A new paper on graph neural networks for molecules."],
                           keys + [related.text_key("new", "A new paper on graph neural networks for molecules.")])
@@ -168,7 +171,7 @@ def edits(texts: list[str]) -> dict[str, tuple[list[str], list[str]]]:
 
 UPDATED = {"append a common sentence", "append a rare sentence", "change a word", "change the title",
            "drop every rare word", "replace by another paper", "replace by a copy of another",
-           "two papers changed"}
+           "two papers changed", "one paper out, another in elsewhere"}
 
 
 @pytest.mark.parametrize("slack", [related.SLACK, 1])

@@ -81,3 +81,33 @@ def test_pair_scores_equal_the_whole_score_matrix(monkeypatch, cells):
     a[:50], b[:50] = b[50:100], a[50:100]
     assert np.array_equal(rows.pair_scores(a, b), scores[a, b])
     assert np.array_equal(rows.pair_scores(a[:0], b[:0]), np.zeros(0, np.int64))
+
+
+def test_related_papers_are_those_of_the_papers_texts_fresh_and_updated():
+    """related_papers keys and compares each paper by paper_text without keeping the texts: the same lists and
+    state as incremental_related over the texts themselves, computed whole and updated after an edit."""
+    from types import SimpleNamespace
+
+    with CORPUS.open(encoding="utf-8") as handle:
+        records = [json.loads(line) for _, line in zip(range(400), handle)]
+
+    def paper(n: int, r: dict, extra: str = ""):
+        return SimpleNamespace(id=f"{n:010x}", title_text=r["title"], rendered=SimpleNamespace(text=r["abstract"] + extra))
+
+    papers = [paper(n, r) for n, r in enumerate(records)]
+    texts = [related.paper_text(p) for p in papers]
+    keys = [related.text_key(p.id, t) for p, t in zip(papers, texts)]
+    assert related.paper_keys(papers) == keys
+    lists, state = related.related_papers(papers)
+    rows, reference_state = related.incremental_related(texts, keys)
+    assert lists == {p.id: [papers[j] for j in row] for p, row in zip(papers, rows)}
+    assert np.array_equal(state.best_cols, reference_state.best_cols) and state.keys == reference_state.keys
+    edited = list(papers)
+    edited[123] = paper(999_999, records[123], " We also release our code and data.")
+    related.LAST_UPDATE.clear()
+    lists, updated = related.related_papers(edited, previous=state)
+    assert related.LAST_UPDATE["added"] == 1  # updated, not recomputed
+    edited_texts = [related.paper_text(p) for p in edited]
+    rows = related.related_indices(edited_texts)
+    assert lists == {p.id: [edited[j] for j in row] for p, row in zip(edited, rows)}
+    assert updated.keys == [related.text_key(p.id, t) for p, t in zip(edited, edited_texts)]
