@@ -136,17 +136,19 @@ def _records(prep: Prepared, papers: Sequence[Paper], record) -> tuple[bytes, np
     return _gather([old.packed.records, b"".join(lines)], begins, sizes), sizes
 
 
-def stateful_script(papers: Sequence[Paper], refs: Sequence[str], record, path: Path | None) -> str:
+def stateful_script(papers: Sequence[Paper], refs: Sequence[str], record, path: Path | None,
+                    models: Sequence[bytes] | None = None) -> str:
     """The text of ``search-index.js`` over ``papers`` (refs ``refs``; fields :data:`search.FIELDS`;
     ``record(paper)``: the result record of a paper, a function of what :func:`index_state.paper_digest`
     covers), equal to ``transport.index_script(search_tables(...))``, reusing and then saving the
-    state at ``path`` (None: none; see the module doc).
+    state at ``path`` (None: none; see the module doc). ``models``: the papers' model digests, or None
+    (see :func:`index_state.prepare`).
 
     Raises ValueError on a ref not made of ``[0-9a-z]``. Never raises because of the state file.
     """
     check_refs(refs)
     fields = FIELDS
-    prep = prepare(papers, path)
+    prep = prepare(papers, path, models)
     n, n_fields = len(papers), len(fields)
     totals = [int(x) for x in prep.lengths.sum(axis=0)] if n else [0] * n_fields
     flat_lengths = prep.lengths.reshape(-1)
@@ -159,7 +161,7 @@ def stateful_script(papers: Sequence[Paper], refs: Sequence[str], record, path: 
         front, suffixes = old.packed.front, old.packed.suffixes
     else:
         front, suffixes = front_code(prep.terms)
-    if path is not None and not (prep.unchanged and old.packed is not None):
+    if path is not None and (prep.save_needed or old.packed is None):
         save_state(path, prep.state(PackedParts(postings, posting_sizes, records, record_sizes, front, suffixes,
                                                 vectors, vector_sizes, score.astype(np.int32))))
     return script_text([name for name, _ in fields], refs, front, suffixes, postings.decode("ascii"),
