@@ -157,16 +157,16 @@ def load_state(path: Path) -> TermState | None:
             digests = data["digests"]
             vocab_size = int(data["vocab_size"])
             blob = bytes(data["vocab"]).decode("utf-8")
-            lengths, starts = data["lengths"].astype(np.int64), data["starts"].astype(np.int64)
-            term, tf = data["term"].astype(np.int32), data["tf"].astype(np.int32)
+            lengths, starts = data["lengths"].astype(np.int64, copy=False), data["starts"].astype(np.int64, copy=False)
+            term, tf = data["term"].astype(np.int32, copy=False), data["tf"].astype(np.int32, copy=False)
             models = data["models"] if "models" in data.files else None
             packed = None
             if all(name in data.files for name in _PACKED):
-                packed = PackedParts(data["postings"].tobytes(), data["posting_sizes"].astype(np.int64),
-                                     data["records"].tobytes(), data["record_sizes"].astype(np.int64),
+                packed = PackedParts(data["postings"].tobytes(), data["posting_sizes"].astype(np.int64, copy=False),
+                                     data["records"].tobytes(), data["record_sizes"].astype(np.int64, copy=False),
                                      data["front"].tobytes().decode("ascii"), data["suffixes"].tobytes().decode("utf-8"),
-                                     data["vectors"].tobytes(), data["vector_sizes"].astype(np.int64),
-                                     data["scores"].astype(np.int32))
+                                     data["vectors"].tobytes(), data["vector_sizes"].astype(np.int64, copy=False),
+                                     data["scores"].astype(np.int32, copy=False))
     except Exception:  # unreadable, not an npz of ours, CRC mismatch (zipfile.BadZipFile), missing arrays: rebuilt
         return None
     vocab = blob.split("\0") if vocab_size else []
