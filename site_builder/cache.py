@@ -61,6 +61,7 @@ import sys
 import tempfile
 from functools import lru_cache
 from importlib import metadata
+from operator import attrgetter
 from pathlib import Path
 from typing import Any, Callable
 
@@ -134,9 +135,15 @@ class _Undigestible(Exception):
     """Raised inside :class:`Fingerprinter` for a value it cannot digest."""
 
 
-_SCALARS = (str, int, float, bool, type(None))
-#: Strings longer than this (abstracts, rendered HTML) stand as their SHA-256 in a canonical structure.
-_LONG = 256
+#: Values that stand for themselves in a canonical structure (exact types only: a subclass is undigestible).
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+#: :mod:`marshal` format version of canonical structures. Version 2, not a later one: from version 3 on,
+#: marshal writes back-references for objects referenced more than once (by reference count) and marks
+#: interned strings, so equal values could give different bytes; version 2 writes every value in full, with a
+#: type code (``True`` and ``1``, ``1`` and ``1.0``, a tuple and a list are told apart), strings as UTF-8 with
+#: their length (``surrogatepass``), floats in binary; ``marshal.loads`` gives the value back, so equal bytes
+#: mean equal canonical structures. (https://docs.python.org/3/library/marshal.html, CPython ``Python/marshal.c``.)
+_MARSHAL = 2
 
 
 class Fingerprinter:
@@ -146,60 +153,82 @@ class Fingerprinter:
     dicts (in their order, which is the order a template iterates them),
     sets and frozensets of those and dataclass instances (by class name and
     every field, including ``compare=False`` and ``repr=False`` ones). The
-    value is first turned into a canonical structure of scalars and tuples
-    whose ``repr`` is unambiguous (each kind is tagged; ``repr`` of a
-    string escapes it), in which every dataclass instance stands as the
-    SHA-256 of its own structure and a long string as its tagged SHA-256;
-    that ``repr`` is then hashed. Dataclass
-    digests are memoised per object for the lifetime of the fingerprinter
-    (one build), so a paper shown on many pages is digested once. Returns
-    None when ``obj`` holds anything else (a subclass of ``str`` or
-    ``dict``, a library object, …): the file is then always rendered
-    (never wrongly reused).
+    value is first turned into a canonical structure: scalars, tuples and
+    lists stand for themselves (their exact types), a dict is
+    ``(..., "d", ((key, value), ...))``, a set or frozenset
+    ``(..., "S", (sorted marshal bytes of its elements))`` (``...``, Ellipsis,
+    is no value of the model, so a tag cannot be mistaken for data), and every
+    dataclass instance stands as its digest: the SHA-256 (32 bytes; no other
+    ``bytes`` value is digestible) of the :mod:`marshal` bytes (format version
+    :data:`_MARSHAL`, a decodable, type-tagged form: different structures
+    never give the same bytes) of ``(class qualname, (field values, …))``.
+    :meth:`of` is the SHA-256 of the marshal bytes of the canonical structure.
+    Digests are the same in every process and run of the same code (no
+    hash-seed or reference-count dependence). Dataclass digests are memoised
+    per object for the lifetime of the fingerprinter (one build), so a paper
+    shown on many pages is digested once. :meth:`of` returns None when ``obj``
+    holds anything else (a subclass of ``str`` or ``dict``, ``bytes``, a
+    library object, …): the file is then always rendered (never wrongly reused).
     """
 
     def __init__(self) -> None:
         self._memo: dict[int, tuple[object, bytes]] = {}
-        self._fields: dict[type, tuple[str, ...]] = {}
+        # Per dataclass: its qualname and a getter of all its field values as a tuple (operator.attrgetter).
+        self._getters: dict[type, tuple[str, Callable[[Any], tuple]]] = {}
 
     def of(self, obj: Any) -> str | None:
         """Hex digest of ``obj``'s data, or None when ``obj`` holds an object it cannot digest."""
         try:
-            return hashlib.sha256(repr(self._canon(obj)).encode("utf-8", "surrogatepass")).hexdigest()
-        except _Undigestible:
+            return hashlib.sha256(marshal.dumps(self._canon(obj), _MARSHAL)).hexdigest()
+        except (_Undigestible, ValueError):  # ValueError: nested beyond marshal's depth limit
             return None
 
     def _canon(self, obj: Any):
         kind = type(obj)
-        if kind is str and len(obj) > _LONG:  # its digest, tagged: hashing is cheaper than repr for long text
-            return ("#", hashlib.sha256(obj.encode("utf-8", "surrogatepass")).digest())
-        if kind in _SCALARS:
+        plain = _PLAIN
+        if kind in plain:
             return obj
-        canon, scalars = self._canon, _SCALARS  # scalars stand for themselves: no call for them
-        if kind is tuple:
-            return ("t", tuple([x if type(x) in scalars and type(x) is not str else canon(x) for x in obj]))
-        if kind is list:
-            return ("l", tuple([x if type(x) in scalars and type(x) is not str else canon(x) for x in obj]))
+        if kind is tuple or kind is list:
+            for x in obj:
+                if type(x) not in plain:  # copied only when it holds something else than scalars
+                    canon = self._canon
+                    return kind([x if type(x) in plain else canon(x) for x in obj])
+            return obj
         if kind is dict:
-            return ("d", tuple([(canon(k), v if type(v) in scalars and type(v) is not str else canon(v))
-                                for k, v in obj.items()]))
+            canon = self._canon
+            return (..., "d", tuple([(k if type(k) in plain else canon(k), v if type(v) in plain else canon(v))
+                                     for k, v in obj.items()]))
         if kind is set or kind is frozenset:
-            return ("S", tuple(sorted(repr(self._canon(x)) for x in obj)))
+            return (..., "S", tuple(sorted([marshal.dumps(self._canon(x), _MARSHAL) for x in obj])))
         hit = self._memo.get(id(obj))
         if hit is not None and hit[0] is obj:
             return hit[1]
-        names = self._fields.get(kind)
-        if names is None:
-            if not (dataclasses.is_dataclass(kind) and isinstance(kind, type)):
-                raise _Undigestible(kind.__name__)
-            names = self._fields[kind] = tuple(f.name for f in dataclasses.fields(kind))
-        values = [getattr(obj, name) for name in names]
-        structure = (kind.__qualname__, tuple([v if type(v) in scalars and (type(v) is not str or len(v) <= _LONG)
-                                               else canon(v) for v in values]))
-        digest = hashlib.sha256(repr(structure).encode("utf-8", "surrogatepass")).digest()
+        getter = self._getters.get(kind)
+        if getter is None:
+            getter = self._getter(kind)
+        name, get = getter
+        values = get(obj)
+        for v in values:
+            if type(v) not in plain:
+                canon = self._canon
+                values = tuple([v if type(v) in plain else canon(v) for v in values])
+                break
+        digest = hashlib.sha256(marshal.dumps((name, values), _MARSHAL)).digest()
         self._memo[id(obj)] = (obj, digest)
         return digest
 
+    def _getter(self, kind: type) -> tuple[str, Callable[[Any], tuple]]:
+        """``(qualname, getter of every field value as a tuple)`` of the dataclass ``kind``; raises
+        :class:`_Undigestible` for any other type."""
+        if not (dataclasses.is_dataclass(kind) and isinstance(kind, type)):
+            raise _Undigestible(kind.__name__)
+        names = tuple(f.name for f in dataclasses.fields(kind))
+        if len(names) > 1:
+            get = attrgetter(*names)
+        else:  # attrgetter of one name returns the value itself, not a tuple
+            get = lambda obj: tuple([getattr(obj, name) for name in names])  # noqa: E731
+        self._getters[kind] = (kind.__qualname__, get)
+        return self._getters[kind]
 
     def digest(self, obj: Any) -> bytes | None:
         """The 32-byte SHA-256 digest of the dataclass instance ``obj`` as :meth:`of` uses it inside a

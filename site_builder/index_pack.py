@@ -14,9 +14,9 @@ build (:class:`index_state.PackedParts`):
   paper, field, term: no sort);
 - postings: a term's part depends only on which (field, paper) pairs hold it;
   when the papers are those of the previous build at the same positions (some
-  edited), only the terms of the edited papers (before and after the edit)
-  are packed again, the others' parts copied from the state; otherwise all
-  are packed (one sort of the entries by term);
+  edited), only the terms an edited paper gained or lost in a field are packed
+  again, the others' parts copied from the state; otherwise all are packed
+  (one sort of the entries by term);
 - result records: each paper's line is kept under its digest, made only for new or edited papers;
 - the front-coded term list: kept when the vocabulary is the same.
 
@@ -58,22 +58,32 @@ def _gather(blobs: Sequence[bytes], begins: np.ndarray, sizes: np.ndarray) -> by
 
 
 def _edited_terms(prep: Prepared, fields: int) -> np.ndarray | None:
-    """Per term (bool): held by a paper edited since the state (before or after the edit); None when the
-    state's postings cannot be reused (no packed pieces, or papers added, removed or moved)."""
+    """Per term (bool): whether its postings may differ from the state's: held, in some field, by a
+    paper edited since the state either before or after the edit but not both (a term an edited paper
+    holds in a field before and after the edit keeps the same (field, paper) pairs, so the same part);
+    None when the state's postings cannot be reused (no packed pieces, or papers added, removed or moved)."""
     old, n = prep.old, len(prep.source)
     n_old = len(old.digests)
     in_place = prep.source == np.arange(n)
     if old.packed is None or n != n_old or not np.all(in_place | (prep.source >= n_old)):
         return None
-    touched = np.zeros(len(prep.terms), bool)
-    touched[prep.term[~in_place[prep.row // fields]]] = True  # the edited papers' terms now ...
+    n_terms = max(len(prep.terms), 1)
+    # The edited papers' (row, term) pairs now (rows: paper * fields + field, at the same positions) ...
+    now = ~in_place[prep.row // fields]
+    after = prep.row[now] * n_terms + prep.term[now]
+    # ... and before the edit (a term gone from the vocabulary is held by no paper: nothing to pack).
     rows = (np.flatnonzero(~in_place)[:, None] * fields + np.arange(fields)).reshape(-1)
-    before = old.term[_ranges(old.starts[rows], old.starts[rows + 1] - old.starts[rows])]
+    sizes = old.starts[rows + 1] - old.starts[rows]
     known = prep.old_term >= 0
     final_of_old = np.full(len(old.vocab), -1, np.int64)
     final_of_old[prep.old_term[known]] = np.flatnonzero(known)
-    before = final_of_old[before]
-    touched[before[before >= 0]] = True  # ... and before the edit (unless the term is gone)
+    before_term = final_of_old[old.term[_ranges(old.starts[rows], sizes)]]
+    kept = before_term >= 0
+    before = np.repeat(rows, sizes)[kept] * n_terms + before_term[kept]
+    # Within a row every term is held once: a pair found once is in one of the two sides only.
+    pairs, count = np.unique(np.concatenate([after, before]), return_counts=True)
+    touched = np.zeros(len(prep.terms), bool)
+    touched[pairs[count == 1] % n_terms] = True
     return touched if not np.any(~touched & ~known) else None  # (a term new to the state is always an edited one's)
 
 
@@ -81,10 +91,13 @@ def _postings(prep: Prepared, fields: int) -> tuple[bytes, np.ndarray]:
     """``(postings, sizes per term)`` of ``prep``: only the edited terms' parts (:func:`_edited_terms`)
     packed, the others copied from the state, when it allows; else every term's part packed."""
     n = max(len(prep.source), 1)
-    doc, field = prep.row // fields, prep.row % fields
     touched = _edited_terms(prep, fields)
-    pick = slice(None) if touched is None else np.flatnonzero(touched[prep.term])
-    term, field, doc = prep.term[pick], field[pick], doc[pick]
+    if touched is None:
+        term, row = prep.term, prep.row
+    else:
+        pick = np.flatnonzero(touched[prep.term]) if touched.any() else np.zeros(0, np.int64)
+        term, row = prep.term[pick], prep.row[pick]
+    doc, field = row // fields, row % fields
     order = np.argsort((term * fields + field) * n + doc, kind="stable")  # by term, field, paper
     text, sizes = posting_parts(term[order], field[order], doc[order], len(prep.terms))
     if touched is None:
@@ -136,17 +149,19 @@ def _records(prep: Prepared, papers: Sequence[Paper], record) -> tuple[bytes, np
     return _gather([old.packed.records, b"".join(lines)], begins, sizes), sizes
 
 
-def stateful_script(papers: Sequence[Paper], refs: Sequence[str], record, path: Path | None) -> str:
+def stateful_script(papers: Sequence[Paper], refs: Sequence[str], record, path: Path | None,
+                    models: Sequence[bytes] | None = None) -> str:
     """The text of ``search-index.js`` over ``papers`` (refs ``refs``; fields :data:`search.FIELDS`;
     ``record(paper)``: the result record of a paper, a function of what :func:`index_state.paper_digest`
     covers), equal to ``transport.index_script(search_tables(...))``, reusing and then saving the
-    state at ``path`` (None: none; see the module doc).
+    state at ``path`` (None: none; see the module doc). ``models``: the papers' model digests, or None
+    (see :func:`index_state.prepare`).
 
     Raises ValueError on a ref not made of ``[0-9a-z]``. Never raises because of the state file.
     """
     check_refs(refs)
     fields = FIELDS
-    prep = prepare(papers, path)
+    prep = prepare(papers, path, models)
     n, n_fields = len(papers), len(fields)
     totals = [int(x) for x in prep.lengths.sum(axis=0)] if n else [0] * n_fields
     flat_lengths = prep.lengths.reshape(-1)
@@ -159,7 +174,7 @@ def stateful_script(papers: Sequence[Paper], refs: Sequence[str], record, path: 
         front, suffixes = old.packed.front, old.packed.suffixes
     else:
         front, suffixes = front_code(prep.terms)
-    if path is not None and not (prep.unchanged and old.packed is not None):
+    if path is not None and (prep.save_needed or old.packed is None):
         save_state(path, prep.state(PackedParts(postings, posting_sizes, records, record_sizes, front, suffixes,
                                                 vectors, vector_sizes, score.astype(np.int32))))
     return script_text([name for name, _ in fields], refs, front, suffixes, postings.decode("ascii"),

@@ -94,18 +94,19 @@ def _state_path(folder):
 def index_job(site, cache, staging, share: SharedDigests | None):
     """The job of :class:`IndexRun`: key the index (handing the papers' digests to ``share``), then
     ``(KEPT, key)`` (:data:`KEPT`) when the previous index files have that key and are untouched, else
-    the written files (``list[Written]``, see :func:`workers.index_job`)."""
+    the written files (``list[Written]``, see :func:`workers.index_job`; the papers' digests also let
+    the index's state find its unchanged papers, :func:`site_builder.index_state.text_digests`)."""
     def run():
         key = cache.key("search-index", site)
+        try:  # memoised by the key's digest of the whole model
+            digests = cache.fingerprints.digests(site.papers) if key is not None else None
+        except Exception:  # noqa: BLE001 - a paper that cannot be digested: the build digests them itself
+            digests = None
         if share is not None:
-            try:
-                digests = cache.fingerprints.digests(site.papers) if key is not None else None
-            except Exception:  # noqa: BLE001 - a paper that cannot be digested: the build digests them itself
-                digests = None
             share.publish(digests)
         if all(cache.reusable(path, key) is not None for path in INDEX_FILES):
             return KEPT, key
-        return workers.index_job(site, INDEX_FILES, key, staging, _state_path(cache.folder))()
+        return workers.index_job(site, INDEX_FILES, key, staging, _state_path(cache.folder), digests)()
     return run
 
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Sequence
 
 from . import urls
 from .indexer import IndexTables, index_tables, lunr_json
@@ -187,19 +187,21 @@ def search_record(paper: Paper) -> dict:
     return {**result_record(paper), "id": paper.id}
 
 
-def index_files(site: Site, state: Path | None = None) -> dict[str, str]:
+def index_files(site: Site, state: Path | None = None, models: Sequence[bytes] | None = None) -> dict[str, str]:
     """``{path: text}`` of the search index files of ``site`` (:data:`INDEX_FILES`):
     ``search-index.js``, the classic script that the search page loads (also from ``file://``).
 
     The text is ``transport.index_script(*search_tables(site))``, written by
     :func:`index_pack.stateful_script`; ``state``: a file (in the build cache
     folder, :func:`index_state.state_path`) keeping the tokenized papers and
-    packed pieces from one build to the next (same output with or without it).
+    packed pieces from one build to the next (same output with or without it). ``models``: each paper's
+    :meth:`cache.Fingerprinter.digests` digest, or None: lets the state find unchanged papers without
+    hashing their texts (:func:`index_state.text_digests`; same output with or without them).
     """
     from .index_pack import stateful_script
 
     refs = [short_ref(i) for i in range(len(site.papers))]
-    return {urls.SEARCH_INDEX_JS: stateful_script(site.papers, refs, search_record, state)}
+    return {urls.SEARCH_INDEX_JS: stateful_script(site.papers, refs, search_record, state, models)}
 
 
 def dump_json(data: object) -> str:

@@ -109,19 +109,20 @@ def page_job(env: jinja2.Environment, pages: list[tuple[Page, str | None]], comm
                     for page, key in pages]
 
 
-def index_files(site, state: Path | None = None) -> dict[str, str]:
+def index_files(site, state: Path | None = None, models=None) -> dict[str, str]:
     """:func:`site_builder.search.index_files`, imported on first use: the search modules are needed only
     where the index is built (the index process), not for the build's own start-up."""
     from .search import index_files as build
-    return build(site, state)
+    return build(site, state, models)
 
 
 def index_job(site, paths: tuple[str, ...], key: str | None, staging: Path,
-              state: Path | None = None) -> Callable[[], list[Written]]:
+              state: Path | None = None, models=None) -> Callable[[], list[Written]]:
     """A job building the search index of ``site`` into the claimed files ``paths`` (:data:`search.INDEX_FILES`),
-    with the tokenized papers kept in ``state`` (see :func:`search.index_files`)."""
+    with the tokenized papers kept in ``state`` and the papers' model digests ``models`` (or None; see
+    :func:`search.index_files`)."""
     def run() -> list[Written]:
-        files = index_files(site, state)
+        files = index_files(site, state, models)
         return [_write(staging, path, files[path], key) for path in paths]
     return run
 

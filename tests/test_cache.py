@@ -431,7 +431,7 @@ def test_a_failing_index_process_fails_the_build_and_keeps_the_previous_site(tmp
     monkeypatch.setattr(workers, "worker_count", lambda: 2)
     parent = os.getpid()
 
-    def failing(site_model, state=None):
+    def failing(site_model, state=None, models=None):
         raise OSError(28, f"No space left on device (in process {'parent' if os.getpid() == parent else 'child'})")
 
     monkeypatch.setattr(workers, "index_files", failing)
