@@ -35,6 +35,21 @@ LUNR_SOURCE = PROJECT_ROOT / "node_modules" / "lunr" / "lunr.min.js"
 OVERRIDES_NAME = "overrides.toml"
 
 
+#: Where :func:`build` leaves its objects when :func:`keep_objects` was called (else None).
+_KEPT: list | None = None
+
+
+def keep_objects() -> None:
+    """Make every later :func:`build` in this process leave its objects (the lists' entries, the model,
+    the library, the cache's and the output's state) alive when it returns, instead of freeing them one
+    by one (~0.07 s after a 10,000-paper build): for a process that ends right after its build without
+    the interpreter's teardown (:func:`site_builder.cli.exit_now`), where that memory is given back at
+    once. Not for a process that builds again (the preview server): each build's objects would pile up."""
+    global _KEPT
+    if _KEPT is None:
+        _KEPT = []
+
+
 class BuildError(Exception):
     """The build must stop; the message says why (diagnostics are in the report)."""
 
@@ -443,6 +458,16 @@ def _abandon(output: Output | None, index: IndexRun | None) -> None:
 def _build(out: Path, config: SiteConfig, strict: bool, build_cache: BuildCache, entries: list[Entry],
            overrides: dict, diagnostics: Diagnostics, progress: Progress, notes: Path | None,
            updated: datetime, inputs: str | None = None, manifest: dict | None = None) -> BuildReport:
+    report = _build_site(out, config, strict, build_cache, entries, overrides, diagnostics, progress, notes,
+                         updated, inputs, manifest)
+    if _KEPT is not None:  # see keep_objects
+        _KEPT.append((build_cache, entries, overrides, report))
+    return report
+
+
+def _build_site(out: Path, config: SiteConfig, strict: bool, build_cache: BuildCache, entries: list[Entry],
+                overrides: dict, diagnostics: Diagnostics, progress: Progress, notes: Path | None,
+                updated: datetime, inputs: str | None = None, manifest: dict | None = None) -> BuildReport:
     work = build_cache.missing_work(entries)
     progress.stage("rendering abstracts", len(work), "papers")
     build_cache.store_work(workers.parallel_map(paper_work, work, progress))
