@@ -322,3 +322,33 @@ def test_kept_objects_outlive_the_build_only_when_asked(tmp_path, monkeypatch):
         del report
         gc.collect()
         assert (library() is not None) == keep and (diagnostics() is not None) == keep
+
+
+def test_write_spliced_joins_bytes_and_ranges_of_open_files_with_or_without_the_kernel_copy(tmp_path, monkeypatch):
+    import errno
+    import os
+
+    from site_builder import writer
+
+    source = tmp_path / "source"
+    data = ("0123456789" * 1000 + "é ü").encode("utf-8")
+    source.write_bytes(data)
+    fd = os.open(source, os.O_RDONLY)
+    try:
+        pieces = [b"[", (fd, 5, 20), b",\n", (fd, 9000, len(data) - 9000), (fd, 0, 0), b"]"]
+        expected = b"[" + data[5:25] + b",\n" + data[9000:] + b"]"
+        stat = writer.write_spliced(str(tmp_path / "kernel"), pieces)
+        assert (tmp_path / "kernel").read_bytes() == expected
+        assert stat[0] == len(expected) and stat[2] == (tmp_path / "kernel").stat().st_ino
+
+        def refused(*args):
+            raise OSError(errno.EXDEV, "cross-device")
+
+        monkeypatch.setattr(writer, "_copy_file_range", refused)
+        writer.write_spliced(str(tmp_path / "here"), pieces)
+        assert (tmp_path / "here").read_bytes() == expected
+        assert writer._copy_file_range is None  # refused once: copied here from then on
+        with pytest.raises(ValueError, match="ends before"):
+            writer.write_spliced(str(tmp_path / "short"), [(fd, len(data) - 3, 10)])
+    finally:
+        os.close(fd)
