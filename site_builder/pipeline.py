@@ -314,8 +314,7 @@ def write_site(site: Site, output: Output, library: Library | None = None, updat
         if cache.enabled and cache.has_previous:
             # A rebuild: few pages are rendered, in this process, so the other files are written by a forked
             # process meanwhile, on the core the index process leaves mostly idle (see other_files_job).
-            background = workers.start_background(other_files_job(other_files, output, cache,
-                                                                  [planned.path for planned in outline]))
+            background = workers.start_background(other_files_job(other_files, output, cache))
             if background is not None:
                 meanwhile = lambda: apply_other_files(background.result(), output, cache)  # noqa: E731
         write_pages(env, outline, common_context(site), site, library, output, cache, progress, meanwhile)
@@ -330,20 +329,18 @@ def write_site(site: Site, output: Output, library: Library | None = None, updat
     return len(outline)
 
 
-def other_files_job(write: Callable[[], None], output: Output, cache: BuildCache,
-                    page_paths: list[str]) -> Callable[[], dict]:
+def other_files_job(write: Callable[[], None], output: Output, cache: BuildCache) -> Callable[[], dict]:
     """A job for :func:`workers.start_background`: run ``write`` (which writes files into ``output``'s
     staging folder and notes them in ``cache``) in the forked process, and return what it changed in
     this process's copies of ``output`` and ``cache``, for :func:`apply_other_files` in the parent.
 
-    ``page_paths`` are the pages the parent writes or keeps meanwhile: they count as written in the
-    job (so the 404 page sees the same top-level names as in a serial build, and a clash is refused).
-    The result is a dict: ``written`` and ``kept`` (new paths of ``output``), ``manifest`` and
+    The pages the parent writes or keeps meanwhile are not in the job's ``output``: the 404 page takes
+    the top-level names of the pages from the outline (:func:`~site_builder.hosting.write_hosting_files`),
+    and a path written by both is refused by :func:`apply_other_files`. The result is a dict: ``written`` and ``kept`` (new paths of ``output``), ``manifest`` and
     ``parts`` (new or changed entries of ``cache``), ``reused``/``rendered`` (counter increments),
     ``diagnostics`` (new cache diagnostics) and ``strings`` (new :mod:`strmemo` entries per table).
     """
     def job() -> dict:
-        output.written.update(page_paths)
         written, kept = set(output.written), set(output.kept)
         manifest, parts = dict(cache.manifest), dict(cache._parts)
         reused, rendered, diagnostics = cache.reused, cache.rendered, len(cache.diagnostics.items)
