@@ -3,17 +3,19 @@
 A venue's file shows, for each of its papers in display order, :func:`bibtex.entry` of the paper,
 its BibTeX key and its absolute URL (from the base URL): its cache key is the digest of exactly
 those (:meth:`~site_builder.cache.BuildCache.key` of the papers' fingerprint (:func:`venue_digests`,
-shared with the parts of ``papers.json``), their keys and the base URL, plus the code version). A venue file with an unchanged key that is still as the previous build left it
+shared with the parts of ``papers.json``), their keys (one per line) and the base URL, plus the code version). A venue file with an unchanged key that is still as the previous build left it
 is kept (:meth:`~site_builder.cache.BuildCache.reuse`), so a rebuild writes the entries of the
 changed venues only.
 
 The site's file is the entries of every paper in display order, separated by blank lines
 (:func:`bibtex.bib_file`). Papers are displayed grouped by venue, in the order of ``site.venues``,
-so it is the venues' files joined by newlines; when the grouping does not hold it is written from
-the entries.
+so it is the venues' files joined by newlines (a kept venue file is copied by the kernel,
+:func:`~site_builder.writer.write_spliced`); when the grouping does not hold it is written from the entries.
 """
 
 from __future__ import annotations
+
+import os
 
 from . import urls
 
@@ -73,17 +75,35 @@ def write_bib_files(site, library, output, cache) -> None:
     else:
         digests = venue_digests(site, cache) if cache.enabled else [None] * len(groups)
         joinable = all(groups)
-    texts = []
-    for venue, papers, digest in zip(site.venues, groups, digests):
-        path = urls.venue_bib_path(venue.slug)
-        key = (cache.key("bib", library.base_url, digest, [library.bib_key(paper) for paper in papers])
-               if digest is not None else None)
-        if cache.reuse(path, key, output):
-            texts.append(output.read_text(path) if joinable else "")
-            continue
-        text = library.bib_file(papers)
-        output.write_text(path, text)
-        cache.record(path, key, output)
-        texts.append(text)
-    site_text = "\n".join(texts) if joinable else library.bib_file(site.papers)
-    output.write_text(urls.SITE_BIB, site_text)
+    pieces: list = []  # the venues' files, to join: bytes, or (fd, 0, size) of a kept file (write_spliced)
+    bib_key = library.bib_key
+    try:
+        for venue, papers, digest in zip(site.venues, groups, digests):
+            path = urls.venue_bib_path(venue.slug)
+            key = None
+            if digest is not None:
+                # The keys as one string, cheaper to digest than a list of them, when none holds a newline.
+                names = "\n".join([bib_key(paper) for paper in papers])
+                keys = names if names.count("\n") == len(papers) - 1 else [bib_key(paper) for paper in papers]
+                key = cache.key("bib", library.base_url, digest, keys)
+            if cache.reuse(path, key, output):
+                if joinable:
+                    fd = os.open(output.file(path), os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+                    pieces.append((fd, 0, None))  # noted at once: closed below whatever happens
+                    pieces[-1] = (fd, 0, os.fstat(fd).st_size)
+                continue
+            text = library.bib_file(papers)
+            output.write_text(path, text)
+            cache.record(path, key, output)
+            pieces.append(text.encode("utf-8"))
+        if joinable:
+            joined = pieces[:1]
+            for piece in pieces[1:]:
+                joined += (b"\n", piece)
+            output.write_spliced(urls.SITE_BIB, joined)
+        else:
+            output.write_text(urls.SITE_BIB, library.bib_file(site.papers))
+    finally:
+        for piece in pieces:
+            if type(piece) is tuple:
+                os.close(piece[0])

@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import atexit
+import gc
+import os
 import sys
+import threading
 from pathlib import Path
+from typing import NoReturn
 
 from .config import ConfigError, load_config
-from .pipeline import BuildError, build
+from .pipeline import BuildError, build, keep_objects
 from .progress import Progress, format_bytes
 from .writer import OutputError, TemplateFailure
 
@@ -107,6 +112,48 @@ def run_build(args: argparse.Namespace, out: Path) -> int:
             return 2
         print(f"wrote {count} files into {args.zip}", file=sys.stderr)
     return 0
+
+
+def exit_now(status: int) -> NoReturn:
+    """End this process with exit status ``status`` without the interpreter's teardown.
+
+    Does what a normal exit does that has an effect outside the process: the :mod:`atexit` functions
+    run (:mod:`multiprocessing` reaps its children there, :func:`weakref.finalize` callbacks run), then
+    ``sys.stdout`` and ``sys.stderr`` are flushed; then :func:`os._exit`. What is skipped is freeing
+    every object one by one, ~0.1 s after a 10,000-paper build (its model is millions of objects).
+    Every file the build writes is closed before it returns (``os.write`` on a descriptor, ``with``
+    blocks), so nothing is lost. A failed flush of ``sys.stdout`` (e.g. a closed pipe) turns status 0
+    into 120, as Python's own exit does. With threads other than the main one still running, this is
+    a normal exit (``sys.exit``), which waits for them.
+    """
+    if threading.active_count() > 1:
+        sys.exit(status)
+    atexit._run_exitfuncs()  # noqa: SLF001 (what Py_FinalizeEx runs first; no public equivalent)
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if stream is not None:
+                stream.flush()
+        except (OSError, ValueError):
+            if stream is sys.stdout and status == 0:
+                status = 120
+    os._exit(status)
+
+
+def run(argv: list[str] | None = None) -> NoReturn:
+    """The process entry point of ``build.py``: :func:`main` with ``argv`` (default ``sys.argv[1:]``), then exit.
+
+    A build runs without the cyclic garbage collector (as :func:`site_builder.pipeline.build` does
+    anyway; ``build.py`` turns it off before the imports, which saves their collections), leaves its
+    objects alive (:func:`site_builder.pipeline.keep_objects`) and ends with :func:`exit_now`, so the
+    model is never freed object by object; ``serve`` turns the collector on and exits normally.
+    """
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["serve"]:
+        gc.enable()
+        sys.exit(main(argv))
+    gc.disable()
+    keep_objects()
+    exit_now(main(argv))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -54,13 +54,14 @@ def write_hosting_files(env: jinja2.Environment, site: Site, output: Output, upd
                         page_paths: list[str]) -> None:
     """Write ``404.html``, the sitemap (with a base URL) of ``page_paths``, ``robots.txt`` and the feeds of ``site``.
 
-    Call after the pages and assets are written: the 404 page's script needs the site's
-    top-level names (``output.written``). ``updated`` stamps the feeds (see :func:`.feeds.build_time`).
+    Call after the assets are written: the 404 page's script needs the site's top-level names (those of
+    ``output.written`` and of ``page_paths``, which may be written meanwhile by another process).
+    ``updated`` stamps the feeds (see :func:`.feeds.build_time`).
     """
     feeds = feed_files(site, updated)
     sitemaps = sitemap_files(site.config.base_url, page_paths)
-    top = sorted({p.split("/")[0] for p in [*output.written, *feeds, *sitemaps, urls.ROBOTS, urls.NOT_FOUND]}
-                 - {".site-builder", urls.NOJEKYLL})
+    top = sorted({p.partition("/")[0] for p in [*output.written, *page_paths, *feeds, *sitemaps, urls.ROBOTS,
+                                                urls.NOT_FOUND]} - {".site-builder", urls.NOJEKYLL})
     css_path = output.staging / STYLESHEET
     css = css_path.read_text(encoding="utf-8") if css_path.is_file() else ""
     output.write_text(urls.NOT_FOUND, render_not_found(env, site, top, css))

@@ -11,13 +11,15 @@ Keys: the whole file's is the digest of the whole site (:meth:`~site_builder.cac
 each part's is the digest of its venue's papers (a record shows nothing else; :func:`~site_builder.bibfiles.venue_digests`). The manifest keeps
 each part's key and byte offsets in the file (:meth:`~site_builder.cache.BuildCache.parts`); a
 rebuild takes an unchanged part from the previous file (when that file is still as the previous
-build left it) and serialises only the changed venues. Parts are joined as UTF-8 bytes (slicing and
-joining a 17 MB ``str`` with non-ASCII characters costs several times more).
+build left it) and serialises only the changed venues. The unchanged parts are copied from the previous
+file by the kernel (:func:`~site_builder.writer.write_spliced`; a run of consecutive parts is one copy),
+so the 17 MB of a 10,000-paper site are neither read nor joined here.
 """
 
 from __future__ import annotations
 
 import json
+import os
 
 from . import urls
 from .bibfiles import venue_digests, venue_groups
@@ -87,34 +89,42 @@ def write_papers_json(site, output, cache) -> None:
         cache.record(path, key, output)
         return
     previous = {entry[0]: entry[1:] for entry in cache.previous_parts(path)}
-    old: list[bytes] = []  # the previous file's bytes, read when a part is found unchanged
-
-    def old_bytes() -> bytes:
-        if not old:
-            file = cache.previous_file(path)
+    old_file = cache.previous_file(path) if previous else None
+    source = None  # the previous file, open, when a part is taken from it
+    try:
+        if old_file is not None:
             try:
-                old.append(file.read_bytes() if file is not None else b"")
+                source = os.open(old_file, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+                size = os.fstat(source).st_size
             except OSError:
-                old.append(b"")
-        return old[0]
-
-    digests = venue_digests(site, cache)
-    chunks, parts, at = [], [], 2  # after "[\n"
-    for papers, digest in zip(groups, digests):
-        part_key = cache.key("papers.json part", digest) if digest is not None else None
-        span = previous.get(part_key) if part_key is not None else None
-        chunk = None
-        if span is not None and old_bytes():
-            start, end = span
-            chunk = old[0][start:end]
-            if len(chunk) != end - start:
-                chunk = None
-        if chunk is None:
-            chunk = part(papers).encode("utf-8")
-        chunks.append(chunk)
-        parts.append([part_key, at, at + len(chunk)])
-        at += len(chunk) + 2  # ",\n"
-    output.claim(path).write_bytes(b"[\n" + b",\n".join(chunks) + b"\n]\n")
+                source = None
+        digests = venue_digests(site, cache)
+        pieces: list = [b"[\n"]  # bytes, or (source, start, count): bytes of the previous file (write_spliced)
+        parts, at = [], 2  # after "[\n"
+        for papers, digest in zip(groups, digests):
+            part_key = cache.key("papers.json part", digest) if digest is not None else None
+            span = previous.get(part_key) if part_key is not None and source is not None else None
+            if parts:
+                pieces.append(b",\n")
+            if span is not None and 0 <= span[0] <= span[1] <= size:
+                start, end = span
+                last = pieces[-2] if len(pieces) > 2 else None
+                if type(last) is tuple and last[1] + last[2] + 2 == start:  # continues the last copied run:
+                    pieces[-2:] = [(source, last[1], end - last[1])]  # one copy (the file's ",\n" between)
+                else:
+                    pieces.append((source, start, end - start))
+                length = end - start
+            else:
+                chunk = part(papers).encode("utf-8")
+                pieces.append(chunk)
+                length = len(chunk)
+            parts.append([part_key, at, at + length])
+            at += length + 2  # ",\n"
+        pieces.append(b"\n]\n")
+        output.write_spliced(path, pieces)
+    finally:
+        if source is not None:
+            os.close(source)
     cache.record(path, key, output)
     if None not in (p[0] for p in parts):
         cache.set_parts(path, parts)

@@ -23,11 +23,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 from html import escape, unescape
 from typing import TYPE_CHECKING
-from xml.etree.ElementTree import Element
 
 from .render_plain import CODE_HOSTS, code_urls, plain_abstract, plain_inline  # noqa: F401 (CODE_HOSTS: re-exported)
 
 if TYPE_CHECKING:
+    from xml.etree.ElementTree import Element
+
     from markdown_it import MarkdownIt
     from markdown_it.token import Token
 

@@ -255,6 +255,58 @@ def write_file(file: str, text: str) -> list:
     return [st.st_size, st.st_mtime_ns, st.st_ino]
 
 
+def write_spliced(file: str, pieces: list) -> list:
+    """Write into the file named ``file`` (created or emptied) the ``pieces`` one after the other: a
+    ``bytes`` piece as it is, an ``(fd, offset, count)`` piece as the ``count`` bytes from ``offset`` of
+    the file open for reading as ``fd``, copied inside the kernel (:func:`os.copy_file_range`, Linux
+    4.5+; read and written here where that is unavailable or refused), so a file made mostly of a
+    previous file's bytes (``papers.json``, the site's ``.bib`` file) does not pass them through this
+    process. Returns the file's ``[size, mtime_ns, inode]`` like :func:`write_file`. Raises
+    ``OSError`` as :func:`os.open` and :func:`os.write` do, ``ValueError`` when a source file ends
+    before ``offset + count`` (the file written so far is left as it is)."""
+    fd = os.open(file, _WRITE_FLAGS, 0o666)
+    try:
+        for piece in pieces:
+            if isinstance(piece, bytes):
+                _write_all(fd, piece)
+            else:
+                _copy_range(*piece, fd)
+        st = os.fstat(fd)
+    finally:
+        os.close(fd)
+    return [st.st_size, st.st_mtime_ns, st.st_ino]
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    done = os.write(fd, data)
+    while done < len(data):  # os.write may write less than asked (not for a regular file on Linux)
+        done += os.write(fd, memoryview(data)[done:])
+
+
+#: :func:`os.copy_file_range`, while the kernel accepts it (None: copy through this process).
+_copy_file_range = getattr(os, "copy_file_range", None)
+
+
+def _copy_range(source: int, offset: int, count: int, fd: int) -> None:
+    """Append ``count`` bytes of ``source`` from ``offset`` to ``fd`` (at its file position)."""
+    global _copy_file_range
+    while count > 0:
+        copied = None
+        if _copy_file_range is not None:
+            try:
+                copied = _copy_file_range(source, fd, count, offset)
+            except OSError:  # e.g. EXDEV, ENOSYS, EINVAL: copy here (a real error, e.g. ENOSPC, is raised there)
+                _copy_file_range = None
+        if copied is None:
+            data = os.pread(source, min(count, 1 << 22), offset)
+            _write_all(fd, data)
+            copied = len(data)
+        if copied == 0:
+            raise ValueError(f"a source file ends before byte {offset + count}")
+        offset += copied
+        count -= copied
+
+
 class Output:
     """A staging folder that collects the files of one build.
 
@@ -290,6 +342,11 @@ class Output:
     def write_text(self, path: str, text: str) -> None:
         """Write ``text`` (UTF-8, ``\\n`` line ends) at site-root relative ``path`` (see :func:`write_file`)."""
         write_file(self._claim_name(path), text)
+
+    def write_spliced(self, path: str, pieces: list) -> None:
+        """Write at site-root relative ``path`` the ``pieces``: bytes, and ranges of open files copied by
+        the kernel (see :func:`write_spliced`)."""
+        write_spliced(self._claim_name(path), pieces)
 
     def read_text(self, path: str) -> str:
         """The text of the file already written (or kept) at site-root relative ``path``."""

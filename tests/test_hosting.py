@@ -290,3 +290,19 @@ def test_feeds_hold_the_newest_papers_latest_year_first_then_list_order():
     for venue in site.venues:
         ids = entry_ids(files[urls.venue_feed_path(venue.slug)])
         assert ids == [entry_id(p) for p in site.papers_of(venue)][:FEED_LIMIT]
+
+
+def test_feed_escaping_is_the_standard_librarys_on_every_text_of_the_corpus():
+    """feeds.escape/quoteattr stand in for xml.sax.saxutils' (not imported: its module costs every build's
+    start ~10 ms): the same strings for every text field of the real corpus and quoting corner cases."""
+    from xml.sax import saxutils
+
+    from site_builder import corpus, feeds
+
+    samples = ['a"b', "a'b", "a'\"b", "x\n\r\t<&>y", "", "'", '"', "&amp;", "]]>"]
+    with open(corpus.DEFAULT_CORPUS, encoding="utf-8") as handle:
+        for line in handle:
+            samples += [value for value in json.loads(line).values() if isinstance(value, str)]
+    assert len(samples) > 30_000
+    assert [feeds.escape(s) for s in samples] == [saxutils.escape(s) for s in samples]
+    assert [feeds.quoteattr(s) for s in samples] == [saxutils.quoteattr(s) for s in samples]

@@ -464,3 +464,99 @@ def _fingerprinter():
     from site_builder.cache import Fingerprinter
 
     return Fingerprinter()
+
+
+def _run_python(script: str, *args: str, cwd: Path | None = None, **env: str):
+    import os
+    import subprocess
+    import sys
+
+    environ = {**os.environ, "PYTHONPATH": str(Path(pipeline.__file__).resolve().parent.parent), **env}
+    environ.pop("PYTHONUNBUFFERED", None)  # (set on some machines) output to a pipe is then block-buffered
+    return subprocess.run([sys.executable, *(["-c", script] if script else []), *args], capture_output=True,
+                          text=True, env=environ, cwd=cwd)
+
+
+def test_exit_now_runs_the_exit_functions_flushes_and_exits_with_the_status():
+    script = ("import atexit, sys; from site_builder.cli import exit_now; "
+              "atexit.register(lambda: print('exit function ran')); "
+              "sys.stdout.write('buffered '); sys.stderr.write('on stderr'); exit_now(3)")
+    result = _run_python(script)
+    assert result.returncode == 3
+    assert result.stdout == "buffered exit function ran\n"  # a pipe: block-buffered until exit_now flushes it
+    assert result.stderr == "on stderr"
+
+
+def test_a_build_by_build_py_ends_at_once_with_everything_written(tmp_path):
+    """build.py ends without the interpreter's teardown (cli.run): its summary line, its files and its
+    cache are all there, the site is byte for byte the one an in-process build writes, and the next
+    build finds everything as the first left it."""
+    import filecmp
+
+    root = Path(pipeline.__file__).resolve().parent.parent
+    args = [str(root / "build.py"), "--seeds", str(SEEDS), "--config", str(CONFIG), "--out", "site",
+            "--cache", "cache"]
+    first = _run_python("", *args, cwd=tmp_path, SITE_BUILDER_TIMINGS="1")
+    assert first.returncode == 0, first.stderr
+    assert "\nbuilt " in first.stderr and first.stderr.endswith("warning(s)\n")
+    from conftest import build_into
+
+    assert build_into(tmp_path / "in-process", "--no-cache", "--quiet") == 0
+
+    def same(a: Path, b: Path) -> None:
+        compared = filecmp.dircmp(a, b)
+        assert not (compared.left_only or compared.right_only or compared.funny_files), (a, b)
+        assert filecmp.cmpfiles(a, b, compared.common_files, shallow=False)[1:] == ([], [])
+        for sub in compared.common_dirs:
+            same(a / sub, b / sub)
+
+    same(tmp_path / "site", tmp_path / "in-process")
+    second = _run_python("", *args, cwd=tmp_path, SITE_BUILDER_TIMINGS="1")
+    assert second.returncode == 0, second.stderr
+    assert "stage nothing changed" in second.stderr  # the first build's cache and report were saved whole
+    failed = _run_python("", *[a if a != str(SEEDS) else str(tmp_path / "none") for a in args], cwd=tmp_path)
+    assert failed.returncode == 2 and "no such folder" in failed.stderr
+
+
+def test_kept_objects_outlive_the_build_only_when_asked(tmp_path, monkeypatch):
+    import weakref
+
+    for keep in (False, True):
+        monkeypatch.setattr(pipeline, "_KEPT", None)
+        if keep:
+            pipeline.keep_objects()
+        report = pipeline.build(SEEDS, tmp_path / f"site-{keep}", load_config(CONFIG), cache=tmp_path / "cache")
+        library, diagnostics = weakref.ref(report.library), weakref.ref(report.diagnostics)
+        del report
+        gc.collect()
+        assert (library() is not None) == keep and (diagnostics() is not None) == keep
+
+
+def test_write_spliced_joins_bytes_and_ranges_of_open_files_with_or_without_the_kernel_copy(tmp_path, monkeypatch):
+    import errno
+    import os
+
+    from site_builder import writer
+
+    source = tmp_path / "source"
+    data = ("0123456789" * 1000 + "é ü").encode("utf-8")
+    source.write_bytes(data)
+    fd = os.open(source, os.O_RDONLY)
+    try:
+        pieces = [b"[", (fd, 5, 20), b",\n", (fd, 9000, len(data) - 9000), (fd, 0, 0), b"]"]
+        expected = b"[" + data[5:25] + b",\n" + data[9000:] + b"]"
+        stat = writer.write_spliced(str(tmp_path / "kernel"), pieces)
+        assert (tmp_path / "kernel").read_bytes() == expected
+        assert stat[0] == len(expected) and stat[2] == (tmp_path / "kernel").stat().st_ino
+
+        def refused(*args):
+            raise OSError(errno.EXDEV, "cross-device")
+
+        monkeypatch.setattr(writer, "_copy_file_range", refused)
+        writer.write_spliced(str(tmp_path / "here"), pieces)
+        assert (tmp_path / "here").read_bytes() == expected
+        assert writer._copy_file_range is None  # refused once: copied here from then on
+        with pytest.raises(ValueError, match="ends before"):
+            writer.write_spliced(str(tmp_path / "short"), [(fd, len(data) - 3, 10)])
+    finally:
+        os.close(fd)

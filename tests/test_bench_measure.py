@@ -1,0 +1,45 @@
+"""The benchmark's measuring: peak RSS and PSS of a process tree, and the package byte-compiled first."""
+
+from __future__ import annotations
+
+import importlib.util
+import shutil
+import sys
+from pathlib import Path
+
+from conftest import ROOT
+
+sys.path.insert(0, str(ROOT / "bench"))
+
+import run  # noqa: E402
+
+#: A parent touches 96 MB, then forks a child that shares them (copy-on-write) while both sleep.
+SHARING = ("import os, time\n"
+           "block = bytearray(96 << 20)\n"
+           "for i in range(0, len(block), 4096): block[i] = 1\n"
+           "pid = os.fork()\n"
+           "time.sleep(1.5)\n"
+           "if pid: os.waitpid(pid, 0)\n"
+           "else: os._exit(0)\n")
+
+
+def test_the_tree_pss_counts_pages_shared_by_a_forked_child_once_and_the_rss_sum_twice():
+    result = run.measure([sys.executable, "-c", SHARING])
+    if result["tree_pss_mb"] is None:  # a kernel without smaps_rollup (before 4.14)
+        assert result["pss_samples"] >= 1
+        return
+    assert result["tree_rss_mb"] > 2 * 96 * 0.95  # parent and child each count the 96 MB
+    assert 96 * 0.95 < result["tree_pss_mb"] < 96 * 1.5  # counted once (plus the interpreters' own pages)
+    assert result["tree_pss_mb"] < result["tree_rss_mb"]
+    assert result["pss_samples"] >= 1 and result["pss_sampling_s"] < result["wall_s"]
+
+
+def test_the_package_is_byte_compiled_before_measuring(tmp_path):
+    package = tmp_path / "site_builder"
+    shutil.copytree(ROOT / "site_builder", package, ignore=shutil.ignore_patterns("__pycache__"))
+    run.compile_package(package)
+    modules = sorted(package.glob("*.py"))
+    assert len(modules) > 20
+    for module in modules:
+        compiled = Path(importlib.util.cache_from_source(str(module)))
+        assert compiled.is_file() and compiled.stat().st_mtime >= module.stat().st_mtime, module
