@@ -161,7 +161,7 @@ _IDS: dict = {}
 _DEFER = False
 
 
-def read_one(item: tuple[str, str | None, int | None, bool, str]) -> _Read:
+def read_one(item: tuple[str, str | None, int | None, bool, str], full: bool = True) -> _Read | None:
     """Read list ``(path, venue, year, explicit, code version)`` with :func:`reader.read_list`, and its
     entries' ids and per-paper work (None for the items in :data:`_KNOWN`). A module function,
     so forked workers can run it. The key is None when the file changed while it was read.
@@ -169,14 +169,17 @@ def read_one(item: tuple[str, str | None, int | None, bool, str]) -> _Read:
     With a cache folder (:data:`_CACHE`), an edited list is read from the kept state of its previous
     read when the edit allows (:mod:`site_builder.reader_reread`; the same result), and with a key
     the list's cache file (:func:`_store`, with the work of :data:`_KNOWN` items recalled from the
-    cache) and its new state are written."""
+    cache) and its new state are written. Without ``full``, only such a read is done: None when the
+    list has no kept state or its edit needs a full read."""
     path, venue, year, explicit, code = item
     folder = _CACHE.folder if _CACHE is not None else None
+    state = _load_state(folder, path, code) if folder is not None else None
+    if state is None and not full:
+        return None
     try:
         before = Path(path).read_bytes()
     except OSError:
         before = None
-    state = _load_state(folder, path, code) if folder is not None else None
     ids_of: dict[tuple[str, str | None], list] = {}
 
     def ids(entry: Entry) -> list:
@@ -194,7 +197,10 @@ def read_one(item: tuple[str, str | None, int | None, bool, str]) -> _Read:
         if len(set(digests)) < len(digests):
             reader.merge_duplicates([result])
 
-    result, kept, _ = reader_reread.read_list(path, venue, year, explicit, state, merge)
+    read_list = reader_reread.read_list(path, venue, year, explicit, state, merge, full)
+    if read_list is None:
+        return None
+    result, kept, _ = read_list
     try:
         after = Path(path).read_bytes()
     except OSError:
@@ -409,15 +415,32 @@ class _PlainUnpickler(pickle.Unpickler):
 
 # -- all files ----------------------------------------------------------------------------------
 
-def _parse_all(items: list[tuple], sizes: list[int], defer_writes: bool = False) -> list[_Read]:
+def _parse_all(items: list[tuple], sizes: list[int], defer_writes: bool = False, reread_first: bool = True
+               ) -> list[_Read]:
     """:func:`read_one` of every item, largest file first on every core; results in the order of ``items``.
     With ``defer_writes``, the lists read in this process leave the writing of their cache files to
-    :meth:`cache.BuildCache.defer` (the workers of a pool write theirs)."""
+    :meth:`cache.BuildCache.defer` (the workers of a pool write theirs). With ``reread_first``, before
+    forking workers, the lists that can be read from their kept state are read so in this process."""
     global _DEFER
     order = sorted(range(len(items)), key=lambda i: (-sizes[i], i))
     processes = min(workers.worker_count(), len(items))
     results: list[_Read | None] = [None] * len(items)
     parallel = processes >= 2 and sum(sizes) >= MIN_PARALLEL_BYTES
+    if parallel and reread_first and _CACHE is not None and _CACHE.folder is not None:
+        # edited lists read from their kept state take a tenth of a full read: read them here first, and
+        # fork workers only for the full reads left (a rebuild after edits of a few lists forks none)
+        _DEFER = defer_writes
+        try:
+            for i in order:
+                results[i] = read_one(items[i], full=False)
+        finally:
+            _DEFER = False
+        left = [i for i in order if results[i] is None]
+        if len(left) < len(items):
+            for i, read in zip(left, _parse_all([items[i] for i in left], [sizes[i] for i in left], defer_writes,
+                                                False)):
+                results[i] = read
+            return results  # type: ignore[return-value]
     if parallel:  # import the renderer's libraries (imported lazily) once, before forking, not in every worker
         render.warm_up()
     pool = workers.fork_pool(processes) if parallel else None

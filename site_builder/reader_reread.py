@@ -241,12 +241,13 @@ def read_text(text: str, path: str, venue: str | None = None, year: int | None =
 
 
 def read_list(path: str, venue: str | None = None, year: int | None = None, explicit: bool = True,
-              state: State | None = None, merge: Callable[[ListResult], None] | None = None
-              ) -> tuple[ListResult, State | None, bool]:
+              state: State | None = None, merge: Callable[[ListResult], None] | None = None, full: bool = True
+              ) -> tuple[ListResult, State | None, bool] | None:
     """:func:`reader.read_list` of the file at ``path``, and the :class:`State` of this read; with the
     ``state`` of a previous read of the same path, read from it (:func:`reread`) when the edit allows.
-    Returns ``(result, state, reread)``, ``reread`` True when the state was used. Raises nothing for bad
-    content (as :func:`reader.read_list`)."""
+    Returns ``(result, state, reread)``, ``reread`` True when the state was used; without ``full``, None
+    instead of a full read of the text (when the edit is not one :func:`reread` takes). Raises nothing for
+    bad content (as :func:`reader.read_list`)."""
     from .reader import ReadError
     from .reader_text import decode_list
 
@@ -261,6 +262,8 @@ def read_list(path: str, venue: str | None = None, year: int | None = None, expl
     except ReadError as exc:
         return ListResult(name, None, [], [Diagnostic(name, 0, "error", str(exc))]), None, False
     again = reread(state, text, name, venue, year, explicit, merge) if state is not None else None
+    if again is None and not full:
+        return None
     if again is not None:
         result, kept = again
     else:

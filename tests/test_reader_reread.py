@@ -476,3 +476,31 @@ def test_a_build_hands_the_list_cache_its_digests_and_writes_an_edited_list_besi
     files = sorted(p.relative_to(tmp_path / "site") for p in (tmp_path / "site").rglob("*") if p.is_file())
     assert files == sorted(p.relative_to(tmp_path / "fresh") for p in (tmp_path / "fresh").rglob("*") if p.is_file())
     assert all(filecmp.cmp(tmp_path / "site" / f, tmp_path / "fresh" / f, shallow=False) for f in files)
+
+
+def test_lists_read_from_their_state_are_read_before_workers_fork(tmp_path, monkeypatch):
+    """With workers available and lists enough to fork them: the edited lists that their kept state can
+    read are read in this process first (no pool for them), the others in the pool; the same results."""
+    from site_builder import workers
+
+    monkeypatch.setattr(workers, "worker_count", lambda: 2)
+    folder = tmp_path / "b"
+    written = write_lists(load_corpus(DEFAULT_CORPUS, 1200), folder / "seeds", folder / "site.toml")
+    configured = [(p, "AISTATS", 2024) for p in written]
+    big = sorted(written, key=lambda p: -p.stat().st_size)[:4]
+    assert sum(p.stat().st_size for p in big) >= listcache.MIN_PARALLEL_BYTES
+    cache = tmp_path / "cache"
+    listcache.read_lists(configured, BuildCache(cache))
+    pools = []
+    real_pool = workers.fork_pool
+    monkeypatch.setattr(workers, "fork_pool", lambda n: pools.append(n) or real_pool(n))
+    for p in big:  # edits the kept state takes
+        p.write_text(p.read_text(encoding="utf-8").rstrip("\n") + " We also release our code.\n", encoding="utf-8")
+    assert listcache.read_lists(configured, BuildCache(cache)) == reader.read_lists(configured)
+    assert not pools
+    for p in big[1:]:  # edits that need a full read (a paper added), and one the state takes
+        p.write_text(p.read_text(encoding="utf-8") + "\nWe propose a new estimator and prove it unbiased.\n",
+                     encoding="utf-8")
+    big[0].write_text(big[0].read_text(encoding="utf-8").rstrip("\n") + " And more.\n", encoding="utf-8")
+    assert listcache.read_lists(configured, BuildCache(cache)) == reader.read_lists(configured)
+    assert pools == [2]
