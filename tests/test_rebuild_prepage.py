@@ -208,6 +208,7 @@ def test_related_state_round_trips_and_rejects_other_code(tmp_path):
     assert loaded is not None and loaded.keys == state.keys and loaded.vocabulary == state.vocabulary
     assert all(np.array_equal(getattr(loaded, f), getattr(state, f)) for f in ("indptr", "indices", "counts",
                                                                                 "weights", "best_cols", "bound"))
+    assert loaded.weights.dtype == state.weights.dtype == np.int64 and loaded.best_cols.dtype == np.int64
     problems = []
     assert related.load_state(path, "code-2", problems) is None and problems == []  # other code: silently rebuilt
     assert related.load_state(tmp_path / "missing.npz", "code-1", problems) is None and problems == []
