@@ -8,10 +8,10 @@ build (:class:`index_state.PackedParts`):
 - field vectors: every entry scored again (:func:`indexer.bm25_scores`) on
   every build: every score depends on the document count, the average field
   lengths and the terms' ``df``, so one changed abstract can change any of
-  them (in practice the rounded scores of a few thousand entries); a field
-  vector whose scores are all those the state holds is copied (when the term
-  numbers did not move), the others packed, in the entries' own order (by
-  paper, field, term: no sort);
+  them (in practice the rounded scores of a few thousand entries); when the
+  term numbers did not move, a field vector of a paper the state holds is
+  copied with only its changed scores packed anew in place, a new paper's
+  packed, in the entries' own order (by paper, field, term: no sort);
 - postings: a term's part depends only on which (field, paper) pairs hold it;
   when the papers are those of the previous build at the same positions (some
   edited), only the terms an edited paper gained or lost in a field are packed
@@ -34,7 +34,7 @@ from .index_state import PackedParts, Prepared, _ranges, prepare, save_state
 from .indexer import bm25_scores
 from .model import Paper
 from .search import FIELDS
-from .transport import (check_refs, front_code, pack_numbers, posting_parts, record_line, script_text,
+from .transport import (CONT, FINAL, check_refs, front_code, pack_numbers, posting_parts, record_line, script_text,
                         vector_parts)
 
 def _starts(sizes: np.ndarray) -> np.ndarray:
@@ -109,24 +109,72 @@ def _postings(prep: Prepared, fields: int) -> tuple[bytes, np.ndarray]:
     return _gather([old.postings, text.encode("ascii")], begins, sizes), sizes
 
 
+def _widths(values: np.ndarray) -> np.ndarray:
+    """The characters each of ``values`` (non-negative int64) takes in :func:`transport.pack_numbers`'s text:
+    one final digit and a continuation digit per power of ``CONT`` its quotient by ``FINAL`` reaches."""
+    quotient = values // FINAL
+    width = np.ones(len(values), dtype=np.int64)
+    top, limit = (int(quotient.max()) if len(values) else 0), 1
+    while limit <= top:
+        width += quotient >= limit
+        limit *= CONT
+    return width
+
+
 def _vectors(prep: Prepared, score: np.ndarray, fields: int) -> tuple[bytes, np.ndarray]:
-    """``(vectors, sizes per row)`` of ``prep`` with the entries' scores ``score``: a row (field vector)
-    of a paper the state holds, whose scores are those it held, is copied from the state when the
-    term numbers are the same; the others are packed."""
+    """``(vectors, sizes per row)`` of ``prep`` with the entries' scores ``score``. When the term numbers
+    are those of the state: a row (field vector) of a paper the state holds is copied from the state,
+    with the scores that changed written anew in place of the old ones (the row's text is its entries'
+    term gap then score, each packed alone, and the gaps are the same); a new paper's rows are packed.
+    Otherwise every row is packed."""
     old, n_rows = prep.old, len(prep.starts) - 1
     same_terms = (old.packed is not None and len(old.digests) and len(prep.terms) == len(old.vocab)
                   and np.array_equal(prep.old_term, np.arange(len(old.vocab))))
     if not same_terms:
         text, sizes = vector_parts(prep.term, prep.row, score, n_rows)
         return text.encode("ascii"), sizes
-    differs = (prep.old_entry < 0) | (old.packed.scores[prep.old_entry.clip(0)] != score)
-    repack = (np.bincount(prep.row[differs], minlength=n_rows) > 0) | np.repeat(prep.source >= len(old.digests), fields)
-    pick = np.flatnonzero(repack[prep.row])
-    text, sizes = vector_parts(prep.term[pick], prep.row[pick], score[pick], n_rows)
-    old_row = (prep.source[:, None] * fields + np.arange(fields)).reshape(-1).clip(max=len(old.packed.vector_sizes) - 1)
-    begins = np.where(repack, len(old.packed.vectors) + _starts(sizes)[:-1], _starts(old.packed.vector_sizes)[old_row])
-    sizes = np.where(repack, sizes, old.packed.vector_sizes[old_row])
-    return _gather([old.packed.vectors, text.encode("ascii")], begins, sizes), sizes
+    packed = old.packed
+    differs = (prep.old_entry < 0) | (packed.scores[prep.old_entry.clip(0)] != score)
+    fresh = np.repeat(prep.source >= len(old.digests), fields)  # rows of papers the state lacks: packed whole
+    splice = (np.bincount(prep.row[differs], minlength=n_rows) > 0) & ~fresh
+    pick = np.flatnonzero(fresh[prep.row])
+    text, fresh_sizes = vector_parts(prep.term[pick], prep.row[pick], score[pick], n_rows)
+    old_row = (prep.source[:, None] * fields + np.arange(fields)).reshape(-1).clip(max=len(packed.vector_sizes) - 1)
+    old_begin = _starts(packed.vector_sizes)[old_row]  # per row: its part in the state's text
+    old_size = packed.vector_sizes[old_row]
+    # The spliced rows' entries: where each one's old score stands in the state's text.
+    entries = np.flatnonzero(splice[prep.row])
+    row, term = prep.row[entries], prep.term[entries]
+    first = np.r_[True, row[1:] != row[:-1]] if len(row) else np.zeros(0, bool)
+    gap_width = _widths(np.where(first, term, term - np.r_[-1, term[:-1]] - 1))
+    old_width = _widths(packed.scores[prep.old_entry[entries]].astype(np.int64))
+    end = np.cumsum(gap_width + old_width)
+    at = old_begin[row] + end - old_width - (end - gap_width - old_width)[np.flatnonzero(first)][np.cumsum(first) - 1]
+    changed = np.flatnonzero(differs[entries])
+    row, at, old_width = row[changed], at[changed], old_width[changed]
+    new_scores = score[entries[changed]]
+    new_text, new_width = pack_numbers(new_scores), _widths(new_scores)
+    # Pieces in output order (row, then place in the row): whole rows; a spliced row's old text up to
+    # each changed score, the new score, and after the last one the rest of the row.
+    same_row = np.r_[False, row[1:] == row[:-1]] if len(row) else np.zeros(0, bool)
+    last = np.r_[~same_row[1:], True] if len(row) else np.zeros(0, bool)
+    rank = np.arange(len(row)) - np.maximum.accumulate(np.where(same_row, 0, np.arange(len(row))))
+    previous_end = np.zeros(len(row), np.int64)
+    previous_end[1:] = (at + old_width)[:-1]
+    from_ = np.where(same_row, previous_end, old_begin[row])
+    whole = np.flatnonzero(~splice)
+    blob1, blob2 = len(packed.vectors), len(packed.vectors) + len(text)
+    piece_row = np.concatenate([whole, row, row, row[last]])
+    piece_place = np.concatenate([np.zeros(len(whole), np.int64), 2 * rank, 2 * rank + 1,
+                                  np.full(int(last.sum()), 2 * n_rows + 2 * len(row), np.int64)])
+    begins = np.concatenate([np.where(fresh[whole], blob1 + _starts(fresh_sizes)[:-1][whole], old_begin[whole]),
+                             from_, blob2 + _starts(new_width)[:-1], (at + old_width)[last]])
+    sizes = np.concatenate([np.where(fresh[whole], fresh_sizes[whole], old_size[whole]), at - from_, new_width,
+                            (old_begin + old_size)[row[last]] - (at + old_width)[last]])
+    order = np.lexsort((piece_place, piece_row))
+    row_sizes = np.where(fresh, fresh_sizes, old_size) + np.bincount(
+        row, weights=new_width - old_width, minlength=n_rows).astype(np.int64)
+    return _gather([packed.vectors, text.encode("ascii"), new_text.encode("ascii")], begins[order], sizes[order]), row_sizes
 
 
 def _records(prep: Prepared, papers: Sequence[Paper], record) -> tuple[bytes, np.ndarray]:
