@@ -246,7 +246,8 @@ def build_without_index(argv: list[str]) -> int:
     from site_builder import cli, pipeline, workers
 
     workers.index_files = pipeline.index_files = lambda site, state=None: {path: "" for path in pipeline.INDEX_FILES}
-    return cli.main(argv)
+    cli.run(argv)  # ends the process as build.py does (cli.exit_now)
+    return 0
 
 
 def change_one_abstract(seeds: Path) -> None:

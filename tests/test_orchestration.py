@@ -560,3 +560,16 @@ def test_write_spliced_joins_bytes_and_ranges_of_open_files_with_or_without_the_
             writer.write_spliced(str(tmp_path / "short"), [(fd, len(data) - 3, 10)])
     finally:
         os.close(fd)
+
+
+def test_a_build_that_finds_nothing_changed_does_not_import_numpy(tmp_path):
+    """pipeline imports site_builder.library (numpy with it) only for a build that makes a site; before
+    the index process is forked, so that process does not import numpy again."""
+    script = ("import sys; from site_builder import cli; assert "
+              f"cli.main(['--seeds', {str(SEEDS)!r}, '--config', {str(CONFIG)!r}, '--out', {str(tmp_path / 'site')!r},"
+              f" '--cache', {str(tmp_path / 'cache')!r}, '--quiet']) == 0; "
+              "print('numpy' in sys.modules)")
+    results = [_run_python(script, SITE_BUILDER_TIMINGS="1") for _ in range(2)]  # a cold build, then the same
+    assert [r.stdout.strip() for r in results] == ["True", "False"], [r.stderr[-500:] for r in results]
+    assert "stage nothing changed" in results[1].stderr
+    assert pipeline.build_library.__module__ == "site_builder.library"
