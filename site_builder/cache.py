@@ -520,13 +520,7 @@ class BuildCache:
 
     def render_abstract(self, source: str) -> RenderedAbstract:
         """:func:`render.render_abstract` of ``source``, from the cache when it holds it."""
-        known = self._known.get(("render_abstract", source))  # the common case, kept lean (once per paper)
-        if known is not None:
-            try:
-                return _decode_rendered(known)
-            except (TypeError, ValueError, KeyError, IndexError):
-                pass
-        return self._memo("render_abstract", source)
+        return self._known_or_memo("render_abstract", source, _decode_rendered)
 
     def derive_title(self, abstract: str) -> str:
         """:func:`titles.derive_title` of ``abstract``, from the cache when it holds it."""
@@ -534,13 +528,18 @@ class BuildCache:
 
     def render_inline(self, source: str) -> tuple[str, str]:
         """:func:`render.render_inline` of ``source`` as ``(html, text)``, from the cache when it holds it."""
-        known = self._known.get(("render_inline", source))  # the common case, kept lean (once per paper)
+        return self._known_or_memo("render_inline", source, _decode_inline)
+
+    def _known_or_memo(self, kind: str, source: str, decode: Callable[[Any], Any]):
+        """``decode`` of the value the list cache handed over for ``(kind, source)`` (the common case, kept
+        lean: once per paper), else :meth:`_memo` of it (also when that value does not decode)."""
+        known = self._known.get((kind, source))
         if known is not None:
             try:
-                return _decode_inline(known)
+                return decode(known)
             except (TypeError, ValueError, KeyError, IndexError):
                 pass
-        return self._memo("render_inline", source)
+        return self._memo(kind, source)
 
     # -- reuse of output files ------------------------------------------------------------------
 
