@@ -245,7 +245,10 @@ def build_without_index(argv: list[str]) -> int:
     """
     from site_builder import cli, pipeline, workers
 
-    workers.index_files = pipeline.index_files = lambda site, state=None: {path: "" for path in pipeline.INDEX_FILES}
+    def empty_index(site, state=None, models=None):  # the signature of workers.index_files
+        return {path: "" for path in pipeline.INDEX_FILES}
+
+    workers.index_files = pipeline.index_files = empty_index
     cli.run(argv)  # ends the process as build.py does (cli.exit_now)
     return 0
 

@@ -43,3 +43,20 @@ def test_the_package_is_byte_compiled_before_measuring(tmp_path):
     for module in modules:
         compiled = Path(importlib.util.cache_from_source(str(module)))
         assert compiled.is_file() and compiled.stat().st_mtime >= module.stat().st_mtime, module
+
+
+def test_the_build_without_index_builds_the_seeds_with_an_empty_index(tmp_path):
+    """``bench/run.py --build-without-index`` (the benchmark's rows without the index) builds the seed lists,
+    with and without a previous build in its cache, and writes an empty search index."""
+    import subprocess
+
+    from conftest import CONFIG, SEEDS
+
+    argv = [sys.executable, str(ROOT / "bench" / "run.py"), "--build-without-index", "--seeds", str(SEEDS),
+            "--config", str(CONFIG), "--out", str(tmp_path / "site"), "--cache", str(tmp_path / "cache"), "--quiet"]
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)}
+    for _ in range(2):
+        done = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=ROOT)
+        assert done.returncode == 0, done.stderr
+        assert (tmp_path / "site" / "search-index.js").read_text(encoding="utf-8") == ""
+        assert (tmp_path / "site" / "index.html").is_file()
