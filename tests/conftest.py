@@ -64,3 +64,9 @@ def notes_site(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("notes-site") / "_site"
     assert build_notes_site(out) == 0
     return out
+
+
+def pytest_collection_modifyitems(config, items):
+    """Run the tests marked ``forks`` first: :func:`site_builder.workers.worker_count` is 1 (no forking) while
+    another thread runs, and the session's browser fixture keeps one running once a browser test has run."""
+    items.sort(key=lambda item: item.get_closest_marker("forks") is None)  # stable: the rest keep their order

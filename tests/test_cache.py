@@ -711,6 +711,7 @@ def test_compiled_templates_of_other_code_versions_are_removed(tmp_path, seeds_c
     assert second.name != first.name and list(second.glob("*.cache"))
 
 
+@pytest.mark.forks
 @pytest.mark.parametrize("early", [True, False])
 def test_pages_touched_since_the_last_build_are_rendered_again_whether_checked_early_or_when_kept(
         tmp_path, seeds_copy, monkeypatch, early):

@@ -43,6 +43,7 @@ def test_the_build_leaves_a_disabled_collector_disabled(tmp_path):
         gc.enable()
 
 
+@pytest.mark.forks
 def test_forked_workers_collect_garbage_when_the_parent_does_not():
     if workers.worker_count() < 2:
         pytest.skip("needs two cores and fork")
@@ -69,6 +70,7 @@ def _seed_model():
     return build_site(entries, {}, config, diagnostics)
 
 
+@pytest.mark.forks
 def test_paper_digests_handed_over_by_a_forked_process_are_the_ones_computed_here():
     from site_builder.cache import Fingerprinter
     from site_builder.index_run import SharedDigests
@@ -95,6 +97,7 @@ def test_paper_digests_handed_over_by_a_forked_process_are_the_ones_computed_her
     assert adopted.of(site) == Fingerprinter().of(site)
 
 
+@pytest.mark.forks
 def test_a_process_that_ends_without_publishing_hands_over_nothing():
     from site_builder.index_run import SharedDigests
 
