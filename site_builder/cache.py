@@ -57,10 +57,10 @@ import hashlib
 import json
 import marshal
 import os
-import re
 import sys
 import tempfile
 from functools import lru_cache
+from importlib import metadata
 from operator import attrgetter
 from pathlib import Path
 from typing import Any, Callable
@@ -89,34 +89,6 @@ STRINGS_NAME = "strings.marshal"
 _STRINGS_JSON = "strings.json"
 
 
-def _distribution_key(name: str) -> str:
-    return re.sub(r"[-_.]+", "_", name).lower()
-
-
-def library_versions(names: tuple[str, ...], path: list[str] | None = None) -> list[str]:
-    """The installed version of each distribution of ``names`` (``"-"`` when it is not installed): the
-    version in the name of its first ``<name>-<version>.dist-info`` (or ``.egg-info``) folder along
-    ``path`` (default ``sys.path``), names compared normalised (runs of ``-_.`` alike, case ignored,
-    https://packaging.python.org/en/latest/specifications/binary-distribution-format/#escaping-and-unicode).
-    That is where :func:`importlib.metadata.version` finds the distribution, without importing that
-    module and parsing each ``METADATA`` file (~20 ms of every build's start); for ``.dist-info``
-    folders the version is the same (``tests/test_cache.py``)."""
-    wanted = {_distribution_key(name) for name in names}
-    found: dict[str, str] = {}
-    for entry in sys.path if path is None else path:
-        try:
-            listing = os.listdir(entry or ".")
-        except OSError:  # a zip file, a missing folder
-            continue
-        for item in listing:
-            if item.endswith((".dist-info", ".egg-info")):
-                name, _, version = item.rpartition(".")[0].partition("-")
-                key = _distribution_key(name)
-                if key in wanted and key not in found:
-                    found[key] = version
-    return [found.get(_distribution_key(name), "-") for name in names]
-
-
 @lru_cache(maxsize=1)
 def code_version() -> str:
     """Hex SHA-256 over everything but the lists that shapes the output.
@@ -126,8 +98,11 @@ def code_version() -> str:
     version. Computed once per process.
     """
     h = hashlib.sha256(f"format {FORMAT}\0python {sys.version}\0".encode())
-    for name, version in zip(LIBRARIES, library_versions(LIBRARIES)):
-        h.update(f"{name} {version}\0".encode())
+    for name in LIBRARIES:
+        try:
+            h.update(f"{name} {metadata.version(name)}\0".encode())
+        except metadata.PackageNotFoundError:
+            h.update(f"{name} -\0".encode())
     roots = [PACKAGE, PROJECT / "templates", PROJECT / "assets"]
     files = [p for root in roots if root.is_dir() for p in root.rglob("*")
              if p.is_file() and "__pycache__" not in p.parts]

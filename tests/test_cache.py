@@ -753,30 +753,3 @@ def test_pages_touched_since_the_last_build_are_rendered_again_whether_checked_e
     assert removed.is_file() and len(left) == pages - 2
     assert files_of(site) == expected
 
-
-def test_library_versions_are_the_ones_importlib_metadata_finds(tmp_path):
-    """cache.library_versions (code_version's libraries, without importing importlib.metadata) gives the
-    version importlib.metadata gives for every distribution installed with a .dist-info folder, "-" for
-    one that is not installed, and the first of two along the path, names compared normalised."""
-    from importlib import metadata
-
-    from site_builder.cache import LIBRARIES, library_versions
-
-    names = sorted({dist.metadata["Name"] for dist in metadata.distributions()
-                    if dist._path.name.endswith(".dist-info")})  # noqa: SLF001 (where it was found)
-    assert len(names) > 10
-    names = tuple(names) + LIBRARIES + ("no-such-distribution-here",)
-    expected = []
-    for name in names:
-        try:
-            expected.append(metadata.version(name))
-        except metadata.PackageNotFoundError:
-            expected.append("-")
-    assert library_versions(names) == expected
-    assert expected[-1] == "-" and sum(v != "-" for v in expected) > 10
-    first, second = tmp_path / "first", tmp_path / "second"
-    (first / "Foo_Bar-1.2.dist-info").mkdir(parents=True)
-    (second / "foo.bar-9.0.dist-info").mkdir(parents=True)
-    (second / "other-2.egg-info").mkdir()
-    assert library_versions(("foo-bar", "Other", "none"), [str(first), str(tmp_path / "missing"),
-                                                             str(second)]) == ["1.2", "2", "-"]
