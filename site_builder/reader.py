@@ -103,7 +103,7 @@ def read_list(path: Path, venue: str | None = None, year: int | None = None, exp
     try:
         text, removed = decode_list(data, name)
     except ReadError as exc:
-        return ListResult(name, None, [], [Diagnostic(name, 0, "error", str(exc))])
+        return ListResult(name, None, [], [Diagnostic(name, exc.line, "error", str(exc))])
     result = read_text(text, name, venue, year, explicit)
     result.diagnostics[:0] = removed
     return result

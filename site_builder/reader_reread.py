@@ -260,7 +260,7 @@ def read_list(path: str, venue: str | None = None, year: int | None = None, expl
     try:
         text, removed = decode_list(data, name)
     except ReadError as exc:
-        return ListResult(name, None, [], [Diagnostic(name, 0, "error", str(exc))]), None, False
+        return ListResult(name, None, [], [Diagnostic(name, exc.line, "error", str(exc))]), None, False
     again = reread(state, text, name, venue, year, explicit, merge) if state is not None else None
     if again is None and not full:
         return None

@@ -85,8 +85,10 @@ def _decode(data: bytes, fast: bool) -> tuple[str, bytes | None]:
             continue
     if text is None and encoding and encoding.startswith("utf-16") and len(data) % 2:
         raise ReadError(f"the file is UTF-16 text ({encoding.upper()}) with an odd number of bytes (cut off?)")
+    if text is None and encoding is None:
+        raise _not_utf8(data)
     if text is None:
-        raise ReadError(f"the file is neither UTF-8, UTF-16 nor GB18030 text ({encoding or 'undecodable bytes'})")
+        raise ReadError(f"the file is neither UTF-8, UTF-16 nor GB18030 text ({encoding})")
     utf8 = data if used == "utf-8" else None
     if fast and utf8 is not None:  # the same count as below, on the bytes (a C loop rather than a scan of the text)
         controls = len(utf8.translate(None, _NOT_C0)) + len(_C1.findall(utf8))
@@ -97,6 +99,20 @@ def _decode(data: bytes, fast: bool) -> tuple[str, bytes | None]:
     if not _VISIBLE.search(text):  # = not clean(text), without cleaning the whole file
         raise ReadError("the file is empty")
     return text, utf8
+
+
+def _not_utf8(data: bytes) -> ReadError:
+    """The error for ``data`` that is neither UTF-8 nor GB18030, at the line of its first byte that is not
+    UTF-8 (lines counted at LF), naming that byte and its column (1-based, in bytes)."""
+    try:
+        data.decode("utf-8")
+        return ReadError("the file is neither UTF-8, UTF-16 nor GB18030 text (undecodable bytes)")
+    except UnicodeDecodeError as exc:
+        start = exc.start
+    line = data.count(b"\n", 0, start) + 1
+    column = start - (data.rfind(b"\n", 0, start) + 1) + 1
+    return ReadError(f"the file is neither UTF-8, UTF-16 nor GB18030 text: byte 0x{data[start]:02X} at column "
+                     f"{column} is not UTF-8 (save the list as UTF-8)", line)
 
 
 def decode_list(data: bytes, path: str) -> tuple[str, list[Diagnostic]]:

@@ -58,4 +58,9 @@ class ListResult:
 
 
 class ReadError(ValueError):
-    """A list file that cannot be read as text (empty, binary, undecodable)."""
+    """A list file that cannot be read as text (empty, binary, undecodable); ``line`` is the 1-based line
+    the problem was found on, or 0 when it concerns the whole file."""
+
+    def __init__(self, message: str, line: int = 0) -> None:
+        super().__init__(message)
+        self.line = line

@@ -471,3 +471,16 @@ def test_numbered_papers_without_blank_lines_between_them(tmp_path):
         (2, "Paper Two: Attention Everywhere", ("Bo Li", "Chen Wang")),
     ]
     assert result.entries[1].abstract.startswith("We revisit attention")
+
+
+def test_bytes_that_are_not_utf8_are_an_error_at_their_line_and_column(tmp_path):
+    """A seed list with two stray bytes pasted into line 7 (neither UTF-8 nor GB18030 then): the error
+    names that line, the byte and its column, so the curator can find it in a 25 kB file."""
+    lines = _seed_text().encode("utf-8").split(b"\n")
+    lines[6] = lines[6][:5] + b"\xff\xfe" + lines[6][5:]
+    path = tmp_path / "bad.txt"
+    path.write_bytes(b"\n".join(lines))
+    result = read_list(path, "ICML", 2025)
+    assert result.entries == [] and [d.level for d in result.diagnostics] == ["error"]
+    assert str(result.diagnostics[0]).startswith(f"{path}:7: error: the file is neither UTF-8, UTF-16 nor GB18030")
+    assert "byte 0xFF at column 6 is not UTF-8" in result.diagnostics[0].message
