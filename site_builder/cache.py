@@ -495,7 +495,7 @@ class BuildCache:
 
     def render_abstract(self, source: str) -> RenderedAbstract:
         """:func:`render.render_abstract` of ``source``, from the cache when it holds it."""
-        return self._known_or_memo("render_abstract", source, _decode_rendered)
+        return self._memo("render_abstract", source)
 
     def derive_title(self, abstract: str) -> str:
         """:func:`titles.derive_title` of ``abstract``, from the cache when it holds it."""
@@ -503,18 +503,7 @@ class BuildCache:
 
     def render_inline(self, source: str) -> tuple[str, str]:
         """:func:`render.render_inline` of ``source`` as ``(html, text)``, from the cache when it holds it."""
-        return self._known_or_memo("render_inline", source, _decode_inline)
-
-    def _known_or_memo(self, kind: str, source: str, decode: Callable[[Any], Any]):
-        """``decode`` of the value the list cache handed over for ``(kind, source)`` (the common case, kept
-        lean: once per paper), else :meth:`_memo` of it (also when that value does not decode)."""
-        known = self._known.get((kind, source))
-        if known is not None:
-            try:
-                return decode(known)
-            except (TypeError, ValueError, KeyError, IndexError):
-                pass
-        return self._memo(kind, source)
+        return self._memo("render_inline", source)
 
     # -- reuse of output files ------------------------------------------------------------------
 
