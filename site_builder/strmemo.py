@@ -1,6 +1,6 @@
 """Memo tables of small pure functions of strings (slugs, author keys), kept across builds.
 
-Results may be str, int, float or bool (JSON keeps them exactly); a function returning None
+Results may be str, int, float or bool (marshal keeps them exactly); a function returning None
 is computed again on every call.
 
 A function decorated with :func:`memoized` remembers its results in this
@@ -8,8 +8,7 @@ process, like :func:`functools.lru_cache`; in addition the build cache saves
 the tables (:func:`tables`, ``<cache>/strings.marshal``: :mod:`marshal` keeps their
 tuple keys as they are) and loads them into the next build's process
 (:func:`load_tables`), so a rebuild does not transliterate tens of thousands
-of names and titles again (:func:`export` and :func:`load`: the same as
-JSON-ready data). The tables are only valid for the
+of names and titles again. The tables are only valid for the
 same code version (the build cache checks it), and a function's result never
 depends on the table: a value missing or unreadable is computed again.
 Each table holds at most :data:`LIMIT` entries (it is cleared when full), so
@@ -19,7 +18,6 @@ a long-running preview server does not grow without bound.
 from __future__ import annotations
 
 import inspect
-import json
 from functools import wraps
 from itertools import chain
 from typing import Any, Callable
@@ -28,7 +26,7 @@ from typing import Any, Callable
 LIMIT = 1 << 18
 TABLES: dict[str, dict[tuple, Any]] = {}
 VALUE_TYPES = (str, int, float, bool)
-_ADDED: set[str] = set()  # tables that gained entries since the last load or export
+_ADDED: set[str] = set()  # tables that gained entries since the last load or save
 
 
 def memoized(name: str) -> Callable[[Callable], Callable]:
@@ -72,7 +70,7 @@ def memoized(name: str) -> Callable[[Callable], Callable]:
 
 def mark() -> dict[str, int]:
     """Start noting what the tables gain (for :func:`added_since`): their sizes now (also clears the
-    record of tables changed since the last load or export; a process that forks and hands its
+    record of tables changed since the last load or save; a process that forks and hands its
     additions back with :func:`merge` uses this)."""
     _ADDED.clear()
     return {name: len(table) for name, table in TABLES.items()}
@@ -101,47 +99,8 @@ def merge(added: dict[str, list[tuple[Any, Any]]]) -> None:
 
 
 def changed() -> bool:
-    """Whether a table gained entries since the last :func:`load` or :func:`export`."""
+    """Whether a table gained entries since the last :func:`load_tables` or :func:`tables`."""
     return bool(_ADDED)
-
-
-def export() -> dict[str, dict[str, dict[str, str]]]:
-    """The tables as JSON-ready ``{name: {JSON list of the other arguments: {first argument: value}}}``
-    (and marks them saved)."""
-    _ADDED.clear()
-    out: dict[str, dict[str, dict[str, str]]] = {}
-    for name, table in TABLES.items():
-        groups: dict[str, dict[str, str]] = out.setdefault(name, {})
-        for key, value in table.items():
-            if isinstance(key, str):
-                groups.setdefault("[]", {})[key] = value
-            else:
-                groups.setdefault(json.dumps(list(key[1:])), {})[key[0]] = value
-    return out
-
-
-def load(data: Any) -> bool:
-    """Add the entries of an :func:`export` result to the tables; False (nothing added) when malformed."""
-    if not isinstance(data, dict):
-        return False
-    updates: list[tuple[dict, dict]] = []
-    try:
-        for name, groups in data.items():
-            table = TABLES.get(name)
-            if table is None:
-                continue
-            for rest_json, values in groups.items():
-                rest = tuple(json.loads(rest_json))
-                if not (isinstance(values, dict) and all(type(v) in VALUE_TYPES for v in values.values())
-                        and all(type(a) in (str, int) for a in rest)):
-                    return False
-                updates.append((table, values if not rest else {(text, *rest): v for text, v in values.items()}))
-    except (AttributeError, TypeError, ValueError):
-        return False
-    for table, values in updates:
-        if len(table) + len(values) <= LIMIT:
-            table.update(values)
-    return True
 
 
 #: The types a table's key may be, and (for a tuple key) its parts.

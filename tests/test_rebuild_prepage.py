@@ -281,29 +281,6 @@ class _Touch:
         return (Path.touch, (Path(self.path),))
 
 
-def test_string_memo_tables_round_trip_through_json():
-    import json as json_module
-    from site_builder import strmemo
-
-    @strmemo.memoized("test-length-ratio")
-    def ratio(text: str, scale: int) -> float:
-        return len(text) / scale
-
-    @strmemo.memoized("test-upper")
-    def upper(text: str) -> str:
-        return text.upper()
-
-    assert ratio("abc", 7) == 3 / 7 and upper("ß") == "SS"
-    exported = json_module.loads(json_module.dumps(strmemo.export()))
-    assert not strmemo.changed()
-    ratio.cache_clear()
-    upper.cache_clear()
-    assert strmemo.load(exported)
-    assert strmemo.TABLES["test-length-ratio"][("abc", 7)] == 3 / 7 and strmemo.TABLES["test-upper"]["ß"] == "SS"
-    assert not strmemo.load({"test-upper": {"[]": {"x": None}}})  # a value of another type: nothing loaded
-    assert not strmemo.load({"test-upper": {"not json": {}}})
-
-
 @pytest.mark.parametrize("count", [0, 1, 2])
 def test_related_of_tiny_sites(count):
     texts = ["graph neural networks", "neural networks for graphs"][:count]
