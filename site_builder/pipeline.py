@@ -366,8 +366,8 @@ def other_files_job(write: Callable[[], None], output: Output, cache: BuildCache
 
     The pages the parent writes or keeps meanwhile are not in the job's ``output``: the 404 page takes
     the top-level names of the pages from the outline (:func:`~site_builder.hosting.write_hosting_files`),
-    and a path written by both is refused by :func:`apply_other_files`. The result is a dict: ``written`` and ``kept`` (new paths of ``output``), ``manifest`` and
-    ``parts`` (new or changed entries of ``cache``), ``reused``/``rendered`` (counter increments),
+    and a path written by both is refused by :func:`apply_other_files`. The result is a dict: ``written``
+    and ``kept`` (new paths of ``output``), ``manifest`` and ``parts`` (new or changed entries of ``cache``), ``reused``/``rendered`` (counter increments),
     ``diagnostics`` (new cache diagnostics) and ``strings`` (new :mod:`strmemo` entries per table).
     """
     def job() -> dict:
