@@ -11,6 +11,7 @@ import gc
 import hashlib
 from dataclasses import dataclass, field, fields
 from functools import cached_property
+from operator import attrgetter
 
 from . import urls
 from .config import SiteConfig
@@ -254,32 +255,48 @@ def _sort_key(paper: Paper) -> tuple:
 
 def _make_papers(drafts: dict[str, _Draft], slugs: dict[str, str], tracks: dict[tuple, Track],
                  titles: dict[str, str], diagnostics: Diagnostics, memo) -> list[Paper]:
-    """:func:`make_paper` of each draft (by id), in site order (:func:`_sort_key`): with a ``memo``, the
-    fields set as the dataclass's ``__init__`` sets them (it only assigns), the order's keys taken from
-    the parts at hand (each track's folded label once)."""
+    """:func:`make_paper` of each draft (by id), in site order (:func:`_sort_key`), the rendering warnings
+    reported in the order of the papers' ids. With a ``memo``, the fields are set as the dataclass's
+    ``__init__`` sets them (it only assigns), and the papers are ordered without one key tuple each: grouped
+    by venue slug and folded track label (each track's label folded once), the groups sorted, and each
+    group sorted by ``(folded title, id)`` (ids are unique, so the same order as :func:`_sort_key`)."""
     if memo is None:
         papers = [make_paper(d, slugs[pid], tracks.get((d.venue.slug, d.track)), titles[pid], diagnostics)
                   for pid, d in sorted(drafts.items())]
         return sorted(papers, key=_sort_key)
     render_abstract, render_inline, new = memo.render_abstract, memo.render_inline, _new_paper
     folded = {key: track.label.casefold() for key, track in tracks.items()}
-    keyed = []
-    for pid, draft in sorted(drafts.items()):
+    groups: dict[tuple[str, str], list] = {}
+    warned = []
+    for pid, draft in drafts.items():
         entry, venue = draft.entry, draft.venue
         rendered = render_abstract(draft.abstract)
         if rendered.warnings:
-            for message in rendered.warnings:
-                diagnostics.warning(entry.path, entry.line, message)
+            warned.append((pid, entry, rendered.warnings))
         title = titles[pid]
         track_key = (venue.slug, draft.track)
         paper = new(Paper)
-        paper.__dict__.update(zip(_PAPER_FIELDS, (
+        paper.__dict__.update(zip(_MEMO_FIELDS, (
             pid, slugs[pid], title, not draft.title, draft.authors, entry.et_al, venue, tracks.get(track_key),
-            draft.abstract, rendered, entry.path, entry.line, tuple(entry.keywords))))
-        paper.__dict__["title_html"], paper.__dict__["title_text"] = render_inline(title)
-        keyed.append(((venue.slug, folded.get(track_key, ""), title.casefold(), pid), paper))
-    keyed.sort(key=_first)
-    return [paper for _, paper in keyed]
+            draft.abstract, rendered, entry.path, entry.line, tuple(entry.keywords), *render_inline(title))))
+        group = (venue.slug, folded.get(track_key, ""))
+        members = groups.get(group)
+        if members is None:
+            members = groups[group] = []
+        members.append((title.casefold(), pid, paper))  # ids are unique: papers themselves never compared
+    for pid, entry, warnings in sorted(warned, key=_first):
+        for message in warnings:
+            diagnostics.warning(entry.path, entry.line, message)
+    ordered: list[Paper] = []
+    for group in sorted(groups):
+        members = groups[group]
+        members.sort()
+        ordered.extend([paper for _, _, paper in members])
+    return ordered
+
+
+#: The fields :func:`_make_papers` sets with a memo: the dataclass's, then the cached properties.
+_MEMO_FIELDS = (*_PAPER_FIELDS, "title_html", "title_text")
 
 
 def _first(pair: tuple):
@@ -309,24 +326,41 @@ def _build_site(entries: list[Entry], overrides: dict[str, dict], config: SiteCo
                 diagnostics: Diagnostics, memo, progress) -> Site:
     drafts: dict[str, _Draft] = {}
     venues: dict[tuple, Venue] = {}  # one Venue object per (name, year): fewer slugs to compute
-    for entry in sorted(entries, key=lambda e: (e.path, e.line)):
+    id_of = memo.paper_id if memo is not None else paper_id
+    for entry in sorted(entries, key=_PLACE):
         if progress is not None:
             progress.advance()
-        pid = memo.paper_id(entry) if memo is not None else paper_id(entry)
+        pid = id_of(entry)
         if pid in drafts:
             first = drafts[pid].entry
             diagnostics.warning(entry.path, entry.line, f"duplicate of the paper at {first.path}:{first.line}; listed once")
             continue
-        draft = _draft(entry, overrides.get(pid, {}), diagnostics, pid, venues)
+        draft = _draft(entry, overrides.get(pid, _NO_OVERRIDE), diagnostics, pid, venues)
         if draft is not None:
             drafts[pid] = draft
     for pid in sorted(set(overrides) - set(drafts)):
         diagnostics.warning(overrides[pid].get("__source__", "overrides"), 0, f"override for unknown paper id {pid!r}")
     tracks = _tracks(list(drafts.values()))
-    derive = memo.derive_title if memo else derive_title
-    titles = {pid: d.title or derive(d.abstract) for pid, d in drafts.items()}
-    slugs = unique_slugs({pid: urls.make_slug(d.slug, "paper", 60) if d.slug
-                          else f"{urls.make_slug(titles[pid], 'paper', 50)}-{pid[:6]}" for pid, d in drafts.items()})
-    ordered = tuple(_make_papers(drafts, slugs, tracks, titles, diagnostics, memo))
-    venues = tuple(sorted({p.venue for p in ordered}))
-    return Site(config, ordered, venues, tuple(sorted(tracks.values())))
+    derive, make_slug = memo.derive_title if memo else derive_title, urls.make_slug
+    titles: dict[str, str] = {}
+    wanted: dict[str, str] = {}
+    for pid, d in drafts.items():
+        title = titles[pid] = d.title or derive(d.abstract)
+        wanted[pid] = make_slug(d.slug, "paper", 60) if d.slug else f"{make_slug(title, 'paper', 50)}-{pid[:6]}"
+    ordered = tuple(_make_papers(drafts, unique_slugs(wanted), tracks, titles, diagnostics, memo))
+    return Site(config, ordered, _venues(ordered, venues), tuple(sorted(tracks.values())))
+
+
+#: The order :func:`_build_site` takes entries in: by file, then line.
+_PLACE = attrgetter("path", "line")
+#: The override of a paper that has none (read, never changed).
+_NO_OVERRIDE: dict = {}
+
+
+def _venues(papers: tuple[Paper, ...], made: dict[tuple, Venue]) -> tuple[Venue, ...]:
+    """The venues of ``papers`` sorted by slug, one per slug. ``made``: the Venue objects :func:`_draft` made for
+    them (every paper's venue is one); when their slugs differ, they are that set without looking at each paper
+    (else the first paper's venue of each slug, as a set of all the papers' venues keeps it)."""
+    if len({venue.slug for venue in made.values()}) == len(made):
+        return tuple(sorted(made.values()))
+    return tuple(sorted({p.venue for p in papers}))
