@@ -300,6 +300,7 @@ def _remember(cache: BuildCache, data: dict) -> bool:
     The loop of :meth:`cache.BuildCache.remember_ids` and :meth:`~cache.BuildCache.remember_work` (with
     :func:`_expand`) for every entry, written out on the cache's own tables (10,000 entries a rebuild)."""
     known, items, id_table = cache.list_tables()
+    abstracts, derived_titles, inline = known["render_abstract"], known["derive_title"], known["render_inline"]
     html_of = _PLAIN_HTML.format
     try:
         for row, ids, work in zip(data["result"]["entries"], data["ids"], data["work"], strict=True):
@@ -313,16 +314,16 @@ def _remember(cache: BuildCache, data: dict) -> bool:
             if rendered[0] is None or rendered[1] is None:
                 rendered = [html_of(abstract) if rendered[0] is None else rendered[0],
                             abstract if rendered[1] is None else rendered[1], *rendered[2:]]
-            known["render_abstract", abstract] = rendered
+            abstracts[abstract] = rendered
             if title is None:
-                _, derived, inline = work
+                _, derived, title_inline = work
                 if type(derived) is not str:  # noqa: E721
                     return False
-                known["derive_title", abstract] = derived
-                known["render_inline", derived] = [derived, derived] if inline is None else inline
+                derived_titles[abstract] = derived
+                inline[derived] = [derived, derived] if title_inline is None else title_inline
             else:
-                _, inline = work
-                known["render_inline", title] = [title, title] if inline is None else inline
+                _, title_inline = work
+                inline[title] = [title, title] if title_inline is None else title_inline
             items.add((abstract, title))
     except (KeyError, TypeError, ValueError, IndexError):
         return False
