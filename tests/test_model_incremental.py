@@ -339,6 +339,40 @@ def test_papers_built_with_the_memo_equal_papers_built_plainly(tmp_path):
             assert vars(a.rendered) == vars(other.rendered) and type(other.rendered) is type(a.rendered)
 
 
+def test_the_memo_model_reports_warnings_and_keeps_venues_as_the_plain_model():
+    """With the memo, model._make_papers orders papers by groups and reports rendering warnings after its loop,
+    and model._venues takes the venues from the Venue objects made for the drafts: the diagnostics (in the
+    order of the papers' ids), the papers in order, and the venue kept for two names of one slug are those
+    of the plain model."""
+    from site_builder.diagnostics import Diagnostics
+    from site_builder.model import build_site
+    from site_builder.reader import Entry
+
+    config = load_config(CONFIG)
+    words = ["graph", "neural", "kernel", "bandit", "policy", "sparse", "causal", "robust", "spectral", "convex"]
+    entries = []
+    for n in range(12):
+        abstract = (f"We study the {words[n % 10]} {words[(3 * n) % 10]} problem number {n} and show results "
+                    "on several benchmarks with a new method.")
+        if n % 3 == 0:
+            abstract += f" The bound $\\foobar{{{n}}}$ holds."  # an unknown TeX command: a rendering warning
+        venue = ("ICLR", "Iclr", "NeurIPS")[n % 3]  # ICLR and Iclr: one slug, iclr-2025
+        track = (("Theory",), ("Theory", "Bandits"), ())[n % 3]
+        entries.append(Entry(f"lists/{n % 2}.txt", 100 - n, abstract, title=None if n % 4 else f"Title {12 - n}",
+                             authors=("Ada Lovelace",), track=track, venue=venue, year=2025))
+    entries.append(Entry("lists/0.txt", 200, entries[3].abstract, venue="NeurIPS", year=2025))  # a duplicate
+    plain_diagnostics, memo_diagnostics = Diagnostics(), Diagnostics()
+    plain = build_site(entries, {}, config, plain_diagnostics)
+    memo = build_site(list(reversed(entries)), {}, config, memo_diagnostics, memo=BuildCache(None))
+    assert [d.message for d in plain_diagnostics.items if "foobar" in d.message]  # warnings were reported
+    assert plain_diagnostics.items == memo_diagnostics.items
+    assert plain.papers == memo.papers and [p.id for p in plain.papers] == [p.id for p in memo.papers]
+    assert [(v.name, v.slug) for v in plain.venues] == [(v.name, v.slug) for v in memo.venues]
+    assert [v.slug for v in memo.venues] == ["iclr-2025", "neurips-2025"]
+    assert [p.venue.name for p in plain.papers] == [p.venue.name for p in memo.papers]
+    assert plain.tracks == memo.tracks
+
+
 def test_the_author_input_digest_depends_on_the_authors_alone(corpus_papers):
     """input_digest: equal for the same authors (whether or not the name strings are shared objects, as papers
     read from the list cache and papers parsed again differ), different when one name or the order changes."""
