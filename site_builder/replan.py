@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from itertools import compress, count, repeat
 from operator import attrgetter, is_, is_not, methodcaller, ne, not_, or_
 
-from .pages import AUTHORS_PER_INDEX_PAGE, Planned, _source_tag
+from .pages import AUTHORS_PER_INDEX_PAGE, Planned, identities_of
 
 #: Hex digits kept of each digest (128 bits).
 DIGITS = 32
@@ -139,12 +139,6 @@ def structure_digest(site, library, fingerprints, shared: tuple, authors: str | 
     if None in shared or None in places.values():
         return None
     return _sha(parts)
-
-
-def identities_of(papers) -> list[str]:
-    """:func:`~site_builder.pages.paper_identity` of each of ``papers``, by maps in C (~10,000 papers)."""
-    return list(map("{}:{}".format, map(_source_tag, map(attrgetter("source"), papers)),
-                    map(attrgetter("line"), papers)))
 
 
 #: Bytes of one paper's digest in :attr:`PlanRecord.papers` (SHA-256).
