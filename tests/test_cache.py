@@ -604,9 +604,11 @@ def test_page_keys_computed_in_the_workers_of_a_first_build_are_the_parents(tmp_
     real_job = workers.page_job
     monkeypatch.setattr(workers, "page_job", lambda env, chunk, *a: deferred.extend(
         key for _, key in chunk if key == pipeline.DEFERRED_KEY) or real_job(env, chunk, *a))
+    monkeypatch.setattr(pipeline, "ITEMS_KEPT", 1)  # every list page keeps its items' HTML, saved by the workers
     site, cache = tmp_path / "site", tmp_path / "cache"
     pages = run(seeds_copy, site, cache).pages
     assert len(deferred) > pages // 2
+    assert len(list((cache / "items").iterdir())) >= 2
     monkeypatch.setenv("SITE_BUILDER_CHECK_REPLAN", "1")
     change_one_abstract(seeds_copy)
     report = run(seeds_copy, site, cache)
