@@ -87,6 +87,8 @@ MANIFEST_MARSHAL = 4
 STRINGS_NAME = "strings.marshal"
 #: Where an older version kept them (removed when the tables are saved).
 _STRINGS_JSON = "strings.json"
+#: The folder of the list items' HTML kept per page (:meth:`BuildCache.item_html`).
+ITEMS_NAME = "items"
 
 
 @lru_cache(maxsize=1)
@@ -531,6 +533,31 @@ class BuildCache:
             except (TypeError, ValueError, KeyError, IndexError):
                 pass
         return self._memo_stored("render_inline", source)
+
+    # -- list items' HTML ----------------------------------------------------------------------
+
+    def item_html(self, path: str, shared: tuple) -> dict:
+        """The HTML of the list items rendered in the folder of the page ``path`` (site-root relative) when
+        a previous build of this code rendered that page with the same ``shared`` key parts
+        (:func:`site_builder.pipeline.shared_key_parts`): ``{digest + show_track byte: html}``, see
+        :class:`site_builder.writer.PageFolder`. Empty when there is none (or no cache)."""
+        if self.folder is None or None in shared:
+            return {}
+        data = self._load(self._items_path(path))
+        if data is None or data.get("page") != path or data.get("shared") != list(shared):
+            return {}
+        items = data.get("items")
+        return items if isinstance(items, dict) else {}
+
+    def save_item_html(self, path: str, shared: tuple, items: dict) -> None:
+        """Keep ``items`` (:meth:`site_builder.writer.PageFolder.rendered_items` of the folder of the page
+        ``path``) for :meth:`item_html` of a next build (nothing without a cache or with a ``shared`` None)."""
+        if self.folder is not None and None not in shared and items:
+            self._save(self._items_path(path), {"page": path, "shared": list(shared), "items": items})
+
+    def _items_path(self, path: str) -> Path:
+        assert self.folder is not None
+        return self.folder / ITEMS_NAME / f"{_digest(path)[:24]}{MANIFEST_SUFFIX}"
 
     # -- reuse of output files ------------------------------------------------------------------
 

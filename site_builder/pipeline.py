@@ -26,7 +26,7 @@ from .pages import Page, Planned, common_context, outline_pages
 from .progress import Progress
 from .reader import Entry
 from .index_run import INDEX_FILES, IndexRun
-from .writer import Output, OutputError, make_environment, render_page
+from .writer import Output, OutputError, make_environment, page_folder, render_page
 
 if TYPE_CHECKING:
     from .library import Library, build_library
@@ -284,15 +284,21 @@ def write_pages(env, outline: list[Planned], common: dict, site: Site, library: 
     def key_of(page, key):
         return page_key(page, shared, cache) if key == DEFERRED_KEY else key
 
+    lists = take_item_html(env, [page for page, _ in todo], common, cache, shared)
+
+    def keep_items(pages: list[Page]) -> None:
+        keep_item_html(env, [page for page in pages if page.path in lists], common, cache, shared)
+
     if not workers.parallel_workers(len(todo)):
         for page, key in todo:
             output.write_text(page.path, render_page(env, page, common))
             cache.record(page.path, key_of(page, key), output)
             progress.advance()
+        keep_items([page for page, _ in todo])
         meanwhile()
         return
-    jobs = [(workers.page_job(env, chunk, common, output.staging, key_of), len(chunk))
-            for chunk in workers.page_chunks(todo)]
+    jobs = [(workers.page_job(env, chunk, common, output.staging, key_of, keep_items if lists else None),
+             len(chunk)) for chunk in workers.page_chunks(todo)]
     workers.claim_all(output, [page.path for page, _ in todo])
 
     def done(results, weight):
@@ -301,6 +307,38 @@ def write_pages(env, outline: list[Planned], common: dict, site: Site, library: 
         progress.advance(weight)
 
     workers.run_jobs(jobs, done, meanwhile)
+
+
+#: A page listing at least this many papers (a venue's or a track's) keeps the HTML of the list items rendered
+#: in its folder for the next build (:func:`take_item_html`).
+ITEMS_KEPT = 200
+
+
+def take_item_html(env, pages: list[Page], common: dict, cache: BuildCache, shared: tuple | None) -> set[str]:
+    """The paths of ``pages`` that list at least :data:`ITEMS_KEPT` papers (their context's ``papers``), after
+    handing the :class:`~site_builder.writer.PageFolder` of each one's folder the HTML of the items the
+    previous build rendered there (:meth:`BuildCache.item_html`) and the fingerprinter's digest: an item of the
+    same digest (the same :class:`~site_builder.views.Item`) in the same folder, with the same code, templates
+    and config (``shared``), is the same HTML, and a one-abstract rebuild renders one item of the largest
+    venue's ~1,600 instead of all. None without a cache."""
+    if not cache.enabled or shared is None or None in shared:
+        return set()
+    lists = set()
+    for page in pages:
+        papers = page.context.get("papers")
+        if type(papers) is tuple and len(papers) >= ITEMS_KEPT:
+            lists.add(page.path)
+            folder = page_folder(env, page.path, common["config"])
+            folder.digest = cache.fingerprints.digest
+            folder.known.update(cache.item_html(page.path, shared))
+    return lists
+
+
+def keep_item_html(env, pages: list[Page], common: dict, cache: BuildCache, shared: tuple | None) -> None:
+    """Keep for the next build (:meth:`BuildCache.save_item_html`) the items' HTML rendered in the folder of
+    each of ``pages`` (pages of :func:`take_item_html`, once rendered)."""
+    for page in pages:
+        cache.save_item_html(page.path, shared, page_folder(env, page.path, common["config"]).rendered_items())
 
 
 def write_site(site: Site, output: Output, library: Library | None = None, updated: datetime | None = None,

@@ -37,9 +37,9 @@ from array import array
 from collections import Counter
 from dataclasses import dataclass
 from itertools import compress, count, repeat
-from operator import attrgetter, is_, is_not, methodcaller, ne, not_, or_
+from operator import attrgetter, is_, is_not, methodcaller, ne, not_
 
-from .pages import AUTHORS_PER_INDEX_PAGE, Planned, _source_tag
+from .pages import AUTHORS_PER_INDEX_PAGE, Planned, identities_of
 
 #: Hex digits kept of each digest (128 bits).
 DIGITS = 32
@@ -139,12 +139,6 @@ def structure_digest(site, library, fingerprints, shared: tuple, authors: str | 
     if None in shared or None in places.values():
         return None
     return _sha(parts)
-
-
-def identities_of(papers) -> list[str]:
-    """:func:`~site_builder.pages.paper_identity` of each of ``papers``, by maps in C (~10,000 papers)."""
-    return list(map("{}:{}".format, map(_source_tag, map(attrgetter("source"), papers)),
-                    map(attrgetter("line"), papers)))
 
 
 #: Bytes of one paper's digest in :attr:`PlanRecord.papers` (SHA-256).
@@ -297,21 +291,36 @@ def split_outline(outline: list[Planned], previous: PlanRecord | None,
         moved = _moved(previous.pages, current.pages)
     except (TypeError, ValueError):  # a malformed previous record: plan everything
         return [], list(outline)
-    # One flag per page, made by maps in C (~28,800 pages per build): no sources (always planned), moved,
-    # or showing a changed paper.
+    # The places of the stale pages (a few dozen of ~28,800 on a rebuild), found by maps in C: no sources
+    # (always planned), moved, or showing a changed paper.
     sources = list(map(attrgetter("sources"), outline))
-    stale = list(map(is_, sources, repeat(None)))
+    always = list(compress(count(), map(is_, sources, repeat(None))))
+    stale = set(always)
     if moved:
-        stale = list(map(or_, stale, map(moved.__contains__, map(attrgetter("path"), outline))))
+        stale.update(compress(count(), map(moved.__contains__, map(attrgetter("path"), outline))))
     if changed:
         shown = sources
-        if None in sources:  # (planned anyway) no sources to look at: as none
-            shown, start = list(sources), 0
-            while None in shown:
-                start = shown.index(None, start)
-                shown[start] = ()
-        stale = list(map(or_, stale, map(not_, map(changed.isdisjoint, shown))))
-    return list(compress(outline, map(not_, stale))), list(compress(outline, stale))
+        if always:  # (planned anyway) no sources to look at: as none
+            shown = list(sources)
+            for n in always:
+                shown[n] = ()
+        stale.update(compress(count(), map(not_, map(changed.isdisjoint, shown))))
+    return _without(outline, stale), [outline[n] for n in sorted(stale)]
+
+
+#: Up to this many stale pages, :func:`_without` deletes them from a copy of the outline one by one.
+FEW_STALE = 64
+
+
+def _without(outline: list, places: set[int]) -> list:
+    """The items of ``outline`` but those at ``places``, in order: a copy of the list with the places deleted
+    (from the last) when they are at most :data:`FEW_STALE`, else the items kept by one flag each."""
+    if len(places) <= FEW_STALE:
+        kept = list(outline)
+        for n in sorted(places, reverse=True):
+            del kept[n]
+        return kept
+    return list(compress(outline, map(not_, map(places.__contains__, range(len(outline))))))
 
 
 def check_mode() -> bool:

@@ -101,12 +101,20 @@ def _write(staging: Path, path: str, text: str, key: str | None) -> Written:
 
 
 def page_job(env: jinja2.Environment, pages: list[tuple[Page, str | None]], common: dict,
-             staging: Path, key_of: Callable | None = None) -> Callable[[], list[Written]]:
+             staging: Path, key_of: Callable | None = None,
+             after: Callable[[list[Page]], None] | None = None) -> Callable[[], list[Written]]:
     """A job rendering ``pages`` (each with its cache key) into their claimed files under ``staging``;
-    ``key_of(page, key)``, when given, gives the key recorded for each page (computed in the worker)."""
+    ``key_of(page, key)``, when given, gives the key recorded for each page (computed in the worker);
+    ``after(pages)``, when given, runs once they are written (in the worker)."""
     key_of = key_of or (lambda page, key: key)
-    return lambda: [_write(staging, page.path, render_page(env, page, common), key_of(page, key))
-                    for page, key in pages]
+
+    def run() -> list[Written]:
+        written = [_write(staging, page.path, render_page(env, page, common), key_of(page, key))
+                   for page, key in pages]
+        if after is not None:
+            after([page for page, _ in pages])
+        return written
+    return run
 
 
 def index_files(site, state: Path | None = None, models=None) -> dict[str, str]:

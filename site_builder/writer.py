@@ -19,6 +19,7 @@ import shutil
 import tempfile
 import traceback
 from pathlib import Path, PurePosixPath
+from typing import Callable
 
 import jinja2
 from markupsafe import Markup
@@ -92,9 +93,13 @@ class PageFolder:
       header, footer of ``base.html``) rendered once (it uses nothing but ``link``, ``config`` and
       ``urls``) and then looked up;
     - ``paper_item``: see :meth:`paper_item`.
+
+    ``known`` (set by the build, see :func:`site_builder.pipeline.write_pages`) is the HTML of items a previous
+    build rendered in this folder, ``{digest + show_track byte: html}`` (:func:`item_slot`), ``digest`` the
+    function giving an item's digest (:meth:`~site_builder.cache.Fingerprinter.digest`).
     """
 
-    __slots__ = ("folder", "config", "link", "macros", "chrome", "_env", "_items")
+    __slots__ = ("folder", "config", "link", "macros", "chrome", "_env", "_items", "known", "digest")
 
     def __init__(self, env: jinja2.Environment, folder: str, config) -> None:
         self.folder = folder
@@ -105,16 +110,44 @@ class PageFolder:
         self._env = env
         self.chrome = _ChromeParts(env, self.link, config).__getitem__
         self._items: dict[tuple[str, bool], tuple] = {}
+        self.known: dict = {}
+        self.digest: Callable[[object], bytes | None] | None = None
 
     def paper_item(self, item, show_track: bool = True) -> Markup:
         """``_macros.html``'s ``paper_item`` macro for ``item`` (a :class:`~site_builder.views.Item`),
         rendered once per paper and ``show_track`` in this folder and then reused as one string:
-        the macro's output depends on nothing else (its item, ``show_track``, the folder's links)."""
+        the macro's output depends on nothing else (its item, ``show_track``, the folder's links).
+        An item whose digest is in ``known`` (rendered so by a previous build of the same code, templates
+        and config) is taken from there instead."""
         key = (item.id, bool(show_track))
         html = self._items.get(key)
         if html is None or html[0] is not item:
-            html = self._items[key] = (item, self.macros.paper_item(item, show_track))
+            html = self._items[key] = (item, self._known(item, key[1]) or self.macros.paper_item(item, show_track))
         return html[1]
+
+    def _known(self, item, show_track: bool) -> Markup | None:
+        if not self.known or self.digest is None:
+            return None
+        digest = self.digest(item)
+        text = self.known.get(item_slot(digest, show_track)) if digest is not None else None
+        return Markup(text) if type(text) is str else None
+
+    def rendered_items(self) -> dict[bytes, str]:
+        """The HTML of the items rendered (or taken from ``known``) in this folder so far, as ``known`` holds
+        them (items without a digest are left out)."""
+        result = {}
+        digest = self.digest
+        if digest is not None:
+            for (_, show_track), (item, html) in self._items.items():
+                value = digest(item)
+                if value is not None:
+                    result[item_slot(value, show_track)] = str(html)
+        return result
+
+
+def item_slot(digest: bytes, show_track: bool) -> bytes:
+    """The key of an item's HTML in :attr:`PageFolder.known`: its digest and a byte for ``show_track``."""
+    return digest + (b"\1" if show_track else b"\0")
 
 
 class _ChromeParts(dict):

@@ -318,6 +318,13 @@ def test_an_edit_rebuilt_with_reused_pages_gives_the_bytes_of_a_build_without_ca
     splits = []
     real_split = replan.split_outline
     monkeypatch.setattr(replan, "split_outline", lambda *a: splits.append(real_split(*a)) or splits[-1])
+    # Every list page keeps its items' HTML for the next build (pipeline.take_item_html); count those taken.
+    from site_builder import writer
+
+    monkeypatch.setattr(pipeline, "ITEMS_KEPT", 1)
+    taken = []
+    real_known = writer.PageFolder._known
+    monkeypatch.setattr(writer.PageFolder, "_known", lambda *a: taken.append(real_known(*a)) or taken[-1])
     config = load_config(CONFIG)
     first = build(seeds_copy, site, config, notes=notes, cache=cache)
     pages = first.pages
@@ -335,6 +342,9 @@ def test_an_edit_rebuilt_with_reused_pages_gives_the_bytes_of_a_build_without_ca
     if edit == "template":
         # Every page rendered again (only papers.json, the index and the venues' .bib files can be reused).
         assert report.reused <= 3 + len(list(site.glob("venues/*/papers.bib")))
+        assert not any(taken)  # nor any item taken from the previous build (other templates)
+    elif edit == "abstract":
+        assert len([html for html in taken if html is not None]) > 10  # the venue page's other items
     else:
         assert report.reused > pages // 2  # most pages hard-linked from the previous output
         assert (site / "search.html").stat().st_nlink == 1  # search.html gets the whole library: always rendered
@@ -594,9 +604,11 @@ def test_page_keys_computed_in_the_workers_of_a_first_build_are_the_parents(tmp_
     real_job = workers.page_job
     monkeypatch.setattr(workers, "page_job", lambda env, chunk, *a: deferred.extend(
         key for _, key in chunk if key == pipeline.DEFERRED_KEY) or real_job(env, chunk, *a))
+    monkeypatch.setattr(pipeline, "ITEMS_KEPT", 1)  # every list page keeps its items' HTML, saved by the workers
     site, cache = tmp_path / "site", tmp_path / "cache"
     pages = run(seeds_copy, site, cache).pages
     assert len(deferred) > pages // 2
+    assert len(list((cache / "items").iterdir())) >= 2
     monkeypatch.setenv("SITE_BUILDER_CHECK_REPLAN", "1")
     change_one_abstract(seeds_copy)
     report = run(seeds_copy, site, cache)

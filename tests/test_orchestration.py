@@ -576,3 +576,36 @@ def test_a_build_that_finds_nothing_changed_does_not_import_numpy(tmp_path):
     assert [r.stdout.strip() for r in results] == ["True", "False"], [r.stderr[-500:] for r in results]
     assert "stage nothing changed" in results[1].stderr
     assert pipeline.build_library.__module__ == "site_builder.library"
+
+
+def test_split_outline_keeps_exactly_the_pages_neither_moved_nor_showing_a_changed_paper():
+    """Few and many stale pages (both ways of :func:`replan._without`), against the pages counted by hand."""
+    import random
+
+    from site_builder import replan
+    from site_builder.pages import Planned
+
+    rng = random.Random(7)
+    ids = [f"s:{n}" for n in range(300)]
+
+    def record(outline, digests):
+        return replan.PlanRecord("structure", [list(ids), b"".join(digests)], replan.page_digests(outline),
+                                 ["key"] * len(ids))
+
+    outline = [Planned(f"p{n}.html", tuple(rng.sample(ids, rng.randint(0, 4))), None) for n in range(2000)]
+    outline[5] = Planned("search.html", None, None)
+    digests = [bytes([n % 256]) * 32 for n in range(len(ids))]
+    previous = record(outline, digests)
+    for changed_count, moved_count in ((0, 0), (1, 0), (0, 3), (2, 5), (40, 0), (0, 300)):
+        changed = set(rng.sample(range(len(ids)), changed_count))
+        moved = set(rng.sample(range(len(outline)), moved_count)) - {5}
+        now = [Planned(p.path, (*p.sources, "s:0") if n in moved else p.sources, None)
+               for n, p in enumerate(outline)]
+        current = record(now, [b"changed".ljust(32, b"-") if n in changed else d for n, d in enumerate(digests)])
+        unchanged, stale = replan.split_outline(now, previous, current)
+        changed_ids = {ids[n] for n in changed}
+        expected = [p for n, p in enumerate(now)
+                    if p.sources is None or n in moved or not changed_ids.isdisjoint(p.sources)]
+        assert stale == expected
+        assert unchanged == [p for p in now if p not in expected]
+        assert len(unchanged) + len(stale) == len(now)
