@@ -115,7 +115,48 @@ def _utf16_len(text: str) -> int:
 
 
 def front_code(terms: tuple[str, ...]) -> tuple[str, str]:
-    """``(lengths, suffixes)`` of ``terms`` as the module doc describes."""
+    """``(lengths, suffixes)`` of ``terms`` as the module doc describes: per term, the UTF-16 code units
+    it shares with the previous term (whole code points only) and the units of the rest; the rests joined.
+
+    Computed on all the terms' UTF-16 code units at once: a term's shared prefix ends at its first unit
+    unequal to the previous term's, moved back by one when that would split a surrogate pair (equal
+    code points are equal units, and two astral code points differ in their second unit when their
+    first is the same high surrogate); equal to :func:`_front_code_loop`, which compares code points
+    one by one, and which terms holding a lone surrogate (not UTF-16) are given to."""
+    joined = "".join(terms)
+    try:
+        units = np.frombuffer(joined.encode("utf-16-le"), dtype="<u2")
+    except UnicodeEncodeError:  # a lone surrogate
+        return _front_code_loop(terms)
+    n = len(terms)
+    if len(units) == len(joined):  # no astral code point: one unit per code point
+        size = np.fromiter(map(len, terms), np.int64, n)
+    else:
+        size = np.fromiter(map(_utf16_len, terms), np.int64, n)
+    start = np.zeros(n + 1, np.int64)
+    np.cumsum(size, out=start[1:])
+    limit = np.zeros(n, np.int64)  # units both a term and the previous one have
+    if n > 1:
+        np.minimum(size[1:], size[:-1], out=limit[1:])
+    shared = limit.copy()
+    total = int(limit.sum())
+    if total:
+        owner = np.repeat(np.arange(n, dtype=np.int64), limit)
+        offset = np.arange(total, dtype=np.int64) - np.repeat(np.cumsum(limit) - limit, limit)
+        at = start[owner] + offset
+        unequal = np.flatnonzero(units[at] != units[at - size[owner - 1]])
+        first = unequal[np.r_[True, owner[unequal[1:]] != owner[unequal[:-1]]]] if len(unequal) else unequal
+        shared[owner[first]] = offset[first]
+        last = units[np.maximum(start[:-1] + shared - 1, 0)]
+        shared -= (shared > 0) & (last >= 0xD800) & (last < 0xDC00)  # a high surrogate: the pair stays whole
+    values = np.empty(2 * n, np.int64)
+    values[0::2], values[1::2] = shared, size - shared
+    keep = np.arange(len(units), dtype=np.int64) >= np.repeat(start[:-1] + shared, size)
+    return pack_numbers(values), units[keep].tobytes().decode("utf-16-le")
+
+
+def _front_code_loop(terms: tuple[str, ...]) -> tuple[str, str]:
+    """:func:`front_code`, term by term, comparing code points (also for terms that are not UTF-16)."""
     lengths, suffixes, previous = [], [], ""
     for term in terms:
         shared, limit = 0, min(len(previous), len(term))
