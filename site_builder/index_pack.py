@@ -34,7 +34,7 @@ from .index_state import PackedParts, Prepared, _ranges, prepare, save_state
 from .indexer import bm25_scores
 from .model import Paper
 from .search import FIELDS
-from .transport import (CONT, FINAL, check_refs, front_code, pack_numbers, posting_parts, record_line, script_text,
+from .transport import (CONT, FINAL, check_refs, front_code, pack_numbers, posting_parts, record_line, script_bytes,
                         vector_parts)
 
 def _starts(sizes: np.ndarray) -> np.ndarray:
@@ -256,11 +256,18 @@ def _records(prep: Prepared, papers: Sequence[Paper], record) -> tuple[bytes, np
 
 def stateful_script(papers: Sequence[Paper], refs: Sequence[str], record, path: Path | None,
                     models: Sequence[bytes] | None = None) -> str:
-    """The text of ``search-index.js`` over ``papers`` (refs ``refs``; fields :data:`search.FIELDS`;
-    ``record(paper)``: the result record of a paper, a function of what :func:`index_state.paper_digest`
-    covers), equal to ``transport.index_script(search_tables(...))``, reusing and then saving the
-    state at ``path`` (None: none; see the module doc). ``models``: the papers' model digests, or None
-    (see :func:`index_state.prepare`).
+    """The text of ``search-index.js`` over ``papers``: :func:`stateful_parts` joined."""
+    return b"".join(stateful_parts(papers, refs, record, path, models)).decode("utf-8")
+
+
+def stateful_parts(papers: Sequence[Paper], refs: Sequence[str], record, path: Path | None,
+                   models: Sequence[bytes] | None = None) -> list[bytes]:
+    """The UTF-8 bytes of ``search-index.js`` over ``papers`` in parts, to be written one after another
+    (:func:`transport.script_bytes`; refs ``refs``; fields :data:`search.FIELDS`; ``record(paper)``: the
+    result record of a paper, a function of what :func:`index_state.paper_digest` covers): joined, they
+    are ``transport.index_script(search_tables(...))``. Reuses and then saves the state at ``path``
+    (None: none; see the module doc). ``models``: the papers' model digests, or None (see
+    :func:`index_state.prepare`).
 
     Raises ValueError on a ref not made of ``[0-9a-z]``. Never raises because of the state file.
     """
@@ -282,6 +289,11 @@ def stateful_script(papers: Sequence[Paper], refs: Sequence[str], record, path: 
     if path is not None and (prep.save_needed or old.packed is None):
         save_state(path, prep.state(PackedParts(postings, posting_sizes, records, record_sizes, front, suffixes,
                                                 vectors, vector_sizes, score.astype(np.int32))))
-    return script_text([name for name, _ in fields], refs, front, suffixes, postings.decode("ascii"),
-                       pack_numbers(posting_sizes), vectors.decode("ascii"), pack_numbers(vector_sizes),
-                       records[:-2].decode("utf-8"))
+    records = records[:-2]
+    # The packed numbers are ASCII and the records UTF-8, as the text of each was (checked, not copied).
+    if not (postings.isascii() and vectors.isascii()):
+        raise ValueError("packed postings or vectors are not ASCII")
+    if not records.isascii():
+        records.decode("utf-8")
+    return script_bytes([name for name, _ in fields], refs, front, suffixes, postings, pack_numbers(posting_sizes),
+                        vectors, pack_numbers(vector_sizes), records)

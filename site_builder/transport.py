@@ -265,11 +265,12 @@ def check_refs(refs) -> None:
         raise ValueError(f"index refs must be [0-9a-z]+, not {bad[0]!r}")
 
 
-def script_text(fields, refs, front: str, suffixes: str, postings: str, posting_sizes: str, vectors: str,
-                vector_sizes: str, records: str) -> str:
-    """``search-index.js`` from its parts (see the module doc): the packed strings as written by
-    :func:`front_code`, :func:`pack_postings` and :func:`pack_vectors`, ``records`` already escaped
-    (:func:`record_line` of each record, joined by ``\\n``)."""
+def script_parts(fields, refs, front: str, suffixes: str, postings: str | bytes, posting_sizes: str,
+                 vectors: str | bytes, vector_sizes: str, records: str | bytes) -> list[str | bytes]:
+    """The pieces of ``search-index.js`` (see the module doc), in order: :func:`script_text` is their
+    concatenation. The packed strings are as written by :func:`front_code`, :func:`pack_postings` and
+    :func:`pack_vectors`, ``records`` already escaped (:func:`record_line` of each record, joined by
+    ``\\n``); ``postings``, ``vectors`` and ``records`` may be given as their UTF-8 bytes (kept as given)."""
     head = {"format": FORMAT, "version": LUNR_VERSION, "fields": list(fields), "refs": list(refs)}
     pieces = ["window.SEARCH_DATA = {", ",\n".join(f"{json_text(k)}:{json_text(v)}" for k, v in head.items())]
     # Packed numbers are made of DIGITS, which need no escape; the suffixes are any text (records come escaped).
@@ -278,7 +279,23 @@ def script_text(fields, refs, front: str, suffixes: str, postings: str, posting_
                        ("records", records)):
         pieces += [f',\n"{name}":\'', text, "'"]
     pieces.append("};\n")
-    return "".join(pieces)  # one copy of the (large) parts
+    return pieces
+
+
+def script_text(fields, refs, front: str, suffixes: str, postings: str, posting_sizes: str, vectors: str,
+                vector_sizes: str, records: str) -> str:
+    """``search-index.js`` from its parts (:func:`script_parts`, given as text)."""
+    return "".join(script_parts(fields, refs, front, suffixes, postings, posting_sizes, vectors, vector_sizes,
+                                records))  # one copy of the (large) parts
+
+
+def script_bytes(fields, refs, front: str, suffixes: str, postings: str | bytes, posting_sizes: str,
+                 vectors: str | bytes, vector_sizes: str, records: str | bytes) -> list[bytes]:
+    """:func:`script_parts` as UTF-8 bytes, to be written one after another: the bytes of :func:`script_text`
+    without joining the (large) parts into one text nor encoding it again."""
+    return [part.encode("utf-8") if type(part) is str else part
+            for part in script_parts(fields, refs, front, suffixes, postings, posting_sizes, vectors, vector_sizes,
+                                     records)]
 
 
 def index_script(tables: IndexTables, docs: dict) -> str:
