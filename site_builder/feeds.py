@@ -189,16 +189,70 @@ def newest(papers: list[Paper], limit: int = FEED_LIMIT) -> list[Paper]:
     return sorted(papers, key=lambda paper: -paper.venue.year)[:limit]
 
 
-def feed_files(site: Site, updated: datetime) -> dict[str, str]:
-    """Every Atom feed of ``site``: ``{"feed.xml": whole site, "venues/<slug>/feed.xml": one venue, …}``,
-    each with the :func:`newest` :data:`FEED_LIMIT` papers."""
-    files = {urls.FEED: atom_feed(site, urls.FEED, site.config.title, newest(list(site.papers)), updated, urls.HOME)}
+def feed_plan(site: Site) -> list[tuple[str, str, list[Paper], str]]:
+    """``(path, title, papers, page path)`` of every Atom feed of ``site`` (what :func:`atom_feed` takes):
+    ``feed.xml`` for the whole site, then ``venues/<slug>/feed.xml`` per venue, each with the
+    :func:`newest` :data:`FEED_LIMIT` papers."""
+    plan = [(urls.FEED, site.config.title, newest(list(site.papers)), urls.HOME)]
     by_venue: dict[str, list[Paper]] = {}
     for paper in site.papers:
         by_venue.setdefault(paper.venue.slug, []).append(paper)
     for venue in site.venues:
-        files[urls.venue_feed_path(venue.slug)] = venue_feed(site, venue, updated, by_venue.get(venue.slug, []))
-    return files
+        plan.append((urls.venue_feed_path(venue.slug), f"{venue.label} · {site.config.title}",
+                     newest(by_venue.get(venue.slug, [])), venue.path))
+    return plan
+
+
+def feed_files(site: Site, updated: datetime) -> dict[str, str]:
+    """Every Atom feed of ``site``: ``{"feed.xml": whole site, "venues/<slug>/feed.xml": one venue, …}``,
+    each with the :func:`newest` :data:`FEED_LIMIT` papers (:func:`feed_plan`)."""
+    return {path: atom_feed(site, path, title, papers, updated, page) for path, title, papers, page in feed_plan(site)}
+
+
+def write_feeds(site: Site, updated: datetime, output, cache=None) -> list[str]:
+    """Write every Atom feed of ``site`` (:func:`feed_files`) into ``output`` (a :class:`~site_builder.writer.Output`);
+    returns their paths. The bytes are the same with or without ``cache``.
+
+    With ``cache`` (a :class:`~site_builder.cache.BuildCache`), a feed's key is the digest of what it
+    shows but the build date (its path, title, page, the config's title, description and base URL, its
+    papers: :meth:`~site_builder.cache.BuildCache.key`). When the previous build wrote the feed with that
+    key and the file is still as it left it (:meth:`~site_builder.cache.BuildCache.reusable`), the file is
+    kept if it has this build's date, else written again as its text with the date replaced
+    (:func:`_restamped`), instead of from the papers: a rebuild after an edit stamps the lists' newest
+    mtime (:func:`build_time`) on every feed, while few feeds show an edited paper.
+    """
+    stamp, paths = rfc3339(updated), []
+    enabled = cache is not None and cache.enabled
+    config = site.config
+    for path, title, papers, page in feed_plan(site):
+        paths.append(path)
+        key = cache.key("atom feed", path, title, page, config.title, config.description, config.base_url,
+                        papers) if enabled else None
+        previous = cache.reusable(path, key) if enabled else None
+        text = _restamped(previous, stamp) if previous is not None else None
+        if text is not None and text[0] == stamp and cache.reuse(path, key, output):
+            continue
+        output.write_text(path, text[1] if text is not None else atom_feed(site, path, title, papers, updated, page))
+        if enabled:
+            cache.record(path, key, output)
+    return paths
+
+
+def _restamped(file: Path, stamp: str) -> tuple[str, str] | None:
+    """``(its date, its text with that date replaced by stamp)`` of a feed written by :func:`atom_feed`, or
+    None when it cannot be read or holds no date. The date is the text of every ``<updated>`` element, the
+    feed's (the first) and each entry's, and no other text of the feed can hold ``<updated>``: titles,
+    names, summaries and the configured texts are escaped (:func:`_text`, :func:`_attr`)."""
+    try:
+        text = file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    start = text.find("<updated>")
+    end = text.find("</updated>", start)
+    if start < 0 or end < 0:
+        return None
+    old = text[start + len("<updated>"):end]
+    return old, text if old == stamp else text.replace(f"<updated>{old}</updated>", f"<updated>{stamp}</updated>")
 
 
 def venue_feed(site: Site, venue: Venue, updated: datetime, papers: list[Paper] | None = None) -> str:

@@ -22,7 +22,7 @@ import jinja2
 from markupsafe import Markup
 
 from . import urls
-from .feeds import feed_files, robots_txt, sitemap_files
+from .feeds import robots_txt, sitemap_files, write_feeds
 from .model import Site
 from .pages import Page
 from .writer import Output
@@ -51,20 +51,21 @@ def render_not_found(env: jinja2.Environment, site: Site, top_names: list[str], 
 
 
 def write_hosting_files(env: jinja2.Environment, site: Site, output: Output, updated: datetime,
-                        page_paths: list[str]) -> None:
+                        page_paths: list[str], cache=None) -> None:
     """Write ``404.html``, the sitemap (with a base URL) of ``page_paths``, ``robots.txt`` and the feeds of ``site``.
 
     Call after the assets are written: the 404 page's script needs the site's top-level names (those of
     ``output.written`` and of ``page_paths``, which may be written meanwhile by another process).
-    ``updated`` stamps the feeds (see :func:`.feeds.build_time`).
+    ``updated`` stamps the feeds (see :func:`.feeds.build_time`); ``cache`` (a
+    :class:`~site_builder.cache.BuildCache`, or None) keeps or restamps the unchanged feeds (:func:`.feeds.write_feeds`).
     """
-    feeds = feed_files(site, updated)
+    feeds = write_feeds(site, updated, output, cache)
     sitemaps = sitemap_files(site.config.base_url, page_paths)
     top = sorted({p.partition("/")[0] for p in [*output.written, *page_paths, *feeds, *sitemaps, urls.ROBOTS,
                                                 urls.NOT_FOUND]} - {".site-builder", urls.NOJEKYLL})
     css_path = output.staging / STYLESHEET
     css = css_path.read_text(encoding="utf-8") if css_path.is_file() else ""
     output.write_text(urls.NOT_FOUND, render_not_found(env, site, top, css))
-    for path, text in {**sitemaps, **feeds}.items():
+    for path, text in sitemaps.items():
         output.write_text(path, text)
     output.write_text(urls.ROBOTS, robots_txt(site.config.base_url, bool(sitemaps)))

@@ -34,7 +34,7 @@ from .index_state import PackedParts, Prepared, _ranges, prepare, save_state
 from .indexer import bm25_scores
 from .model import Paper
 from .search import FIELDS
-from .transport import (CONT, FINAL, check_refs, front_code, pack_numbers, posting_parts, record_line, script_text,
+from .transport import (CONT, FINAL, check_refs, front_code, pack_numbers, posting_parts, record_line, script_bytes,
                         vector_parts)
 
 def _starts(sizes: np.ndarray) -> np.ndarray:
@@ -42,19 +42,35 @@ def _starts(sizes: np.ndarray) -> np.ndarray:
     return np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
 
 
+#: Above this many runs :func:`_gather` copies with one array gather instead of a slice per run.
+_SLICED_RUNS = 2000
+
+
 def _gather(blobs: Sequence[bytes], begins: np.ndarray, sizes: np.ndarray) -> bytes:
     """The byte ranges ``[begin, begin + size)`` of the concatenation of ``blobs``, one after another.
 
-    Ranges that follow one another in the source are copied as one slice, so a rebuild that keeps
-    most parts in place copies a few long runs (not one index per byte)."""
+    Ranges that follow one another in the source are copied as one run, so a rebuild that keeps
+    most parts in place copies a few long runs: one slice each; many runs (e.g. every field vector
+    spliced around a renumbered term) are copied by one gather of the bytes' positions, which are
+    made with one cumulative sum (no Python step per run)."""
     keep = np.flatnonzero(sizes > 0)
     if not len(keep):
         return b""
     begins, ends = begins[keep], begins[keep] + sizes[keep]
     cut = np.flatnonzero(begins[1:] != ends[:-1]) + 1  # a new run where a range does not continue the last
     first, last = np.r_[0, cut], np.r_[cut, len(begins)] - 1
-    whole = memoryview(b"".join(blobs))
-    return b"".join([whole[a:b] for a, b in zip(begins[first].tolist(), ends[last].tolist())])
+    run_begin, run_end = begins[first], ends[last]
+    if len(run_begin) <= _SLICED_RUNS:
+        whole = memoryview(b"".join(blobs))
+        return b"".join([whole[a:b] for a, b in zip(run_begin.tolist(), run_end.tolist())])
+    source = np.frombuffer(b"".join(blobs), np.uint8)
+    kind = np.int32 if len(source) < 2 ** 31 else np.int64
+    run_size = run_end - run_begin
+    # Byte positions: +1 within a run, a jump from one run's last byte to the next one's first.
+    step = np.ones(int(run_size.sum()), kind)
+    step[0] = run_begin[0]
+    step[np.cumsum(run_size[:-1])] = run_begin[1:] - run_end[:-1] + 1
+    return source[np.cumsum(step, dtype=kind)].tobytes()
 
 
 def _edited_terms(prep: Prepared, fields: int) -> np.ndarray | None:
@@ -121,41 +137,82 @@ def _widths(values: np.ndarray) -> np.ndarray:
     return width
 
 
+def _gap_values(term: np.ndarray, head: np.ndarray) -> np.ndarray:
+    """The numbers the ``vectors`` text holds for the term numbers ``term`` (int64, by row then ascending
+    term): the term number where ``head`` (bool) marks the first entry of a row, else the gap from the
+    entry before minus one."""
+    gap = term.copy()
+    if len(term):
+        gap[1:] -= term[:-1] + 1
+        gap[head] = term[head]
+    return gap
+
+
 def _vectors(prep: Prepared, score: np.ndarray, fields: int) -> tuple[bytes, np.ndarray]:
-    """``(vectors, sizes per row)`` of ``prep`` with the entries' scores ``score``. When the term numbers
-    are those of the state: a row (field vector) of a paper the state holds is copied from the state,
-    with the scores that changed written anew in place of the old ones (the row's text is its entries'
-    term gap then score, each packed alone, and the gaps are the same); a new paper's rows are packed.
-    Otherwise every row is packed."""
+    """``(vectors, sizes per row)`` of ``prep`` with the entries' scores ``score``. A row (field vector)
+    of a paper the state holds has the entries of its row in the state, in the same order (the same
+    terms, whose numbers keep their order): it is copied from the state, with each entry whose term
+    gap or score differs from the state's written anew in place of the old one (the row's text is its
+    entries' term gap then score, each packed alone); a new paper's rows are packed. Term numbers
+    moved by a term added or dropped change only the gaps that span it (and a row's first number).
+    Without the state's packed pieces every row is packed."""
     old, n_rows = prep.old, len(prep.starts) - 1
-    same_terms = (old.packed is not None and len(old.digests) and len(prep.terms) == len(old.vocab)
-                  and np.array_equal(prep.old_term, np.arange(len(old.vocab))))
-    if not same_terms:
+    packed = old.packed
+    if packed is None or not len(old.digests) or not len(old.term):
         text, sizes = vector_parts(prep.term, prep.row, score, n_rows)
         return text.encode("ascii"), sizes
-    packed = old.packed
-    differs = (prep.old_entry < 0) | (packed.scores[prep.old_entry.clip(0)] != score)
+    starts, old_entry = prep.starts, prep.old_entry
+    kept = old_entry >= 0  # the entries of rows the state holds (a new paper's entries are -1)
+    differs = packed.scores[old_entry] != score  # (-1 reads the last score: a new paper's, masked below)
+    heads = starts[:-1][starts[1:] > starts[:-1]]  # the first entry of each row that has entries
+    if not np.array_equal(prep.old_term, np.arange(len(old.vocab))):
+        # A kept entry's gap changed when its term number moved otherwise than the entry's before it.
+        moved = (np.arange(len(prep.terms)) - prep.old_term)[prep.term]
+        gap_moved = np.empty(len(moved), bool)
+        np.not_equal(moved[1:], moved[:-1], out=gap_moved[1:])
+        gap_moved[heads] = moved[heads] != 0
+        differs |= gap_moved
+    differs &= kept
+    changed = np.flatnonzero(differs)
+    row = prep.row[changed]
+    splice = np.zeros(n_rows, bool)
+    splice[row] = True
     fresh = np.repeat(prep.source >= len(old.digests), fields)  # rows of papers the state lacks: packed whole
-    splice = (np.bincount(prep.row[differs], minlength=n_rows) > 0) & ~fresh
-    pick = np.flatnonzero(fresh[prep.row])
+    pick = np.flatnonzero(~kept)
     text, fresh_sizes = vector_parts(prep.term[pick], prep.row[pick], score[pick], n_rows)
     old_row = (prep.source[:, None] * fields + np.arange(fields)).reshape(-1).clip(max=len(packed.vector_sizes) - 1)
     old_begin = _starts(packed.vector_sizes)[old_row]  # per row: its part in the state's text
     old_size = packed.vector_sizes[old_row]
-    # The spliced rows' entries: where each one's old score stands in the state's text.
-    entries = np.flatnonzero(splice[prep.row])
-    row, term = prep.row[entries], prep.term[entries]
-    first = np.r_[True, row[1:] != row[:-1]] if len(row) else np.zeros(0, bool)
-    gap_width = _widths(np.where(first, term, term - np.r_[-1, term[:-1]] - 1))
-    old_width = _widths(packed.scores[prep.old_entry[entries]].astype(np.int64))
-    end = np.cumsum(gap_width + old_width)
-    at = old_begin[row] + end - old_width - (end - gap_width - old_width)[np.flatnonzero(first)][np.cumsum(first) - 1]
-    changed = np.flatnonzero(differs[entries])
-    row, at, old_width = row[changed], at[changed], old_width[changed]
-    new_scores = score[entries[changed]]
-    new_text, new_width = pack_numbers(new_scores), _widths(new_scores)
+    # Where each changed entry's old gap and score stand in the state's text: at its row's start for a
+    # row's first entry, else after the old numbers of the entries before it in the row.
+    head = changed == starts[row]
+    before = changed - 1
+    before[head] = changed[head]
+    old_term = old.term[old_entry[changed]].astype(np.int64)
+    old_gap = np.where(head, old_term, old_term - old.term[old_entry[before]] - 1)
+    old_score = packed.scores[old_entry[changed]].astype(np.int64)
+    old_width = _widths(old_gap) + _widths(old_score)
+    at = old_begin[row]
+    inner = np.flatnonzero(~head)
+    if len(inner):
+        rows = np.unique(row[inner])
+        sizes = starts[rows + 1] - starts[rows]
+        entries = _ranges(starts[rows], sizes)  # every entry of those rows, ascending
+        first = np.zeros(len(entries), bool)
+        first[_starts(sizes)[:-1]] = True
+        term_then = old.term[old_entry[entries]].astype(np.int64)
+        width = _widths(_gap_values(term_then, first)) + _widths(packed.scores[old_entry[entries]].astype(np.int64))
+        end = np.cumsum(width)
+        offset = end - width - (end - width)[np.flatnonzero(first)][np.cumsum(first) - 1]
+        at[inner] += offset[np.searchsorted(entries, changed[inner])]
+    term = prep.term[changed]
+    values = np.empty(2 * len(changed), np.int64)
+    values[0::2] = np.where(head, term, term - prep.term[before] - 1)
+    values[1::2] = score[changed]
+    new_text, new_width = pack_numbers(values), _widths(values)
+    new_width = new_width[0::2] + new_width[1::2]
     # Pieces in output order (row, then place in the row): whole rows; a spliced row's old text up to
-    # each changed score, the new score, and after the last one the rest of the row.
+    # each changed entry, the entry anew, and after the last one the rest of the row.
     same_row = np.r_[False, row[1:] == row[:-1]] if len(row) else np.zeros(0, bool)
     last = np.r_[~same_row[1:], True] if len(row) else np.zeros(0, bool)
     rank = np.arange(len(row)) - np.maximum.accumulate(np.where(same_row, 0, np.arange(len(row))))
@@ -199,11 +256,18 @@ def _records(prep: Prepared, papers: Sequence[Paper], record) -> tuple[bytes, np
 
 def stateful_script(papers: Sequence[Paper], refs: Sequence[str], record, path: Path | None,
                     models: Sequence[bytes] | None = None) -> str:
-    """The text of ``search-index.js`` over ``papers`` (refs ``refs``; fields :data:`search.FIELDS`;
-    ``record(paper)``: the result record of a paper, a function of what :func:`index_state.paper_digest`
-    covers), equal to ``transport.index_script(search_tables(...))``, reusing and then saving the
-    state at ``path`` (None: none; see the module doc). ``models``: the papers' model digests, or None
-    (see :func:`index_state.prepare`).
+    """The text of ``search-index.js`` over ``papers``: :func:`stateful_parts` joined."""
+    return b"".join(stateful_parts(papers, refs, record, path, models)).decode("utf-8")
+
+
+def stateful_parts(papers: Sequence[Paper], refs: Sequence[str], record, path: Path | None,
+                   models: Sequence[bytes] | None = None) -> list[bytes]:
+    """The UTF-8 bytes of ``search-index.js`` over ``papers`` in parts, to be written one after another
+    (:func:`transport.script_bytes`; refs ``refs``; fields :data:`search.FIELDS`; ``record(paper)``: the
+    result record of a paper, a function of what :func:`index_state.paper_digest` covers): joined, they
+    are ``transport.index_script(search_tables(...))``. Reuses and then saves the state at ``path``
+    (None: none; see the module doc). ``models``: the papers' model digests, or None (see
+    :func:`index_state.prepare`).
 
     Raises ValueError on a ref not made of ``[0-9a-z]``. Never raises because of the state file.
     """
@@ -225,6 +289,11 @@ def stateful_script(papers: Sequence[Paper], refs: Sequence[str], record, path: 
     if path is not None and (prep.save_needed or old.packed is None):
         save_state(path, prep.state(PackedParts(postings, posting_sizes, records, record_sizes, front, suffixes,
                                                 vectors, vector_sizes, score.astype(np.int32))))
-    return script_text([name for name, _ in fields], refs, front, suffixes, postings.decode("ascii"),
-                       pack_numbers(posting_sizes), vectors.decode("ascii"), pack_numbers(vector_sizes),
-                       records[:-2].decode("utf-8"))
+    records = records[:-2]
+    # The packed numbers are ASCII and the records UTF-8, as the text of each was (checked, not copied).
+    if not (postings.isascii() and vectors.isascii()):
+        raise ValueError("packed postings or vectors are not ASCII")
+    if not records.isascii():
+        records.decode("utf-8")
+    return script_bytes([name for name, _ in fields], refs, front, suffixes, postings, pack_numbers(posting_sizes),
+                        vectors, pack_numbers(vector_sizes), records)

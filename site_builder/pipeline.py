@@ -373,7 +373,7 @@ def write_site(site: Site, output: Output, library: Library | None = None, updat
             output.write_text(".nojekyll", "")
             copy_assets(output)
             write_hosting_files(env, site, output, updated or datetime.fromtimestamp(0, tz=timezone.utc),
-                                [planned.path for planned in outline])
+                                [planned.path for planned in outline], cache)
 
         if cache.enabled:  # the papers' digests, computed by the index process with the index key
             index.lend_digests(cache.fingerprints)

@@ -192,16 +192,23 @@ def index_files(site: Site, state: Path | None = None, models: Sequence[bytes] |
     ``search-index.js``, the classic script that the search page loads (also from ``file://``).
 
     The text is ``transport.index_script(*search_tables(site))``, written by
-    :func:`index_pack.stateful_script`; ``state``: a file (in the build cache
+    :func:`index_pack.stateful_parts`; ``state``: a file (in the build cache
     folder, :func:`index_state.state_path`) keeping the tokenized papers and
     packed pieces from one build to the next (same output with or without it). ``models``: each paper's
     :meth:`cache.Fingerprinter.digests` digest, or None: lets the state find unchanged papers without
     hashing their texts (:func:`index_state.text_digests`; same output with or without them).
     """
-    from .index_pack import stateful_script
+    return {path: b"".join(parts).decode("utf-8") for path, parts in index_file_parts(site, state, models).items()}
+
+
+def index_file_parts(site: Site, state: Path | None = None, models: Sequence[bytes] | None = None
+                     ) -> dict[str, list[bytes]]:
+    """:func:`index_files` as ``{path: the UTF-8 bytes of its text in parts}``, to be written one part after
+    another (:func:`index_pack.stateful_parts`): the (large) packed parts are neither joined nor encoded again."""
+    from .index_pack import stateful_parts
 
     refs = [short_ref(i) for i in range(len(site.papers))]
-    return {urls.SEARCH_INDEX_JS: stateful_script(site.papers, refs, search_record, state, models)}
+    return {urls.SEARCH_INDEX_JS: stateful_parts(site.papers, refs, search_record, state, models)}
 
 
 def dump_json(data: object) -> str:

@@ -115,7 +115,48 @@ def _utf16_len(text: str) -> int:
 
 
 def front_code(terms: tuple[str, ...]) -> tuple[str, str]:
-    """``(lengths, suffixes)`` of ``terms`` as the module doc describes."""
+    """``(lengths, suffixes)`` of ``terms`` as the module doc describes: per term, the UTF-16 code units
+    it shares with the previous term (whole code points only) and the units of the rest; the rests joined.
+
+    Computed on all the terms' UTF-16 code units at once: a term's shared prefix ends at its first unit
+    unequal to the previous term's, moved back by one when that would split a surrogate pair (equal
+    code points are equal units, and two astral code points differ in their second unit when their
+    first is the same high surrogate); equal to :func:`_front_code_loop`, which compares code points
+    one by one, and which terms holding a lone surrogate (not UTF-16) are given to."""
+    joined = "".join(terms)
+    try:
+        units = np.frombuffer(joined.encode("utf-16-le"), dtype="<u2")
+    except UnicodeEncodeError:  # a lone surrogate
+        return _front_code_loop(terms)
+    n = len(terms)
+    if len(units) == len(joined):  # no astral code point: one unit per code point
+        size = np.fromiter(map(len, terms), np.int64, n)
+    else:
+        size = np.fromiter(map(_utf16_len, terms), np.int64, n)
+    start = np.zeros(n + 1, np.int64)
+    np.cumsum(size, out=start[1:])
+    limit = np.zeros(n, np.int64)  # units both a term and the previous one have
+    if n > 1:
+        np.minimum(size[1:], size[:-1], out=limit[1:])
+    shared = limit.copy()
+    total = int(limit.sum())
+    if total:
+        owner = np.repeat(np.arange(n, dtype=np.int64), limit)
+        offset = np.arange(total, dtype=np.int64) - np.repeat(np.cumsum(limit) - limit, limit)
+        at = start[owner] + offset
+        unequal = np.flatnonzero(units[at] != units[at - size[owner - 1]])
+        first = unequal[np.r_[True, owner[unequal[1:]] != owner[unequal[:-1]]]] if len(unequal) else unequal
+        shared[owner[first]] = offset[first]
+        last = units[np.maximum(start[:-1] + shared - 1, 0)]
+        shared -= (shared > 0) & (last >= 0xD800) & (last < 0xDC00)  # a high surrogate: the pair stays whole
+    values = np.empty(2 * n, np.int64)
+    values[0::2], values[1::2] = shared, size - shared
+    keep = np.arange(len(units), dtype=np.int64) >= np.repeat(start[:-1] + shared, size)
+    return pack_numbers(values), units[keep].tobytes().decode("utf-16-le")
+
+
+def _front_code_loop(terms: tuple[str, ...]) -> tuple[str, str]:
+    """:func:`front_code`, term by term, comparing code points (also for terms that are not UTF-16)."""
     lengths, suffixes, previous = [], [], ""
     for term in terms:
         shared, limit = 0, min(len(previous), len(term))
@@ -224,11 +265,12 @@ def check_refs(refs) -> None:
         raise ValueError(f"index refs must be [0-9a-z]+, not {bad[0]!r}")
 
 
-def script_text(fields, refs, front: str, suffixes: str, postings: str, posting_sizes: str, vectors: str,
-                vector_sizes: str, records: str) -> str:
-    """``search-index.js`` from its parts (see the module doc): the packed strings as written by
-    :func:`front_code`, :func:`pack_postings` and :func:`pack_vectors`, ``records`` already escaped
-    (:func:`record_line` of each record, joined by ``\\n``)."""
+def script_parts(fields, refs, front: str, suffixes: str, postings: str | bytes, posting_sizes: str,
+                 vectors: str | bytes, vector_sizes: str, records: str | bytes) -> list[str | bytes]:
+    """The pieces of ``search-index.js`` (see the module doc), in order: :func:`script_text` is their
+    concatenation. The packed strings are as written by :func:`front_code`, :func:`pack_postings` and
+    :func:`pack_vectors`, ``records`` already escaped (:func:`record_line` of each record, joined by
+    ``\\n``); ``postings``, ``vectors`` and ``records`` may be given as their UTF-8 bytes (kept as given)."""
     head = {"format": FORMAT, "version": LUNR_VERSION, "fields": list(fields), "refs": list(refs)}
     pieces = ["window.SEARCH_DATA = {", ",\n".join(f"{json_text(k)}:{json_text(v)}" for k, v in head.items())]
     # Packed numbers are made of DIGITS, which need no escape; the suffixes are any text (records come escaped).
@@ -237,7 +279,23 @@ def script_text(fields, refs, front: str, suffixes: str, postings: str, posting_
                        ("records", records)):
         pieces += [f',\n"{name}":\'', text, "'"]
     pieces.append("};\n")
-    return "".join(pieces)  # one copy of the (large) parts
+    return pieces
+
+
+def script_text(fields, refs, front: str, suffixes: str, postings: str, posting_sizes: str, vectors: str,
+                vector_sizes: str, records: str) -> str:
+    """``search-index.js`` from its parts (:func:`script_parts`, given as text)."""
+    return "".join(script_parts(fields, refs, front, suffixes, postings, posting_sizes, vectors, vector_sizes,
+                                records))  # one copy of the (large) parts
+
+
+def script_bytes(fields, refs, front: str, suffixes: str, postings: str | bytes, posting_sizes: str,
+                 vectors: str | bytes, vector_sizes: str, records: str | bytes) -> list[bytes]:
+    """:func:`script_parts` as UTF-8 bytes, to be written one after another: the bytes of :func:`script_text`
+    without joining the (large) parts into one text nor encoding it again."""
+    return [part.encode("utf-8") if type(part) is str else part
+            for part in script_parts(fields, refs, front, suffixes, postings, posting_sizes, vectors, vector_sizes,
+                                     records)]
 
 
 def index_script(tables: IndexTables, docs: dict) -> str:

@@ -25,7 +25,7 @@ import jinja2
 
 from .pages import Page
 from .views import Item
-from .writer import Output, render_page, write_file
+from .writer import Output, render_page, write_file, write_spliced
 
 #: Pages per job: small enough to balance the cores, large enough to keep overhead low.
 CHUNK = 250
@@ -96,8 +96,10 @@ class Written:
     stat: list
 
 
-def _write(staging: Path, path: str, text: str, key: str | None) -> Written:
-    return Written(path, key, write_file(os.path.join(staging, path), text))
+def _write(staging: Path, path: str, text: str | list[bytes], key: str | None) -> Written:
+    """Write ``text`` (or the bytes parts of its UTF-8, one after another) to ``path`` under ``staging``."""
+    file = os.path.join(staging, path)
+    return Written(path, key, write_file(file, text) if isinstance(text, str) else write_spliced(file, text))
 
 
 def page_job(env: jinja2.Environment, pages: list[tuple[Page, str | None]], common: dict,
@@ -117,11 +119,12 @@ def page_job(env: jinja2.Environment, pages: list[tuple[Page, str | None]], comm
     return run
 
 
-def index_files(site, state: Path | None = None, models=None) -> dict[str, str]:
-    """:func:`site_builder.search.index_files`, imported on first use: the search modules are needed only
-    where the index is built (the index process), not for the build's own start-up."""
-    from .search import index_files as build
-    return build(site, state, models)
+def index_files(site, state: Path | None = None, models=None) -> dict[str, str | list[bytes]]:
+    """:func:`site_builder.search.index_file_parts` (``{path: bytes parts of its text}``; a text is
+    written as well), imported on first use: the search modules are needed only where the index is
+    built (the index process), not for the build's own start-up."""
+    from .search import index_file_parts
+    return index_file_parts(site, state, models)
 
 
 def index_job(site, paths: tuple[str, ...], key: str | None, staging: Path,

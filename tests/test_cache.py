@@ -340,8 +340,9 @@ def test_an_edit_rebuilt_with_reused_pages_gives_the_bytes_of_a_build_without_ca
     if marker:
         assert any(marker.encode() in after[p] for p in changed)
     if edit == "template":
-        # Every page rendered again (only papers.json, the index and the venues' .bib files can be reused).
-        assert report.reused <= 3 + len(list(site.glob("venues/*/papers.bib")))
+        # Every page rendered again (only papers.json, the index, the venues' .bib files and the feeds, which
+        # no template makes, can be reused).
+        assert report.reused <= 3 + len(list(site.glob("venues/*/papers.bib"))) + len(list(site.rglob("feed.xml")))
         assert not any(taken)  # nor any item taken from the previous build (other templates)
     elif edit == "abstract":
         assert len([html for html in taken if html is not None]) > 10  # the venue page's other items
@@ -765,3 +766,49 @@ def test_pages_touched_since_the_last_build_are_rendered_again_whether_checked_e
     assert removed.is_file() and len(left) == pages - 2
     assert files_of(site) == expected
 
+
+
+def test_a_rebuild_restamps_the_feeds_that_show_no_changed_paper(tmp_path, seeds_copy, monkeypatch):
+    """Feeds are keyed by what they show but the build date (feeds.write_feeds): after one abstract changed
+    and with a new build date, only the feeds that show that paper are written from the papers; the others
+    are the previous files with the date replaced, and every byte is a no-cache build's. With the same date,
+    an unchanged feed is kept as it is (same inode)."""
+    from site_builder import feeds
+
+    made = tmp_path / "made.txt"
+    real = feeds.atom_feed
+
+    def counted(site, feed_path, *rest):
+        with open(made, "a", encoding="utf-8") as log:  # (also from the forked process of the other files)
+            log.write(feed_path + "\n")
+        return real(site, feed_path, *rest)
+
+    monkeypatch.setattr(feeds, "atom_feed", counted)
+    site, cache = tmp_path / "site", tmp_path / "cache"
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1717243200")
+    assert build_into(site, "--cache", str(cache), seeds=seeds_copy) == 0
+    all_feeds = sorted(p.relative_to(site).as_posix() for p in site.rglob("feed.xml"))
+    assert len(all_feeds) >= 4 and sorted(made.read_text().split()) == all_feeds
+    before = {path: inode(site / path) for path in all_feeds}
+
+    sentence = change_one_abstract(seeds_copy)
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1717329600")
+    made.write_text("")
+    assert build_into(site, "--cache", str(cache), seeds=seeds_copy) == 0
+    showing = sorted(path for path in all_feeds if sentence in (site / path).read_text(encoding="utf-8"))
+    assert showing and len(showing) < len(all_feeds)
+    assert sorted(made.read_text().split()) == showing
+    assert build_into(tmp_path / "plain", "--no-cache", seeds=seeds_copy) == 0
+    assert_same_site(tmp_path / "plain", site)
+    assert all("2024-06-02T12:00:00Z" in (site / path).read_text(encoding="utf-8") for path in all_feeds)
+
+    # The same date again, another abstract of the same paper's list: the feeds that do not show it are kept.
+    list_003 = _list_003(seeds_copy)
+    _replace(list_003, sentence, sentence + " and its code")
+    made.write_text("")
+    before = {path: inode(site / path) for path in all_feeds}
+    assert build_into(site, "--cache", str(cache), seeds=seeds_copy) == 0
+    assert sorted(made.read_text().split()) == showing
+    assert [path for path in all_feeds if inode(site / path) == before[path]] == [p for p in all_feeds if p not in showing]
+    assert build_into(tmp_path / "plain2", "--no-cache", seeds=seeds_copy) == 0
+    assert_same_site(tmp_path / "plain2", site)

@@ -214,6 +214,9 @@ def test_one_edited_abstract_packs_only_its_terms_postings(tmp_path, monkeypatch
     real_vectors = index_pack.vector_parts
     monkeypatch.setattr(index_pack, "vector_parts",
                         lambda term, row, *rest: rows.append(set((row // len(FIELDS)).tolist())) or real_vectors(term, row, *rest))
+    numbers = []
+    real_pack = index_pack.pack_numbers
+    monkeypatch.setattr(index_pack, "pack_numbers", lambda values: numbers.append(len(values)) or real_pack(values))
     papers = list(site.papers)
     before = paper_terms(papers[5])
     papers[5] = with_abstract(papers[5], papers[5].abstract + " Quokkaformers generalise.")
@@ -224,7 +227,14 @@ def test_one_edited_abstract_packs_only_its_terms_postings(tmp_path, monkeypatch
     changed = set().union(*(set(terms[name][0]) ^ set(before[name][0]) for name in terms))
     assert "quokkaformer" in changed and 1 <= len(changed) <= 3
     assert packed == [len(changed)]
-    assert len(rows) == 1 and len(rows[0]) == len(papers)  # new terms: term numbers moved, every vector packed
+    # New terms move the term numbers after them: the other papers' vectors are still kept from the
+    # state, with only the numbers that changed (a gap spanning a new term, a row's first term number,
+    # a changed score) packed anew; the edited paper's vectors are packed whole.
+    assert rows == [{5}]
+    entries = sum(len(counts) for p in papers for counts, _ in paper_terms(p).values())
+    assert 10 < numbers[0] < 2 * entries // 5
+    numbers.clear()
+    monkeypatch.setattr(index_pack, "pack_numbers", real_pack)
     # The same words in another order: no score changes, only the edited paper's vectors are packed.
     rows.clear()
     packed.clear()

@@ -141,6 +141,25 @@ def test_front_coding_counts_utf16_units_and_never_splits_a_pair():
     assert suffixes == "ab" + "c" + "d" + "b" + "𠮷" + "𠮸" + "𠮹" + "𠮸" + "\uffef"
 
 
+def test_front_coding_of_all_terms_at_once_equals_the_code_point_loop():
+    """front_code works on UTF-16 units of all terms at once; it equals comparing code points term by term,
+    on a real vocabulary and on random terms mixing ASCII, BMP and astral characters (shared prefixes
+    ending inside a surrogate pair), sorted or not; and terms that are not UTF-16 raise as the loop does."""
+    from site_builder.indexer import js_sort_key
+
+    vocab = search_tables(seed_model())[0].terms
+    assert len(vocab) > 1000
+    assert transport.front_code(vocab) == transport._front_code_loop(vocab)
+    rng = random.Random(5)
+    alphabet = ["a", "b", "ab", "é", "\uffef", "\ud7ff", "\ue000", "𠮷", "𠮸", "\U0001F600", "z"]
+    for _ in range(2000):
+        terms = list({"".join(rng.choice(alphabet) for _ in range(rng.randint(0, 5))) for _ in range(rng.randint(0, 12))})
+        terms.sort(key=js_sort_key) if rng.random() < 0.7 else rng.shuffle(terms)
+        assert transport.front_code(tuple(terms)) == transport._front_code_loop(tuple(terms)), terms
+    with pytest.raises(UnicodeEncodeError):
+        transport.front_code(("a", "\ud800"))
+
+
 def test_refs_that_could_name_object_properties_are_refused():
     tables = index_tables([("__proto__", {"title": ["x"]})], FIELDS)
     with pytest.raises(ValueError, match="refs must be"):
