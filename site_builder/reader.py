@@ -79,7 +79,7 @@ __all__ = [
     "parse_heading", "is_heading_line", "HEADING", "PAGE_HEADING", "strip_label", "strip_number", "page_words",
     "parse_track", "split_authors", "LABELS", "PAGE_WORDS", "STATUS_WORDS", "FUNCTION_WORDS", "TITLE_WORDS",
     "name_shape", "name_shaped", "author_score", "title_score", "track_score", "prose_score", "capital_ratio",
-    "is_prose", "read_text", "read_list", "read_lists", "merge_duplicates", "identity_key",
+    "is_prose", "read_text", "read_list", "read_lists", "merge_duplicates", "identity_key", "read_error",
 ]
 
 # ----------------------------------------------------------------------------
@@ -92,8 +92,10 @@ def read_list(path: Path, venue: str | None = None, year: int | None = None, exp
     venue is no conflict (no warning).
 
     Returns a :class:`ListResult`.  Raises nothing for bad content: an
-    unreadable file (missing, binary, empty, undecodable) becomes an error
-    diagnostic at line 0 and a result without entries.
+    unreadable file (missing, binary, undecodable) becomes an error
+    diagnostic (at line 0, or the line of the first undecodable byte) and a result without entries;
+    a file that holds no paper (empty, white space only, or a heading alone) a warning
+    (:data:`NO_PAPERS`) and a result without entries.
     """
     name = str(path)
     try:
@@ -103,10 +105,23 @@ def read_list(path: Path, venue: str | None = None, year: int | None = None, exp
     try:
         text, removed = decode_list(data, name)
     except ReadError as exc:
-        return ListResult(name, None, [], [Diagnostic(name, exc.line, "error", str(exc))])
+        return ListResult(name, None, [], [read_error(name, exc)])
     result = read_text(text, name, venue, year, explicit)
     result.diagnostics[:0] = removed
     return result
+
+
+#: The warning about a list file that holds no paper: no text at all, or a heading alone (a list begun
+#: and not filled yet). Nothing in it is lost, so it does not stop the build (``--strict`` does).
+NO_PAPERS = "the file holds no papers ({}); the other lists are built without it"
+
+
+def read_error(path: str, exc: ReadError) -> Diagnostic:
+    """The diagnostic about list ``path`` that could not be read as text: an error at ``exc.line``, but
+    a warning (:data:`NO_PAPERS`, at line 0: the whole file) when the file is empty or white space only."""
+    if exc.empty:
+        return Diagnostic(path, 0, "warning", NO_PAPERS.format("it is empty or white space only"))
+    return Diagnostic(path, exc.line, "error", str(exc))
 
 
 def _join_pieces(pieces: list[tuple[int, list[str]]], source: list[str]) -> str:
@@ -175,16 +190,20 @@ class _Reader:
     def structure(self) -> bool:
         """The structure stage: heading, blocks, items, drafts and their roles, into the entries' fields
         (:attr:`_pending`, abstracts as pieces of source lines) and the diagnostics about them.
-        False (with an error) when the file has no text; :mod:`site_builder.reader_reread` keeps
-        what this stage found (:attr:`flags`, :attr:`quoted`) to read an edited list again."""
+        False (with a warning) when the file holds no paper: no text, or a heading alone;
+        :mod:`site_builder.reader_reread` keeps what this stage found (:attr:`flags`, :attr:`quoted`)
+        to read an edited list again."""
         first = next((i for i, raw in enumerate(self.lines) if clean(raw)), None)
         if first is None:
-            self.warn(0, "the file is empty", "error")
+            self.warn(0, NO_PAPERS.format("it is empty or white space only"))
             return False
         start = first
         if is_heading_line(self.lines[first]):
             self.result.heading = parse_heading(self.lines[first], first + 1)
             start = first + 1
+            if not any(clean(raw) for raw in self.lines[start:]):
+                self.warn(first + 1, NO_PAPERS.format(f"only its heading {_excerpt(self.lines[first].strip())}"))
+                return False
         venue, year = self._venue_year()
         blocks = _blocks(self.lines, start)
         style, numbered = _numbering(blocks)
