@@ -531,7 +531,7 @@ _REASONS = {"connective": "it opens with a connective", "opener": "it opens like
             "contribution_start": "it states a contribution", "anaphor": "it refers back",
             "similar": "very similar wording", "related": "similar wording", "near": "some shared wording",
             "shared_name": "a name no other paragraph uses",
-            "open_end": "the paragraph above ends mid-sentence"}
+            "open_end": "the paragraph above ends mid-sentence", "parallel": "a near-copy of the paragraph above"}
 
 
 def read_text(text: str, path: str, venue: str | None = None, year: int | None = None, explicit: bool = True
