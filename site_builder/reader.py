@@ -165,6 +165,15 @@ def _title_text(item: _Item) -> str:
     return text
 
 
+def _one_name(text: str) -> bool:
+    """True when ``text`` is one person's name and nothing else (``Hadrien Hendrikx``: 2-4 name-shaped
+    tokens, no separator, no full stop): the author line of a paper of one author, whose
+    :func:`author_score` is below the 2.5 of an author line of several."""
+    names, et_al = split_authors(text)
+    return len(names) == 1 and not et_al and 2 <= len(text.split()) <= 4 and name_shape(text) == 1.0 \
+        and not text.rstrip().endswith(".")
+
+
 class _Reader:
     """State for reading one list text; see :func:`read_text`."""
 
@@ -287,14 +296,17 @@ class _Reader:
                 prior[tuple(r for r in roles if r != "abs")] += 1
             else:
                 prior[()] += 1
+        titled = sum(count for key, count in prior.items() if "title" in key)  # entries with a title line
         previous: dict | None = None
         for n, draft in enumerate(drafts):
             heads = _headers(draft)
             allow_cont = previous is not None and bool(heads) and not draft.header_block and not heads[0].mark and heads[0].kind == "short" \
                 and not any(i.kind == "number" for i in draft.items[:1])
             roles, margin = _best_roles(heads, repeats, prior, allow_cont) if heads else ((), 99.0)
-            if allow_cont and any(r == "cont" and author_score(h.text) >= 2.5 for r, h in zip(roles, heads)):
-                # an author line never continues the abstract above (title and authors with no abstract)
+            if allow_cont and any(r == "cont" and (author_score(h.text) >= 2.5 or _one_name(h.text))
+                                  for r, h in zip(roles, heads)):
+                # an author line (also of one author) never continues the abstract above (title and authors
+                # with no abstract)
                 roles, margin = _best_roles(heads, repeats, prior, False)
             if heads and previous is not None and all(r == "cont" for r in roles):
                 self._continue(previous, draft, margin)
@@ -303,6 +315,10 @@ class _Reader:
                 self._continue(previous, draft, 0.0, "has no title, track or authors, unlike the other entries; "
                                                      "read as a further paragraph of the abstract above")
                 continue
+            if "title" in roles and margin >= AMBIGUOUS_MARGIN and titled <= 0.1 * sum(prior.values()):
+                line = heads[roles.index("title")]
+                self.warn(line.line, f"line {_excerpt(line.text)} read as a title, though the list's other papers "
+                                     f"have none (a stray line?)")
             fields = self._fields(draft, dict(zip(map(id, heads), roles)), previous, margin)
             if fields is not None:
                 previous = fields
