@@ -28,6 +28,7 @@ import json
 import random
 import re
 import sys
+import textwrap
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -59,6 +60,7 @@ class Layout:
     noise: bool = False  # edge spaces, tabs, NBSP, full-width spaces on structure lines
     encoding: str = "utf-8"
     newline: str = "\n"
+    wrap: int = 0  # abstracts hard-wrapped at this many columns (0: one line per paragraph)
 
 
 EN = {"title": "Title: ", "authors": "Authors: ", "abstract": "Abstract: ", "track": "Track: "}
@@ -83,6 +85,7 @@ LAYOUTS = [
     Layout("mixed-noisy", heading="{venue} {year} Accepted Papers", track=True, number="{n}. ", blank_runs=True,
            noise=True, et_al=" 等", status=True, pages="Bibtex", encoding="utf-16", newline="\r"),
     Layout("title-authors-no-heading-crlf", heading=None, et_al=" et al", encoding="gb18030", newline="\r\n"),
+    Layout("title-authors-wrapped-compact", compact=True, wrap=80),
 ]
 
 NOISE = ["  ", "\t", "\u00a0", "\u3000", " \u00a0"]
@@ -104,11 +107,19 @@ def expected_fields(record: dict, layout: Layout) -> dict:
         "authors": tuple(authors) if layout.authors else (),
         "et_al": et_al if layout.authors else False,
         "track": (area(record),) if layout.track and area(record) else (),
-        "abstract": record["abstract"],
+        "abstract": wrapped(record["abstract"], layout.wrap),
         "venue": record["venue"],
         "year": record["year"],
         "status": status,
     }
+
+
+def wrapped(abstract: str, width: int) -> str:
+    """``abstract`` hard-wrapped at ``width`` columns (:func:`textwrap.wrap`, each line of it on its own),
+    as a text editor or a terminal copy breaks it; unchanged when ``width`` is 0."""
+    if not width:
+        return abstract
+    return "\n".join("\n".join(textwrap.wrap(line, width)) for line in re.split(r"\r\n|\r|\n", abstract))
 
 
 def _noisy(text: str, layout: Layout, rng: random.Random) -> str:
@@ -144,7 +155,7 @@ def entry_lines(record: dict, layout: Layout, n: int, rng: random.Random) -> lis
     if layout.authors:
         header.append(labels.get("authors", "") + _author_line(record, layout))
     header = [_noisy(h, layout, rng) for h in header]
-    abstract = labels.get("abstract", "") + record["abstract"]
+    abstract = labels.get("abstract", "") + wrapped(record["abstract"], layout.wrap)
     if prefix:
         if header and not (layout.number_alone):
             header[0] = prefix + header[0]

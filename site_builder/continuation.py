@@ -26,6 +26,13 @@ features of the boundary between a paragraph (``before``) and the next one
   inner capitals or digits (``SmolVLM``, ``COOL``) found in no other paragraph;
 * ``open_end``: ``before`` ends with ``:``, ``,`` or ``;``.
 
+One feature vetoes the rest: ``parallel``, the two are near-copies (word sequences at least
+:data:`PARALLEL` alike by :class:`difflib.SequenceMatcher`'s ratio; checked only where ``similar``
+holds): papers written from one template ("a dataset of cats …", "a dataset of dogs …") or the
+same paper listed twice, never two paragraphs of one abstract (the most alike consecutive
+paragraphs of the corpus's abstracts score 0.38).  Such a boundary always opens a paper (a true
+duplicate is then merged by :func:`site_builder.reader_duplicates.merge_duplicates`, with its warning).
+
 The weights were fitted by logistic regression over the corpus written as
 lists of 60 (``scripts/fit_continuation.py`` refits them and prints held-out
 figures), except ``connective``: 21 continuations open with one and no
@@ -46,6 +53,7 @@ on papers read correctly.
 
 from __future__ import annotations
 
+import difflib
 import functools
 import math
 import re
@@ -61,6 +69,8 @@ WARN = -3.5  # kept as a paper, with a warning that it may continue the abstract
 # corpus's 86 abstracts of several paragraphs, 25 have three or more, so the paragraph opening such a
 # chain is a middle paragraph about one time in five, not one in a hundred: log(0.22/0.78) - log(0.0115/0.9885).
 CHAIN_PRIOR = 3.2
+PARALLEL = 0.7  # word-sequence likeness from which two paragraphs are near-copies, never one abstract
+PARALLEL_SCORE = -20.0  # the log-odds of a boundary between near-copies: a new paper, with no warning
 
 # Openings that need a sentence before them ("connective"), and openings that often follow one ("opener").
 _CONNECTIVES = re.compile(
@@ -165,6 +175,14 @@ def _unary(text: str, short: float) -> dict[str, bool]:
             "gap_end": bool(_GAP.search(last.group(1))) if last else False}
 
 
+def _parallel(before: str, after: str) -> bool:
+    """True when two paragraphs are near-copies: their word sequences at least :data:`PARALLEL` alike."""
+    a, b = before.split(), after.split()
+    if min(len(a), len(b)) < PARALLEL * max(len(a), len(b)):
+        return False  # the ratio is at most 2 * min / (len(a) + len(b)), below PARALLEL
+    return difflib.SequenceMatcher(None, a, b, autojunk=False).ratio() >= PARALLEL
+
+
 def _features(paragraphs: list[str]) -> tuple[list[dict[str, bool]], dict[str, float]]:
     """The features holding at each boundary, and the list's own rate of each (smoothed)."""
     n = len(paragraphs)
@@ -188,7 +206,8 @@ def _features(paragraphs: list[str]) -> tuple[list[dict[str, bool]], dict[str, f
                       "gap_end": before["gap_end"],
                       "contribution_start": after["contribution_start"], "anaphor": after["anaphor"],
                       "similar": sim >= 0.15, "related": 0.10 <= sim < 0.15, "near": 0.06 <= sim < 0.10,
-                      "shared_name": any(name_df[w] == 2 for w in names[k] & names[k + 1])})
+                      "shared_name": any(name_df[w] == 2 for w in names[k] & names[k + 1]),
+                      "parallel": sim >= 0.15 and _parallel(paragraphs[k], paragraphs[k + 1])})
 
     def rate(feature: str, count: int, total: int) -> float:
         return (count + _SMOOTH * _AT_NEW[feature]) / (total + _SMOOTH)
@@ -198,7 +217,7 @@ def _features(paragraphs: list[str]) -> tuple[list[dict[str, bool]], dict[str, f
                      "open_end": "open_end", "anaphor": "anaphor", "gap_end": "gap_end"}
     rates = {f: rate(f, sum(u[key] for u in unary), n) for f, key in per_paragraph.items()}
     for f in ("similar", "related", "near", "shared_name"):
-        rates[f] = rate(f, sum(h[f] for h in holds), n - 1)
+        rates[f] = rate(f, sum(h[f] for h in holds if not h["parallel"]), n - 1)  # near-copies apart
     return holds, rates
 
 
@@ -216,6 +235,9 @@ def continuation_scores(paragraphs: list[str]) -> list[Boundary]:
     holds, rates = _features(paragraphs)
     out = []
     for features in holds:
+        if features.pop("parallel"):
+            out.append(Boundary(PARALLEL_SCORE, ("parallel",)))
+            continue
         score, reasons = _INTERCEPT, []
         for feature, on in features.items():
             if on:

@@ -79,7 +79,7 @@ __all__ = [
     "parse_heading", "is_heading_line", "HEADING", "PAGE_HEADING", "strip_label", "strip_number", "page_words",
     "parse_track", "split_authors", "LABELS", "PAGE_WORDS", "STATUS_WORDS", "FUNCTION_WORDS", "TITLE_WORDS",
     "name_shape", "name_shaped", "author_score", "title_score", "track_score", "prose_score", "capital_ratio",
-    "is_prose", "read_text", "read_list", "read_lists", "merge_duplicates", "identity_key",
+    "is_prose", "read_text", "read_list", "read_lists", "merge_duplicates", "identity_key", "read_error",
 ]
 
 # ----------------------------------------------------------------------------
@@ -92,8 +92,10 @@ def read_list(path: Path, venue: str | None = None, year: int | None = None, exp
     venue is no conflict (no warning).
 
     Returns a :class:`ListResult`.  Raises nothing for bad content: an
-    unreadable file (missing, binary, empty, undecodable) becomes an error
-    diagnostic at line 0 and a result without entries.
+    unreadable file (missing, binary, undecodable) becomes an error
+    diagnostic (at line 0, or the line of the first undecodable byte) and a result without entries;
+    a file that holds no paper (empty, white space only, or a heading alone) a warning
+    (:data:`NO_PAPERS`) and a result without entries.
     """
     name = str(path)
     try:
@@ -103,10 +105,23 @@ def read_list(path: Path, venue: str | None = None, year: int | None = None, exp
     try:
         text, removed = decode_list(data, name)
     except ReadError as exc:
-        return ListResult(name, None, [], [Diagnostic(name, exc.line, "error", str(exc))])
+        return ListResult(name, None, [], [read_error(name, exc)])
     result = read_text(text, name, venue, year, explicit)
     result.diagnostics[:0] = removed
     return result
+
+
+#: The warning about a list file that holds no paper: no text at all, or a heading alone (a list begun
+#: and not filled yet). Nothing in it is lost, so it does not stop the build (``--strict`` does).
+NO_PAPERS = "the file holds no papers ({}); the other lists are built without it"
+
+
+def read_error(path: str, exc: ReadError) -> Diagnostic:
+    """The diagnostic about list ``path`` that could not be read as text: an error at ``exc.line``, but
+    a warning (:data:`NO_PAPERS`, at line 0: the whole file) when the file is empty or white space only."""
+    if exc.empty:
+        return Diagnostic(path, 0, "warning", NO_PAPERS.format("it is empty or white space only"))
+    return Diagnostic(path, exc.line, "error", str(exc))
 
 
 def _join_pieces(pieces: list[tuple[int, list[str]]], source: list[str]) -> str:
@@ -150,6 +165,15 @@ def _title_text(item: _Item) -> str:
     return text
 
 
+def _one_name(text: str) -> bool:
+    """True when ``text`` is one person's name and nothing else (``Hadrien Hendrikx``: 2-4 name-shaped
+    tokens, no separator, no full stop): the author line of a paper of one author, whose
+    :func:`author_score` is below the 2.5 of an author line of several."""
+    names, et_al = split_authors(text)
+    return len(names) == 1 and not et_al and 2 <= len(text.split()) <= 4 and name_shape(text) == 1.0 \
+        and not text.rstrip().endswith(".")
+
+
 class _Reader:
     """State for reading one list text; see :func:`read_text`."""
 
@@ -175,16 +199,20 @@ class _Reader:
     def structure(self) -> bool:
         """The structure stage: heading, blocks, items, drafts and their roles, into the entries' fields
         (:attr:`_pending`, abstracts as pieces of source lines) and the diagnostics about them.
-        False (with an error) when the file has no text; :mod:`site_builder.reader_reread` keeps
-        what this stage found (:attr:`flags`, :attr:`quoted`) to read an edited list again."""
+        False (with a warning) when the file holds no paper: no text, or a heading alone;
+        :mod:`site_builder.reader_reread` keeps what this stage found (:attr:`flags`, :attr:`quoted`)
+        to read an edited list again."""
         first = next((i for i, raw in enumerate(self.lines) if clean(raw)), None)
         if first is None:
-            self.warn(0, "the file is empty", "error")
+            self.warn(0, NO_PAPERS.format("it is empty or white space only"))
             return False
         start = first
         if is_heading_line(self.lines[first]):
             self.result.heading = parse_heading(self.lines[first], first + 1)
             start = first + 1
+            if not any(clean(raw) for raw in self.lines[start:]):
+                self.warn(first + 1, NO_PAPERS.format(f"only its heading {_excerpt(self.lines[first].strip())}"))
+                return False
         venue, year = self._venue_year()
         blocks = _blocks(self.lines, start)
         style, numbered = _numbering(blocks)
@@ -268,14 +296,17 @@ class _Reader:
                 prior[tuple(r for r in roles if r != "abs")] += 1
             else:
                 prior[()] += 1
+        titled = sum(count for key, count in prior.items() if "title" in key)  # entries with a title line
         previous: dict | None = None
         for n, draft in enumerate(drafts):
             heads = _headers(draft)
             allow_cont = previous is not None and bool(heads) and not draft.header_block and not heads[0].mark and heads[0].kind == "short" \
                 and not any(i.kind == "number" for i in draft.items[:1])
             roles, margin = _best_roles(heads, repeats, prior, allow_cont) if heads else ((), 99.0)
-            if allow_cont and any(r == "cont" and author_score(h.text) >= 2.5 for r, h in zip(roles, heads)):
-                # an author line never continues the abstract above (title and authors with no abstract)
+            if allow_cont and any(r == "cont" and (author_score(h.text) >= 2.5 or _one_name(h.text))
+                                  for r, h in zip(roles, heads)):
+                # an author line (also of one author) never continues the abstract above (title and authors
+                # with no abstract)
                 roles, margin = _best_roles(heads, repeats, prior, False)
             if heads and previous is not None and all(r == "cont" for r in roles):
                 self._continue(previous, draft, margin)
@@ -284,6 +315,10 @@ class _Reader:
                 self._continue(previous, draft, 0.0, "has no title, track or authors, unlike the other entries; "
                                                      "read as a further paragraph of the abstract above")
                 continue
+            if "title" in roles and margin >= AMBIGUOUS_MARGIN and titled <= 0.1 * sum(prior.values()):
+                line = heads[roles.index("title")]
+                self.warn(line.line, f"line {_excerpt(line.text)} read as a title, though the list's other papers "
+                                     f"have none (a stray line?)")
             fields = self._fields(draft, dict(zip(map(id, heads), roles)), previous, margin)
             if fields is not None:
                 previous = fields
@@ -512,7 +547,7 @@ _REASONS = {"connective": "it opens with a connective", "opener": "it opens like
             "contribution_start": "it states a contribution", "anaphor": "it refers back",
             "similar": "very similar wording", "related": "similar wording", "near": "some shared wording",
             "shared_name": "a name no other paragraph uses",
-            "open_end": "the paragraph above ends mid-sentence"}
+            "open_end": "the paragraph above ends mid-sentence", "parallel": "a near-copy of the paragraph above"}
 
 
 def read_text(text: str, path: str, venue: str | None = None, year: int | None = None, explicit: bool = True

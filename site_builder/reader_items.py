@@ -186,6 +186,12 @@ def _title_line(text: str) -> bool:
     return ratio is not None and (ratio >= 0.6 or (":" in text and ratio >= 0.4))
 
 
+def _open_end(text: str) -> bool:
+    """True when ``text`` does not end a sentence with a full stop or exclamation mark (a question
+    mark may end a title)."""
+    return not _SENTENCE_END.search(text) or text.endswith("?")
+
+
 def _header_prefix(block: list[tuple[int, str]]) -> int:
     """How many leading lines of a block of several lines are header lines (title, author,
     track or label lines) rather than the first lines of a paragraph wrapped over several lines.
@@ -194,18 +200,21 @@ def _header_prefix(block: list[tuple[int, str]]) -> int:
     first; a single name after a title.  They count when one of them is an author, name,
     track or label line, or when a title line is followed by a line opening a sentence
     (an uppercase letter), not by the lowercase rest of a wrapped sentence.  0 otherwise.
+    A single short line under such header lines that is not a sentence (a stray word, page
+    furniture such as ``Page 3``) is a header candidate too (all lines are headers): it is no abstract,
+    and the roles then name it (:func:`_best_roles`, with a warning in the reader).
     """
     if len(block) < 2:
         return 0
     texts = [strip_number(clean(raw))[2] for _, raw in block]
     k, strong = 0, False
     for i, text in enumerate(texts[:4]):
-        if not text or len(text) > 200 or is_prose(text):
+        if not text or is_prose(text):  # (a long line is prose unless it is an author line)
             break
         if author_score(text) >= 2.5 or len(parse_track(text) or ()) >= 2 or \
                 strip_label(text)[0] in ("title", "authors", "track"):
             strong = True
-        elif i == 0 and (_title_line(text) or (not _SENTENCE_END.search(text) and len(texts) > 1 and (
+        elif i == 0 and (_title_line(text) or (_open_end(text) and len(texts) > 1 and (
                 author_score(texts[1]) >= 2.5 or name_shape(texts[1]) == 1.0))):
             pass  # a title, or a line in sentence case right above an author line
         elif i > 0 and k == i and name_shape(text) == 1.0 and not _SENTENCE_END.search(text):
@@ -214,21 +223,58 @@ def _header_prefix(block: list[tuple[int, str]]) -> int:
             break
         k = i + 1
     rest = texts[k:]
+    if strong and len(rest) == 1 and not is_prose(rest[0]) and prose_score(rest[0]) < 0 and \
+            not _SENTENCE_END.search(rest[0]):
+        return len(texts)  # a stray short line (a word, page furniture) under header lines: no abstract
     if k == 0 or (rest and not re.match(r"^[\"'“‘(\[]?(?:[A-Z0-9$\\*]|[^\x00-\x7f])", rest[0])):
         return 0
     return k if strong or rest else 0
+
+
+def _paragraph_lines(lines: list[tuple[int, str]]) -> bool:
+    """True when ``lines`` may be the lines of one paragraph wrapped over several: none is a label or a
+    track line with a separator (the header lines of a labelled entry), and none is a paragraph on its
+    own (:func:`is_prose`: a line of an unwrapped abstract, which the lines of a next paper in the
+    same block may follow). Author lines are not looked for: wrapped lines such as ``Conditional,
+    Interventional, and Baseline SHAP, while exploring both`` read as names."""
+    for _, raw in lines:
+        text = strip_number(clean(raw))[2]
+        if strip_label(text)[0] is not None or len(parse_track(text) or ()) >= 2 or is_prose(text):
+            return False
+    return True
+
+
+def _wrapped_start(block: list[tuple[int, str]]) -> bool:
+    """True when a block opens with a sentence wrapped over two lines: the first line ends without a
+    full stop and is no track, label or author line, and the second goes on in lower case (the rest of
+    a sentence, not the line under a title or an author line), so the block is one paragraph."""
+    if len(block) < 2:
+        return False
+    first, second = (strip_number(clean(raw))[2] for _, raw in block[:2])
+    return bool(re.match(r"[a-z]", second)) and not _SENTENCE_END.search(first) and author_score(second) < 2.5 \
+        and author_score(first) < 2.5 and len(parse_track(first) or ()) < 2 and strip_label(first)[0] is None
 
 
 def _items(blocks: list[list[tuple[int, str]]], numbered: set[int], labelled: bool, compact: bool) -> list[_Item]:
     """Turn blocks into items: header lines one by one, then the rest of the block as one prose paragraph.
 
     Unless the list is ``compact``, a block of several lines is one paragraph
-    (after its number, label or page words): line-wrapped abstracts stay whole.
+    (after its number, label or page words): line-wrapped abstracts stay whole.  In a compact
+    list too when the lines under the block's header lines (:func:`_header_prefix`) are the
+    lines of a paragraph wrapped over several (:func:`_paragraph_lines`), or the block opens
+    with a wrapped sentence (:func:`_wrapped_start`); else each line is a header candidate.
     """
     items: list[_Item] = []
     for b, block in enumerate(blocks):
         prose: _Item | None = None
-        heads = 0 if compact else _header_prefix(block)
+        heads = _header_prefix(block)
+        # compact: header lines are read one by one, unless they stand above an abstract wrapped over
+        # several lines, whose first line then opens one paragraph (else each wrapped line is a header
+        # candidate, and the next block's title and authors join this paper's abstract)
+        wrapped = compact and ((heads > 0 and len(block) - heads >= 2 and _paragraph_lines(block[heads + 1:]))
+                               or (heads == 0 and _wrapped_start(block)))
+        if compact and not wrapped:
+            heads = 0
         for index, (number, raw) in enumerate(block):
             text = clean(raw)
             marked = False
@@ -248,7 +294,7 @@ def _items(blocks: list[list[tuple[int, str]]], numbered: set[int], labelled: bo
                     prose.end = number
                     continue
             item = _line_item(number, raw, b, marked, labelled)
-            if item.kind in ("short", "track") and not compact and index >= heads and \
+            if item.kind in ("short", "track") and (not compact or wrapped) and index >= heads and \
                     (index + 1 < len(block) or heads > 0):
                 item = _Item("prose", number, item.text, [raw], mark=marked, block=b)
             if item.kind == "label" and item.field_name == "abstract":

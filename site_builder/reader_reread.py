@@ -248,7 +248,7 @@ def read_list(path: str, venue: str | None = None, year: int | None = None, expl
     Returns ``(result, state, reread)``, ``reread`` True when the state was used; without ``full``, None
     instead of a full read of the text (when the edit is not one :func:`reread` takes). Raises nothing for
     bad content (as :func:`reader.read_list`)."""
-    from .reader import ReadError
+    from .reader import ReadError, read_error
     from .reader_text import decode_list
 
     name = str(path)
@@ -260,7 +260,7 @@ def read_list(path: str, venue: str | None = None, year: int | None = None, expl
     try:
         text, removed = decode_list(data, name)
     except ReadError as exc:
-        return ListResult(name, None, [], [Diagnostic(name, exc.line, "error", str(exc))]), None, False
+        return ListResult(name, None, [], [read_error(name, exc)]), None, False
     again = reread(state, text, name, venue, year, explicit, merge) if state is not None else None
     if again is None and not full:
         return None

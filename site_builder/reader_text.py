@@ -64,7 +64,7 @@ def _decode(data: bytes, fast: bool) -> tuple[str, bytes | None]:
     """:func:`decode_bytes` of ``data``, and the UTF-8 bytes the text was decoded from (None for other
     encodings); with ``fast``, control characters of UTF-8 text are counted in its bytes (the same count)."""
     if not data.strip(b" \t\r\n\x00"):
-        raise ReadError("the file is empty")
+        raise ReadError("the file is empty", empty=True)
     boms = [(b"\xef\xbb\xbf", "utf-8"), (b"\xff\xfe\x00\x00", "utf-32-le"), (b"\x00\x00\xfe\xff", "utf-32-be"),
             (b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be")]
     encoding = None
@@ -97,7 +97,7 @@ def _decode(data: bytes, fast: bool) -> tuple[str, bytes | None]:
     if controls > max(2, len(text) // 100):
         raise ReadError("the file is binary (it holds control characters), not a text list")
     if not _VISIBLE.search(text):  # = not clean(text), without cleaning the whole file
-        raise ReadError("the file is empty")
+        raise ReadError("the file is empty", empty=True)
     return text, utf8
 
 

@@ -59,8 +59,10 @@ class ListResult:
 
 class ReadError(ValueError):
     """A list file that cannot be read as text (empty, binary, undecodable); ``line`` is the 1-based line
-    the problem was found on, or 0 when it concerns the whole file."""
+    the problem was found on, or 0 when it concerns the whole file; ``empty`` is True when the file holds
+    no text at all (no bytes, or white space only), which the list readers report as a warning."""
 
-    def __init__(self, message: str, line: int = 0) -> None:
+    def __init__(self, message: str, line: int = 0, empty: bool = False) -> None:
         super().__init__(message)
         self.line = line
+        self.empty = empty

@@ -207,8 +207,8 @@ def test_decode_rejects(data, message):
         decode_bytes(data)
 
 
-@pytest.mark.parametrize("data", [b"", b"\x00\x01\x02\x03binary\x00\xff\xfe\xfd" * 10])
-def test_unreadable_file_is_an_error_diagnostic(tmp_path, data):
+@pytest.mark.parametrize("data", [b"\x00\x01\x02\x03binary\x00\xff\xfe\xfd" * 10])
+def test_unreadable_file_is_an_error_diagnostic(tmp_path, data):  # (an empty file: test_reader_newuser.py)
     path = tmp_path / "bad.txt"
     path.write_bytes(data)
     result = read_list(path, "ICML", 2025)

@@ -1,7 +1,9 @@
 """Reader and config tests from a new user's hand-made lists of real corpus abstracts (issue 3):
 unnumbered papers among numbered ones, explicit titles after an abstract, bare ``Abstract``
 lines, ``TL;DR:`` lines, list markers in titles, affiliations in author lines, duplicate
-papers with conflicting venues, cut-off UTF-16 files and typos in ``site.toml``.
+papers with conflicting venues, cut-off UTF-16 files and typos in ``site.toml``; and from the
+second pass: abstracts hard-wrapped under title and author lines, near-identical papers in a list
+of abstracts alone, a stray line under a track line, and list files that hold no papers.
 
 Every list is written from real corpus records; each test checks every paper's fields
 and the diagnostics."""
@@ -18,7 +20,7 @@ import pytest
 
 from site_builder.config import ConfigError, load_config
 from site_builder.reader import read_list, read_lists, read_text
-from test_reader import CORPUS, ROOT, assert_nothing_lost
+from test_reader import CORPUS, ICLR, ICML25, ROOT, assert_nothing_lost
 
 
 def _corpus(n: int = 400) -> list[dict]:
@@ -272,3 +274,156 @@ def test_sentence_opening_a_paragraph_in_a_compact_numbered_list_is_not_an_unnum
     assert len(rows) == len(chunk)
     assert [(record["title"], diffs) for record, _, diffs, *_ in rows if diffs] == []
     assert all(entry is not None for _, entry, *_ in rows)
+
+
+# --------------------------------------------------------------------------- second new-user pass
+
+ICLR_TEXT = ICLR.read_text(encoding="utf-8")  # abstracts alone
+ICML25_TEXT = ICML25.read_text(encoding="utf-8")  # track / authors / abstract, each a block
+
+
+def _records_titled(*titles: str) -> list[dict]:
+    """The corpus records with these titles, in this order."""
+    wanted = {t: None for t in titles}
+    with open(CORPUS, encoding="utf-8") as handle:
+        for line in handle:
+            r = json.loads(line)
+            if r.get("title") in wanted and wanted[r["title"]] is None:
+                wanted[r["title"]] = r
+    assert all(wanted.values()), [t for t, r in wanted.items() if r is None]
+    return [wanted[t] for t in titles]
+
+
+def _wrapped_list(records: list[dict], width: int = 80) -> tuple[str, list[str]]:
+    """Title, all authors and the abstract hard-wrapped at ``width`` columns in one block per paper
+    (papers separated by a blank line); returns the text and each paper's abstract as written."""
+    import textwrap
+    parts, abstracts = ["ICLR 2025 Papers", ""], []
+    for r in records:
+        wrapped = textwrap.wrap(r["abstract"], width)
+        abstracts.append("\n".join(wrapped))
+        parts += [r["title"], ", ".join(r["authors"]), *wrapped, ""]
+    return "\n".join(parts), abstracts
+
+
+WRAPPED_SIX = ("A Targeted Accuracy Diagnostic for Variational Approximations",
+               "A Tighter Problem-Dependent Regret Bound for Risk-Sensitive Reinforcement Learning",
+               "A Unified Perspective on Regularization and Perturbation in Differentiable Subset Selection",
+               "A Variance-Reduced and Stabilized Proximal Stochastic Gradient Method with Support Identification "
+               "Guarantees for Structured Optimization",
+               "A principled framework for the design and analysis of token algorithms",
+               "A stopping criterion for Bayesian optimization by the gap of expected minimum simple regrets")
+
+
+@pytest.mark.parametrize("width", [80, 72])
+def test_hard_wrapped_abstracts_under_title_and_authors_are_every_paper(width):
+    """Six papers, each a title line, an author line and an abstract hard-wrapped at ~80 columns in one
+    block: six papers with their fields, the abstract as written (line breaks kept), and no warning. The
+    fifth has one author under a title in sentence case; it was read into the fourth's abstract
+    (and before the fix each wrapped line was a title/author candidate, so 6 papers read as 5)."""
+    records = _records_titled(*WRAPPED_SIX)
+    text, abstracts = _wrapped_list(records, width)
+    result = read_text(text, "wrapped.txt")
+    assert [e.title for e in result.entries] == [r["title"] for r in records]
+    assert [list(e.authors) for e in result.entries] == [r["authors"] for r in records]
+    assert [e.abstract for e in result.entries] == abstracts
+    assert result.diagnostics == []
+    assert_nothing_lost(result, text)
+
+
+def test_hard_wrapped_abstracts_of_a_larger_list_are_every_paper():
+    """60 corpus papers (the corpus order, whatever their title case or number of authors) written so:
+    every paper is read with its fields (before the fix, papers went into the abstract above or were cut
+    mid-abstract, several without a warning)."""
+    with open(CORPUS, encoding="utf-8") as handle:
+        records = [r for r in map(json.loads, handle) if r.get("title") and r.get("authors")
+                   and "\n" not in r["abstract"].strip()][:60]
+    text, abstracts = _wrapped_list(records)
+    result = read_text(text, "wrapped.txt")
+    assert [(e.title, list(e.authors), e.abstract) for e in result.entries] == \
+        [(r["title"], r["authors"], a) for r, a in zip(records, abstracts)]
+    assert result.diagnostics == []
+
+
+ANIMALS = ("cats", "dogs", "horses", "sheep", "goats", "rabbits", "ferrets")
+TEMPLATE = ("We present a large-scale dataset of {} videos recorded in natural environments, annotated with behaviour "
+            "labels. We train a transformer model on it and show that it recognises the behaviour of {} more "
+            "accurately than previous methods.")
+
+
+def test_near_identical_papers_appended_to_a_list_of_abstracts_are_papers():
+    """Seven papers written from one template (only the animal differs) appended to the ICLR list of
+    abstracts alone: seven papers (they were read as one abstract of seven paragraphs), no warning
+    between them; the same paragraph listed twice is still one paper, with the duplicate warning."""
+    base = ICLR_TEXT.rstrip("\n")
+    before = read_text(base, "l.txt")
+    added = [TEMPLATE.format(a, a) for a in ANIMALS]
+    text = base + "\n\n" + "\n\n".join(added) + "\n"
+    result = read_text(text, "l.txt")
+    assert len(result.entries) == len(before.entries) + 7
+    assert [e.abstract for e in result.entries[-7:]] == added
+    first = result.entries[-7].line
+    assert [d for d in result.diagnostics if d.line > first] == []
+    assert_nothing_lost(result, text)
+
+    twice = base + "\n\n" + added[0] + "\n\n" + added[0] + "\n"
+    result = read_text(twice, "l.txt")
+    assert len(result.entries) == len(before.entries) + 1 and result.entries[-1].abstract == added[0]
+    line = len(base.split("\n")) + 4
+    assert [str(d) for d in result.diagnostics if d.line == line] == [
+        f"l.txt:{line}: warning: the same paper as l.txt:{line - 2} ('We present a large-scale dataset of cat…'); "
+        f"read once"]
+
+
+@pytest.mark.parametrize("junk", ["xyz", "Page 3", "12"])
+def test_stray_line_after_a_track_line_keeps_the_track_and_is_named(junk):
+    """In the track / authors / abstract layout of seeds/003, a stray line right under a track line: the
+    paper keeps its track and authors, no paper is added or lost, and a warning names the stray line
+    (it was silently read as a further paragraph of the abstract above, or as a paper of its own)."""
+    lines = ICML25_TEXT.split("\n")
+    assert lines[8] == "Deep Learning · Foundation Models"
+    before = read_text(ICML25_TEXT, "003.txt", "ICML", 2025)
+    text = "\n".join(lines[:9] + [junk] + lines[9:])
+    result = read_text(text, "003.txt", "ICML", 2025)
+    assert len(result.entries) == len(before.entries)
+    entry = result.entries[1]
+    assert (entry.track, entry.authors, entry.abstract) == (before.entries[1].track, before.entries[1].authors,
+                                                            before.entries[1].abstract)
+    assert result.entries[0].abstract == before.entries[0].abstract
+    assert any(d.line == 10 and repr(junk) in d.message and d.level == "warning" for d in result.diagnostics), \
+        result.diagnostics
+    assert_nothing_lost(result, text)
+
+
+@pytest.mark.parametrize("data,line,why", [
+    (b"", 0, "it is empty or white space only"),
+    (b" \r\n\t\n\n", 0, "it is empty or white space only"),
+    ("\ufeff\u3000\n".encode("utf-16"), 0, "it is empty or white space only"),
+    (b"ICLR 2025 Papers\n\n", 1, "only its heading 'ICLR 2025 Papers'"),
+])
+def test_list_without_papers_is_a_warning_and_the_others_are_read(tmp_path, data, line, why):
+    """An empty, white-space-only or heading-only list file: one warning naming the file ("holds no
+    papers"), no error, and the other lists read as without it (it was an error at line 0, which
+    stopped the build)."""
+    a = RECORDS[95]
+    (tmp_path / "a.txt").write_text(f"ICLR 2025 Papers\n\n{a['title']}\n{_authors(a)}\n{a['abstract']}\n",
+                                    encoding="utf-8")
+    (tmp_path / "b.txt").write_bytes(data)
+    results = read_lists([tmp_path / "a.txt", tmp_path / "b.txt"], "ICML", 2025)
+    assert [len(r.entries) for r in results] == [1, 0]
+    assert results[0].diagnostics == []
+    assert [str(d) for d in results[1].diagnostics] == [
+        f"{tmp_path / 'b.txt'}:{line}: warning: the file holds no papers ({why}); the other lists are built "
+        f"without it"]
+
+
+def test_build_with_an_empty_list_builds_the_others(tmp_path):
+    a = RECORDS[96]
+    run = _build(tmp_path, 'title = "Mine"\n', {
+        "a.txt": f"ICLR 2025 Papers\n\n{a['title']}\n{_authors(a)}\n{a['abstract']}\n", "b.txt": "\n  \n"})
+    assert run.returncode == 0, run.stderr
+    assert run.stderr.splitlines() == [
+        f"{tmp_path / 'seeds' / 'b.txt'}:0: warning: the file holds no papers (it is empty or white space only); "
+        f"the other lists are built without it"]
+    papers = json.loads((tmp_path / "out" / "papers.json").read_text(encoding="utf-8"))
+    assert [p["title"] for p in papers] == [a["title"]]

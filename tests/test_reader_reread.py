@@ -306,6 +306,24 @@ def test_an_edit_that_changes_a_continuation_decision(tmp_path):
     assert _check(target, old, new, None, None)
 
 
+def test_edits_of_a_compact_list_of_hard_wrapped_abstracts(tmp_path):
+    """Title, authors and an abstract hard-wrapped at 80 columns in one block per paper (the wrapped lines
+    are one paragraph, reader_items._paragraph_lines): every kind of edit reads as a full read."""
+    import json
+    import textwrap
+
+    with open(DEFAULT_CORPUS, encoding="utf-8") as handle:
+        records = [r for r in map(json.loads, handle) if r.get("title") and r.get("authors")
+                   and "\n" not in r["abstract"].strip()][:40]
+    parts = ["ICLR 2025 Papers", ""]
+    for r in records:
+        parts += [r["title"], ", ".join(r["authors"]), *textwrap.wrap(r["abstract"], 80), ""]
+    text = "\n".join(parts)
+    rng = random.Random(3)
+    used = sum(_check(tmp_path / "wrapped.txt", text, new, None, None) for _, new in _edits(text, rng, 80))
+    assert used >= 10  # the abstract edits are read from the state
+
+
 def test_a_state_of_other_config_or_format_is_not_used(tmp_path):
     target = tmp_path / "labelled.txt"
     target.write_text(LABELLED, encoding="utf-8")
