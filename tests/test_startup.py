@@ -1,0 +1,56 @@
+"""The fixed costs of a build's own process: what a one-abstract rebuild does not import or compile."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import CONFIG, SEEDS
+from site_builder import continuation, reader, reader_heading, reader_lines, urls
+
+ROOT = Path(urls.__file__).resolve().parent.parent
+
+#: Run in a fresh process: a build with the cache, then what it imported and compiled (the deferred patterns
+#: and python-slugify are loaded on first use only).
+_BUILD = """
+import sys
+from site_builder import cli, continuation, reader_heading, reader_lines
+assert cli.main(['--seeds', {seeds!r}, '--config', {config!r}, '--out', {out!r}, '--cache', {cache!r}, '--quiet']) == 0
+print('slugify' in sys.modules, reader_heading._heading_forms.cache_info().currsize,
+      reader_lines._name_token.cache_info().currsize, reader_lines._connectives.cache_info().currsize,
+      reader_lines._sentence_break.cache_info().currsize, continuation._wording.cache_info().currsize)
+"""
+
+
+def _build(seeds: Path, tmp_path: Path) -> list[str]:
+    script = _BUILD.format(seeds=str(seeds), config=str(CONFIG), out=str(tmp_path / "site"),
+                           cache=str(tmp_path / "cache"))
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env)
+    assert result.returncode == 0, result.stderr[-2000:]
+    return result.stdout.split()
+
+
+def test_a_one_abstract_rebuild_compiles_no_reading_pattern_and_imports_no_slugify(tmp_path):
+    seeds = tmp_path / "seeds"
+    shutil.copytree(SEEDS, seeds)
+    cold = _build(seeds, tmp_path)
+    assert cold == ["True", "1", "1", "1", "1", "1"]  # a cold build reads every list: all of them in use
+    lists = sorted(seeds.glob("*.txt"), key=lambda p: p.stat().st_size)
+    text = lists[-1].read_text(encoding="utf-8").rstrip("\n")
+    lists[-1].write_text(text + " We also release our code.\n", encoding="utf-8")
+    assert _build(seeds, tmp_path) == ["False", "0", "0", "0", "0", "0"]
+
+
+def test_the_deferred_patterns_are_the_module_attributes_they_were():
+    assert reader.HEADING is reader_heading.HEADING is reader_heading._heading_forms()[0]
+    assert reader.PAGE_HEADING is reader_heading.PAGE_HEADING is reader_heading._heading_forms()[3]
+    assert reader.HEADING.match("ICLR 2025 Papers")["venue"] == "ICLR"
+    assert reader_heading.parse_heading("KDD '24").year == 2024
+    assert reader_heading.is_heading_line("论文检索")
+    assert reader_lines.name_shape("Anthony K.H: Tung") == 1.0
+    assert continuation._wording()[0].match("Furthermore, we")
+    assert urls.make_slug.__wrapped__("Ünïcode Title", "x") == "unicode-title"
