@@ -475,23 +475,40 @@ class Output:
                     os.replace(os.path.join(folder, name), dest)
                     if not replaced:
                         done.append((dest, None))
-            for folder, subfolders, names in os.walk(target, topdown=False):
-                rel = os.path.relpath(folder, target)
-                rel = "" if rel == "." else rel.replace(os.sep, "/") + "/"
-                for name in names:
-                    if rel + name not in self.written:
-                        _set_aside(os.path.join(folder, name), backup, done)
-                for sub in subfolders:
-                    try:
-                        os.rmdir(os.path.join(folder, sub))  # only when empty
-                    except OSError:
-                        pass
+            _set_aside_unwritten(target, "", self.written, backup, done)
         except BaseException:
             _undo_moves(done, made)
             shutil.rmtree(backup, ignore_errors=True)
             raise
         shutil.rmtree(backup, ignore_errors=True)
         shutil.rmtree(staging, ignore_errors=True)
+
+
+def _set_aside_unwritten(folder: str, rel: str, written: set[str], backup: str, done: list) -> None:
+    """Set aside (:func:`_set_aside`) every file under ``folder`` whose path ``rel + name`` (``rel``: the folder's
+    path in the output, ``""`` or ending in ``/``) is not in ``written``, and remove the subfolders left empty.
+
+    What a bottom-up :func:`os.walk` of ``folder`` does (a link to a folder is neither followed nor removed), at
+    about half its cost for an output of ~28,800 files that a rebuild keeps: :func:`os.listdir` names, the
+    written ones (nearly all) skipped with C-level set lookups, and only the others (folders, files of a
+    previous build or of the user's) looked at. A folder that cannot be listed is skipped, as by
+    :func:`os.walk`; raises ``OSError`` as :func:`os.replace` does."""
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return
+    is_written = map(written.__contains__, map(rel.__add__, names))
+    for name in [name for name, kept in zip(names, is_written) if not kept]:
+        path = os.path.join(folder, name)
+        if os.path.isdir(path):  # a folder, or a link to one (as os.walk tells them, following links)
+            if not os.path.islink(path):
+                _set_aside_unwritten(path, f"{rel}{name}/", written, backup, done)
+            try:
+                os.rmdir(path)  # only when empty
+            except OSError:
+                pass
+        else:
+            _set_aside(path, backup, done)
 
 
 def _set_aside(path: str, backup: str, done: list) -> None:

@@ -54,3 +54,38 @@ def test_the_deferred_patterns_are_the_module_attributes_they_were():
     assert reader_lines.name_shape("Anthony K.H: Tung") == 1.0
     assert continuation._wording()[0].match("Furthermore, we")
     assert urls.make_slug.__wrapped__("Ünïcode Title", "x") == "unicode-title"
+
+
+def _files(root: Path) -> dict[str, bytes]:
+    """Every file under ``root`` (links not followed) by relative path, with its bytes."""
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*"))
+            if p.is_file() and not p.is_symlink()}
+
+
+def test_a_cached_rebuild_removes_every_file_and_folder_it_did_not_write_and_follows_no_link(tmp_path):
+    """The in-place commit of a rebuild (kept pages) leaves exactly the build's files: a user's files at the top,
+    in the site's folders and in folders of their own (removed with them) go; a link to a folder outside the
+    output is neither followed nor removed (as the bottom-up os.walk it replaces did)."""
+    from conftest import build_into
+
+    seeds = tmp_path / "seeds"
+    shutil.copytree(SEEDS, seeds)
+    out, cache = tmp_path / "site", tmp_path / "cache"
+    assert build_into(out, "--cache", str(cache), "--quiet", seeds=seeds) == 0
+    outside = tmp_path / "outside"
+    (outside / "deep").mkdir(parents=True)
+    (outside / "deep" / "keep.txt").write_text("not the site's")
+    (out / "mine.txt").write_text("a user's file")
+    (out / "papers" / "extra.html").write_text("stale page")
+    (out / "own" / "nested" / "more").mkdir(parents=True)
+    (out / "own" / "nested" / "more" / "a.txt").write_text("a")
+    (out / "own" / "b.txt").write_text("b")
+    (out / "papers" / "link").symlink_to(outside, target_is_directory=True)
+    lists = sorted(seeds.glob("*.txt"), key=lambda p: p.stat().st_size)
+    text = lists[-1].read_text(encoding="utf-8").rstrip("\n")
+    lists[-1].write_text(text + " We also release our code.\n", encoding="utf-8")
+    assert build_into(out, "--cache", str(cache), "--quiet", seeds=seeds) == 0
+    assert build_into(tmp_path / "fresh", "--no-cache", "--quiet", seeds=seeds) == 0
+    assert _files(out) == _files(tmp_path / "fresh")
+    assert not (out / "own").exists()
+    assert (out / "papers" / "link").is_symlink() and (outside / "deep" / "keep.txt").read_text() == "not the site's"
