@@ -452,11 +452,18 @@ def _build_lists(seeds: Path, out: Path, config: SiteConfig, strict: bool, notes
                 return _saved_report(saved, progress)
             except (TypeError, ValueError, KeyError):
                 pass
-    build_cache = BuildCache(cache)
+    # Forked before the cache loads its tables (a smaller process to copy, ~0.1 s earlier).
+    check = start_file_check(out, manifest) if manifest is not None else None
+    try:
+        build_cache = BuildCache(cache)
+    except BaseException:
+        if check is not None:
+            check.cancel()
+        raise
     build_cache.file_digests = digests  # the lists as inputs_digest read them: not read again
     build_cache.defer_writes = True  # an edited list's cache files are written beside the pages (other_files)
     if manifest is not None:
-        build_cache.check_files_meanwhile(manifest, start_file_check(out, manifest))
+        build_cache.check_files_meanwhile(manifest, check)
     try:
         progress.stage("reading lists")
         entries = read_lists(files, config, diagnostics, build_cache)
