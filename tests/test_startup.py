@@ -89,3 +89,53 @@ def test_a_cached_rebuild_removes_every_file_and_folder_it_did_not_write_and_fol
     assert _files(out) == _files(tmp_path / "fresh")
     assert not (out / "own").exists()
     assert (out / "papers" / "link").is_symlink() and (outside / "deep" / "keep.txt").read_text() == "not the site's"
+
+
+def test_a_rebuild_commits_on_the_listing_made_meanwhile_and_lists_again_the_folders_changed_since(
+        tmp_path, monkeypatch):
+    """The output folder is listed by the process that checks the previous build's files, while the build runs;
+    at commit, a folder still as listed (inode, mtime) is taken from that listing, any other is listed again: a
+    user's files added before the build and one added just before the commit are all removed."""
+    import time
+
+    from conftest import build_into
+    from site_builder import writer
+
+    seeds = tmp_path / "seeds"
+    shutil.copytree(SEEDS, seeds)
+    out, cache = tmp_path / "site", tmp_path / "cache"
+    assert build_into(out, "--cache", str(cache), "--quiet", seeds=seeds) == 0
+    (out / "mine.txt").write_text("a user's file")
+    (out / "papers" / "extra.html").write_text("stale page")
+    (out / "own" / "deep").mkdir(parents=True)
+    (out / "own" / "deep" / "a.txt").write_text("a")
+    an_hour_ago = time.time() - 3600
+    for folder in [out, *[p for p in out.rglob("*") if p.is_dir()]]:
+        os.utime(folder, (an_hour_ago, an_hour_ago))  # older than writer._RACY_NS: listings of them are taken
+    seen = {}
+    still_listed, commit = writer._still_listed, writer.Output.commit
+
+    def spy_still_listed(target, listing):
+        seen["taken"] = still_listed(target, listing)
+        return seen["taken"]
+
+    def late_file_then_commit(self, *args):
+        seen["listing"] = args[0] if args else None
+        (out / "venues" / "late.html").write_text("added while the build ran")
+        return commit(self, *args)
+
+    monkeypatch.setattr(writer, "_still_listed", spy_still_listed)
+    monkeypatch.setattr(writer.Output, "commit", late_file_then_commit)
+    lists = sorted(seeds.glob("*.txt"), key=lambda p: p.stat().st_size)
+    text = lists[-1].read_text(encoding="utf-8").rstrip("\n")
+    lists[-1].write_text(text + " We also release our code.\n", encoding="utf-8")
+    assert build_into(out, "--cache", str(cache), "--quiet", seeds=seeds) == 0
+    monkeypatch.undo()
+    from site_builder import workers
+
+    assert (seen["listing"] is not None) == (workers.worker_count() >= 2)  # (no fork: every folder listed at commit)
+    if seen["listing"] is not None:
+        assert {"", "papers/", "own/", "own/deep/"} <= set(seen["listing"])
+        assert "papers/" in seen["taken"] and "venues/" not in seen["taken"]  # venues/ changed after its listing
+    assert build_into(tmp_path / "fresh", "--no-cache", "--quiet", seeds=seeds) == 0
+    assert _files(out) == _files(tmp_path / "fresh")
