@@ -15,10 +15,9 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
-from slugify import slugify
-
 from . import strmemo
 from .authors import clean_name, family_name
+from .urls import slugifier
 
 #: Title words skipped when picking the key's word (as Google Scholar does).
 TITLE_STOPWORDS = frozenset(
@@ -53,7 +52,7 @@ def protect_case(escaped: str) -> str:
 
 @strmemo.memoized("ascii_word")  # kept across builds (see strmemo)
 def _ascii_word(text: str) -> str:
-    return re.sub(r"[^a-z]", "", slugify(text, separator="").lower())
+    return re.sub(r"[^a-z]", "", slugifier()(text, separator="").lower())
 
 
 _TITLE_SPLIT = re.compile(r"[\s\-:/]+")

@@ -303,6 +303,7 @@ class BuildCache:
         # The previous build's files checked early in a forked process (see check_files_meanwhile):
         self._check: tuple[dict, Any] | None = None  # (the manifest checked, its job's handle)
         self._not_as_recorded: set[str] | None = None  # its answer, once taken
+        self._listing: dict | None = None  # the output folder's listing it made too (see output_listing)
         self._deferred: list[Callable[[], None]] = []  # cache files to write later (see defer)
         #: SHA-256 (32 bytes) of input files this build has read already, by path as a string (the lists, set by
         #: the build from :func:`site_builder.unchanged.inputs_digest`, taken by :mod:`site_builder.listcache`).
@@ -584,7 +585,7 @@ class BuildCache:
     def check_files_meanwhile(self, data: dict, job) -> None:
         """Take ``job``, a running :func:`files_not_as_recorded` of the previous build's manifest ``data``
         (the dict :func:`read_manifest` gave, to be handed to :meth:`open_output`): a handle with ``result()``
-        (the paths) and ``cancel()``, e.g. :class:`site_builder.workers.Background`. Pages are then kept
+        (the paths, and the output folder's listing for :meth:`output_listing`) and ``cancel()``, e.g. :class:`site_builder.workers.Background`. Pages are then kept
         (:meth:`keep_pages`, :meth:`reuse_pages`) on its answer instead of a ``stat`` each here: the same
         test, made earlier, off this process's path (~28,800 files, ~0.1 s). None: nothing to take."""
         self.stop_file_check()
@@ -603,10 +604,19 @@ class BuildCache:
         check, self._check = self._check, None
         if check is not None:
             try:
-                self._not_as_recorded = set(check[1].result())
+                paths, self._listing = check[1].result()
+                self._not_as_recorded = set(paths)
             except Exception:  # the check failed (e.g. its process was killed): stat here instead
-                self._not_as_recorded = None
+                self._not_as_recorded = self._listing = None
         return self._not_as_recorded
+
+    def output_listing(self) -> tuple[dict | None, dict]:
+        """``(listing, recorded)`` for :meth:`~site_builder.writer.Output.commit`: the output folder's listing
+        (:func:`~site_builder.writer.unrecorded_names`) that the check of :meth:`check_files_meanwhile` made of
+        the previous build's files ``recorded``; ``(None, {})`` when no such check answered."""
+        if self._listing is None or self._not_as_recorded is None:
+            return None, {}
+        return self._listing, self._previous
 
     def key(self, *parts: Any) -> str | None:
         """Key of an output file: a digest of the code version and the digests of ``parts``.

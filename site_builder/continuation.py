@@ -72,35 +72,16 @@ CHAIN_PRIOR = 3.2
 PARALLEL = 0.7  # word-sequence likeness from which two paragraphs are near-copies, never one abstract
 PARALLEL_SCORE = -20.0  # the log-odds of a boundary between near-copies: a new paper, with no warning
 
-# Openings that need a sentence before them ("connective"), and openings that often follow one ("opener").
-_CONNECTIVES = re.compile(
-    r"^(?:furthermore|moreover|however|in addition,|additionally|finally|lastly|similarly|likewise|interestingly|"
-    r"importantly|notably|in particular|specifically,|concretely|thus|hence|therefore|consequently|accordingly|"
-    r"nevertheless|nonetheless|meanwhile|besides|in summary|to summarize|in conclusion|as a result|"
-    r"as a side result|for example|for instance|these|those|such|then|also|secondly|thirdly|second,|third,|"
-    r"first,|firstly|qualitatively|quantitatively|computationally|here,? we|to this end|to that end|to do so|"
-    r"we (?:further|also|then|additionally|finally|next)|(?:building|based) on (?:these|this|our|such|the above)|"
-    r"(?:the |our )?code (?:is|and|will|for|at)|(?:data|models?) and code|project (?:page|website)|"
-    r"trigger warning|\(?[ivx]{1,4}\)|\(?\d{1,2}[.)]|[-*•·]\s)(?:\b|\s|$)", re.I)
+# Openings that often follow a sentence ("opener"; those that need one, "connective", are in _wording).
 _OPENERS = re.compile(r"^(?:our|in contrast|overall|extensive (?:experiments|evaluations?|results)|"
                       r"experiments (?:on|show|demonstrate)|experimental results)\b", re.I)
 _LOWER = re.compile(r"^[a-z(\[]")
-_ANAPHOR = re.compile(r"\b(?:these|those|such|aforementioned|the (?:above|introduced|proposed|resulting|latter|former)|"
-                      r"our (?:dataset|benchmark|method|model|approach|framework|algorithm|analysis|results?|system|"
-                      r"proposed|findings|experiments)|"
-                      r"this (?!paper|work|study|article|note|survey|thesis|research|talk|abstract|tutorial|position)"
-                      r"[a-z]+)\b", re.I)
 _FIRST_SENTENCE = re.compile(r"^.*?(?:[.!?](?=\s+[A-Z(\\$])|$)", re.S)
 _CONTRIBUTION = re.compile(r"\b(?:we|our|us|this (?:paper|work|study|article|thesis|survey|note)|in this|"
                            r"propos(?:e|es|ed|ing)|present(?:s|ed)?|introduc(?:e|es|ed))\b", re.I)
 _CONTRIBUTION_START = re.compile(r"^(?:we|in this (?:paper|work|study)|this (?:paper|work|study)|here,? we|"
                                  r"to (?:address|tackle|overcome|solve|bridge|mitigate))\b", re.I)
 _LAST_SENTENCE = re.compile(r"(?:^|[.!?]\s+)([A-Z][^.!?]*[.!?]?)\s*$")
-_GAP = re.compile(r"^(?:however|yet|but|unfortunately|nevertheless|despite|although|while)\b|\b(?:remains? (?:an? )?"
-                  r"(?:challenge|challenging|open|unclear|unexplored|unknown|elusive|limited|difficult)|lack(?:s|ing)?\b|"
-                  r"limitations?|limited|limiting|struggle|fail(?:s|ed)? to|suffer|unsolved|open (?:problem|question)|"
-                  r"understudied|overlooked|insufficient|costly|expensive|restrictive|not (?:yet |well )?"
-                  r"(?:understood|known|addressed|explored|clear))", re.I)
 _WORD = re.compile(r"[^\W\d_][\w\-]*[^\W_]")
 _WORD_ASCII = re.compile(r"[a-z][a-z0-9_\-]*[a-z0-9]")  # _WORD on lower-case ASCII text
 _NAME = re.compile(r"\b[A-Za-z][\w\-]*\b")
@@ -161,18 +142,48 @@ def _names(text: str) -> set[str]:  # cached: callers must not change the set
             and (_UPPER.search(w, 1) or _DIGIT.search(w)) and _TWO_LETTERS.search(w)}
 
 
+@functools.cache
+def _wording() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """``(connectives, anaphors, gaps)``: the largest patterns of :func:`_unary` (openings that need a sentence
+    before them, words that refer back, a ``before`` ending on a gap), compiled on first use, not at import
+    (~5 ms of CPU that a build reading no list of abstracts alone, e.g. a rebuild from the list cache, saves)."""
+    connectives = re.compile(
+        r"^(?:furthermore|moreover|however|in addition,|additionally|finally|lastly|similarly|likewise|interestingly|"
+        r"importantly|notably|in particular|specifically,|concretely|thus|hence|therefore|consequently|accordingly|"
+        r"nevertheless|nonetheless|meanwhile|besides|in summary|to summarize|in conclusion|as a result|"
+        r"as a side result|for example|for instance|these|those|such|then|also|secondly|thirdly|second,|third,|"
+        r"first,|firstly|qualitatively|quantitatively|computationally|here,? we|to this end|to that end|to do so|"
+        r"we (?:further|also|then|additionally|finally|next)|(?:building|based) on (?:these|this|our|such|the above)|"
+        r"(?:the |our )?code (?:is|and|will|for|at)|(?:data|models?) and code|project (?:page|website)|"
+        r"trigger warning|\(?[ivx]{1,4}\)|\(?\d{1,2}[.)]|[-*•·]\s)(?:\b|\s|$)", re.I)
+    anaphors = re.compile(
+        r"\b(?:these|those|such|aforementioned|the (?:above|introduced|proposed|resulting|latter|former)|"
+        r"our (?:dataset|benchmark|method|model|approach|framework|algorithm|analysis|results?|system|"
+        r"proposed|findings|experiments)|"
+        r"this (?!paper|work|study|article|note|survey|thesis|research|talk|abstract|tutorial|position)"
+        r"[a-z]+)\b", re.I)
+    gaps = re.compile(
+        r"^(?:however|yet|but|unfortunately|nevertheless|despite|although|while)\b|\b(?:remains? (?:an? )?"
+        r"(?:challenge|challenging|open|unclear|unexplored|unknown|elusive|limited|difficult)|lack(?:s|ing)?\b|"
+        r"limitations?|limited|limiting|struggle|fail(?:s|ed)? to|suffer|unsolved|open (?:problem|question)|"
+        r"understudied|overlooked|insufficient|costly|expensive|restrictive|not (?:yet |well )?"
+        r"(?:understood|known|addressed|explored|clear))", re.I)
+    return connectives, anaphors, gaps
+
+
 @functools.lru_cache(maxsize=65536)
 def _unary(text: str, short: float) -> dict[str, bool]:
     first = _FIRST_SENTENCE.match(text).group(0)
     last = _LAST_SENTENCE.search(text[-600:])
-    return {"connective": bool(_CONNECTIVES.match(text)),
+    connectives, anaphors, gaps = _wording()
+    return {"connective": bool(connectives.match(text)),
             "opener": bool(_OPENERS.match(text) or _LOWER.match(text)),
             "short": len(text) < short,
             "no_contribution": not _CONTRIBUTION.search(text),
             "contribution_start": bool(_CONTRIBUTION.search(first)),
-            "anaphor": bool(_ANAPHOR.search(first)),
+            "anaphor": bool(anaphors.search(first)),
             "open_end": text.rstrip().endswith((",", ":", ";")),  # = re.search(r"[,:;]$", text.rstrip())
-            "gap_end": bool(_GAP.search(last.group(1))) if last else False}
+            "gap_end": bool(gaps.search(last.group(1))) if last else False}
 
 
 def _parallel(before: str, after: str) -> bool:

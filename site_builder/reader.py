@@ -58,10 +58,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Iterable
 
+from . import reader_heading
 from .continuation import CHAIN_PRIOR, MERGE, MERGE_WARN, WARN, continuation_scores
 from .diagnostics import Diagnostic
 from .reader_duplicates import identity_key, merge_duplicates
-from .reader_heading import HEADING, PAGE_HEADING, is_heading_line, parse_heading
+from .reader_heading import is_heading_line, parse_heading
 from .reader_items import (
     AMBIGUOUS_MARGIN, _abstract_only, _best_roles, _blocks, _Draft, _file_evidence, _headers, _is_compact, _Item,
     _items, _numbering, _segment, _sentences_as_prose, _split_by_pattern, _split_overfull,
@@ -81,6 +82,14 @@ __all__ = [
     "name_shape", "name_shaped", "author_score", "title_score", "track_score", "prose_score", "capital_ratio",
     "is_prose", "read_text", "read_list", "read_lists", "merge_duplicates", "identity_key", "read_error",
 ]
+
+
+def __getattr__(name: str):
+    """``HEADING`` and ``PAGE_HEADING``, compiled on first use (see :mod:`site_builder.reader_heading`)."""
+    if name in ("HEADING", "PAGE_HEADING"):
+        return getattr(reader_heading, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 # ----------------------------------------------------------------------------
 # Reading

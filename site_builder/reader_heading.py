@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 from .reader_types import Heading
@@ -13,12 +14,27 @@ _PAGE_HEAD = (r"(?:accepted|papers?|list|lists|proceedings|main|conference|track
               r"[-–—:：|·()（）])")
 _VENUE = r"(?P<venue>[A-Za-z0-9][A-Za-z0-9&\-]*?[A-Za-z][A-Za-z0-9&]*|[A-Za-z])"
 _LEAD = rf"^#*\s*(?P<lead>(?:{_PAGE_HEAD}\s*)*?)"
-HEADING = re.compile(_LEAD + _VENUE + r"[\s\-']*(?P<year>(?:19|20)\d\d)(?![\d])(?P<rest>.*)$", re.I)
-_HEADING_SHORT_YEAR = re.compile(_LEAD + _VENUE + r"(?:\s*[-'’]\s*|\s+[-'’])(?P<yy>\d\d)(?![\d])(?P<rest>.*)$", re.I)
-_HEADING_YEAR_FIRST = re.compile(_LEAD + r"(?P<year>(?:19|20)\d\d)(?![\d])[\s\-]+" + _VENUE + r"(?![\w])(?P<rest>.*)$",
-                                 re.I)
-PAGE_HEADING = re.compile(rf"^#*\s*(?:{_PAGE_HEAD}\s*)+$", re.I)
-_PAGE_WORD = re.compile(rf"^{_PAGE_HEAD}$", re.I)
+
+
+@functools.cache
+def _heading_forms() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """``(HEADING, short year, year first, PAGE_HEADING, page word)``: the heading patterns, compiled on first
+    use, not at import (~10 ms of CPU: a rebuild whose lists come from the list cache reads no heading)."""
+    return (re.compile(_LEAD + _VENUE + r"[\s\-']*(?P<year>(?:19|20)\d\d)(?![\d])(?P<rest>.*)$", re.I),
+            re.compile(_LEAD + _VENUE + r"(?:\s*[-'’]\s*|\s+[-'’])(?P<yy>\d\d)(?![\d])(?P<rest>.*)$", re.I),
+            re.compile(_LEAD + r"(?P<year>(?:19|20)\d\d)(?![\d])[\s\-]+" + _VENUE + r"(?![\w])(?P<rest>.*)$", re.I),
+            re.compile(rf"^#*\s*(?:{_PAGE_HEAD}\s*)+$", re.I),
+            re.compile(rf"^{_PAGE_HEAD}$", re.I))
+
+
+def __getattr__(name: str) -> re.Pattern[str]:
+    """``HEADING`` (a venue and year heading) and ``PAGE_HEADING`` (page words alone) as module attributes, as
+    before their compilation was deferred (:func:`_heading_forms`; https://peps.python.org/pep-0562/)."""
+    if name == "HEADING":
+        return _heading_forms()[0]
+    if name == "PAGE_HEADING":
+        return _heading_forms()[3]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _match_heading(text: str) -> tuple[str, int, str] | None:
@@ -30,9 +46,10 @@ def _match_heading(text: str) -> tuple[str, int, str] | None:
     (``ACL 2024 Findings``, ``Findings of EMNLP 2023``) gives the venue ``ACL Findings``: the
     Findings are a venue of their own, apart from the main conference.
     """
-    for pattern in (HEADING, _HEADING_SHORT_YEAR, _HEADING_YEAR_FIRST):
+    venue_year, short_year, year_first, _, page_word = _heading_forms()
+    for pattern in (venue_year, short_year, year_first):
         m = pattern.match(text)
-        if not m or len(m["rest"]) > 60 or _PAGE_WORD.match(m["venue"]):
+        if not m or len(m["rest"]) > 60 or page_word.match(m["venue"]):
             continue
         year = int(m["year"]) if "year" in m.groupdict() and m["year"] else 2000 + int(m["yy"])
         venue = m["venue"]
@@ -63,4 +80,4 @@ def is_heading_line(text: str) -> bool:
         return False
     if _match_heading(text) and not re.search(r"[.!?。]$", text):
         return True
-    return bool(PAGE_HEADING.match(text))
+    return bool(_heading_forms()[3].match(text))

@@ -186,10 +186,18 @@ TITLE_WORDS = {
 }
 _PARTICLES = {"de", "da", "del", "della", "der", "den", "van", "von", "di", "du", "la", "le", "dos", "das", "do",
               "al", "el", "bin", "ibn", "y", "zu", "ter", "ten", "e", "st.", "mc", "d'", "dela", "des", "af"}
-_NAME_TOKEN = re.compile(r"^(?:[A-Z\u00C0-\u00DE\u0100-\u024F\u0391-\u03A9\u0410-\u042F][\w\u0300-\u036f'’.\-]*|"
-                         r"[A-Z]\.(?:[A-Z]\.?)*|[\u3400-\u9fff\uac00-\ud7af\u3040-\u30ff]{1,6}|"
-                         r"[A-Za-z][a-z]*[-'’][A-Z][\w'’\-]*|d[’'][A-Z]\w*|[A-Z]{2,4}|[a-z]{1,3}[A-Z][\w'’\-]+|"
-                         r"\([A-Z][\w'’.\-]*\))$")
+
+
+@functools.cache
+def _name_token() -> re.Pattern[str]:
+    """A token shaped like part of a person's name (for :func:`name_shape`), compiled on first use, not at
+    import (~5 ms of CPU that a rebuild whose lists come from the list cache does not spend)."""
+    return re.compile(r"^(?:[A-Z\u00C0-\u00DE\u0100-\u024F\u0391-\u03A9\u0410-\u042F][\w\u0300-\u036f'’.\-]*|"
+                      r"[A-Z]\.(?:[A-Z]\.?)*|[\u3400-\u9fff\uac00-\ud7af\u3040-\u30ff]{1,6}|"
+                      r"[A-Za-z][a-z]*[-'’][A-Z][\w'’\-]*|d[’'][A-Z]\w*|[A-Z]{2,4}|[a-z]{1,3}[A-Z][\w'’\-]+|"
+                      r"\([A-Z][\w'’.\-]*\))$")
+
+
 _SENTENCE_END = re.compile(r"[.!?。！？]['\"”’)]*$")
 
 
@@ -231,7 +239,7 @@ def name_shape(name: str) -> float:
         return 0.0
     caps = weak = 0
     for t in tokens:
-        if _NAME_TOKEN.match(t):
+        if _name_token().match(t):
             caps += 1
         elif t.lower() in _PARTICLES:
             continue
@@ -371,14 +379,17 @@ def track_score(text: str, repeats: int) -> float:
     return score
 
 
-_CONNECTIVES = re.compile(r"^(?:furthermore|moreover|in particular|additionally|in addition|finally|"
-                          r"specifically|to this end|to address|to tackle|to overcome|to do so|to that end|"
-                          r"our (?:first|second|third|main|key|results|code|experiments|contributions?|findings)|"
-                          r"project (?:page|website)|code|the code|we (?:further|also|then|evaluate|validate|conduct|"
-                          r"complement|empirically|release)|trigger warning|extensive|experiments?|experimental|"
-                          r"empirically|based on|building on|then|thus|hence|therefore|consequently|these|such|"
-                          r"second|third|lastly|overall|concretely|notably|importantly|further|"
-                          r"\(\d|\(?[ivx]+\)|\d+[.)]|[-*•])(?:\b|\s|$)", re.I)
+@functools.cache
+def _connectives() -> re.Pattern[str]:
+    """An opening that ties a line to a sentence before it (for :func:`prose_score`), compiled on first use."""
+    return re.compile(r"^(?:furthermore|moreover|in particular|additionally|in addition|finally|"
+                      r"specifically|to this end|to address|to tackle|to overcome|to do so|to that end|"
+                      r"our (?:first|second|third|main|key|results|code|experiments|contributions?|findings)|"
+                      r"project (?:page|website)|code|the code|we (?:further|also|then|evaluate|validate|conduct|"
+                      r"complement|empirically|release)|trigger warning|extensive|experiments?|experimental|"
+                      r"empirically|based on|building on|then|thus|hence|therefore|consequently|these|such|"
+                      r"second|third|lastly|overall|concretely|notably|importantly|further|"
+                      r"\(\d|\(?[ivx]+\)|\d+[.)]|[-*•])(?:\b|\s|$)", re.I)
 
 
 @functools.lru_cache(maxsize=65536)
@@ -394,18 +405,24 @@ def prose_score(text: str) -> float:
         score += 2.0
     if re.search(r"https?://|www\.", text):
         score += 3.0
-    if _CONNECTIVES.match(text):
+    if _connectives().match(text):
         score += 2.0
     if len(text) < 40:
         score -= 1.5
-    if _STOP_CHAR.search(text) and _SENTENCE_BREAK.search(text):
+    if _STOP_CHAR.search(text) and _sentence_break().search(text):
         score += 2.0
     return score
 
 
-_STOP_CHAR = re.compile(r"[.!?。！？]")  # every _SENTENCE_BREAK match holds one: a cheap test before it
-_SENTENCE_BREAK = re.compile(r"(?:[^\W\d_]{2,}|[\d)\]$%])(?<!\bvs)(?<!\bal)(?<!\betc)(?<!\bcf)(?<!\bFig)(?<!\bEq)"
-                             r"(?<!\bSec)(?<!\bNo)(?<!\bSt)(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bJr)[.!?]['\"”’)]*\s+[(\[A-Z\d]|[。！？]\s*\S")
+_STOP_CHAR = re.compile(r"[.!?。！？]")  # every _sentence_break() match holds one: a cheap test before it
+
+
+@functools.cache
+def _sentence_break() -> re.Pattern[str]:
+    """The end of a sentence followed by another (for :func:`prose_score` and :func:`is_prose`; every match
+    holds a :data:`_STOP_CHAR`), compiled on first use."""
+    return re.compile(r"(?:[^\W\d_]{2,}|[\d)\]$%])(?<!\bvs)(?<!\bal)(?<!\betc)(?<!\bcf)(?<!\bFig)(?<!\bEq)"
+                      r"(?<!\bSec)(?<!\bNo)(?<!\bSt)(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bJr)[.!?]['\"”’)]*\s+[(\[A-Z\d]|[。！？]\s*\S")
 
 
 @functools.lru_cache(maxsize=65536)
@@ -423,5 +440,5 @@ def is_prose(text: str) -> bool:
         return True
     if re.search(r"https?://|www\.", text) and len(text) > 60 and " " in text:
         return True
-    sentences = len(_SENTENCE_BREAK.findall(text)) if _STOP_CHAR.search(text) else 0
+    sentences = len(_sentence_break().findall(text)) if _STOP_CHAR.search(text) else 0
     return (sentences >= 2 and len(text) > 120) or (sentences >= 1 and _SENTENCE_END.search(text) is not None and len(text) > 150)

@@ -133,9 +133,10 @@ def load_tables(data: Any) -> bool:
         kinds = set(map(type, table))
         if not kinds <= _KEY_TYPES:
             return False
-        if tuple in kinds and not set(map(type, chain.from_iterable([k for k in table if type(k) is tuple]))) \
-                <= _PART_TYPES:
-            return False
+        if tuple in kinds:  # the parts of every tuple key (all keys of a table of several arguments, as a rule)
+            tuples = table if len(kinds) == 1 else [k for k in table if type(k) is tuple]
+            if not set(map(type, chain.from_iterable(tuples))) <= _PART_TYPES:
+                return False
         updates.append((target, table))
     for target, table in updates:
         if len(target) + len(table) <= LIMIT:

@@ -7,11 +7,11 @@ at a domain root and under a sub-path such as ``/repo/``.
 
 from __future__ import annotations
 
+import functools
 import posixpath
 import re
+from typing import Callable
 from urllib.parse import quote
-
-from slugify import slugify
 
 from . import strmemo
 
@@ -43,6 +43,16 @@ WINDOWS_RESERVED = frozenset(
 )
 
 
+@functools.cache
+def slugifier() -> Callable[..., str]:
+    """python-slugify's ``slugify`` (https://github.com/un33k/python-slugify), imported on first use, not at
+    import: ~10 ms of CPU (it and text-unidecode, its patterns) that a rebuild, whose slugs and BibTeX key words
+    come from the :mod:`strmemo` tables, does not spend."""
+    from slugify import slugify as function
+
+    return function
+
+
 @strmemo.memoized("make_slug")  # venue and track slugs repeat once per paper; kept across builds
 def make_slug(text: str, fallback: str, max_length: int = 60) -> str:
     """Return a safe file-name slug for ``text``.
@@ -52,7 +62,7 @@ def make_slug(text: str, fallback: str, max_length: int = 60) -> str:
     a Windows device name (``con``, ``nul``, ``com1`` …) nor one of the
     site's own file names (:data:`RESERVED`); those get ``-<fallback>`` appended.
     """
-    slug = slugify(text, max_length=max_length, word_boundary=True) or fallback
+    slug = slugifier()(text, max_length=max_length, word_boundary=True) or fallback
     if slug in WINDOWS_RESERVED or slug in RESERVED:
         slug = f"{slug}-{fallback}"
     return slug
