@@ -56,6 +56,9 @@ TEMPLATES = PROJECT_ROOT / "templates"
 ASSETS = PROJECT_ROOT / "assets"
 LUNR_SOURCE = PROJECT_ROOT / "node_modules" / "lunr" / "lunr.min.js"
 OVERRIDES_NAME = "overrides.toml"
+#: The error of a build whose lists hold no paper at all (each empty list has its own warning): an emptied or
+#: truncated list must not replace the site already built with an empty one.
+NO_PAPERS_AT_ALL = "no list holds a paper: nothing built (an existing site is left as it was)"
 
 
 #: Where :func:`build` leaves its objects when :func:`keep_objects` was called (else None).
@@ -505,6 +508,8 @@ def _build_lists(seeds: Path, out: Path, config: SiteConfig, strict: bool, notes
     try:
         progress.stage("reading lists")
         entries = read_lists(files, config, diagnostics, build_cache)
+        if not entries and not diagnostics.errors:
+            diagnostics.error(str(seeds), 0, NO_PAPERS_AT_ALL)
         overrides = load_overrides(seeds, diagnostics)
     except BaseException:
         build_cache.stop_file_check()

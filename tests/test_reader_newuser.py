@@ -223,7 +223,7 @@ def test_config_typos_are_errors_at_their_line(tmp_path, toml, line, message):
 
 def _build(tmp_path, toml: str, lists: dict[str, str]) -> subprocess.CompletedProcess:
     seeds = tmp_path / "seeds"
-    seeds.mkdir()
+    seeds.mkdir(exist_ok=True)
     for name, text in lists.items():
         (seeds / name).write_text(text, encoding="utf-8")
     (tmp_path / "site.toml").write_text(toml, encoding="utf-8")
@@ -427,3 +427,17 @@ def test_build_with_an_empty_list_builds_the_others(tmp_path):
         f"the other lists are built without it"]
     papers = json.loads((tmp_path / "out" / "papers.json").read_text(encoding="utf-8"))
     assert [p["title"] for p in papers] == [a["title"]]
+
+
+def test_build_whose_lists_hold_no_paper_is_an_error_and_keeps_the_site(tmp_path):
+    """Every list empty (e.g. the only list emptied by mistake): an error, exit 1, and the site built before kept
+    as it was, not replaced by a site of no papers."""
+    a = RECORDS[96]
+    first = _build(tmp_path, 'title = "Mine"\n', {"a.txt": f"ICLR 2025 Papers\n\n{a['title']}\n{_authors(a)}\n"
+                                                           f"{a['abstract']}\n"})
+    assert first.returncode == 0, first.stderr
+    before = (tmp_path / "out" / "papers.json").read_bytes()
+    run = _build(tmp_path, 'title = "Mine"\n', {"a.txt": "ICLR 2025 Papers\n\n"})
+    assert run.returncode == 1
+    assert f"{tmp_path / 'seeds'}:0: error: no list holds a paper" in run.stderr
+    assert (tmp_path / "out" / "papers.json").read_bytes() == before
