@@ -18,7 +18,7 @@ import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
-from itertools import chain
+from itertools import accumulate, chain
 from typing import Iterable, Sequence
 
 from . import strmemo, urls
@@ -198,11 +198,18 @@ class AuthorIndex:
             # every key, slug, name and letter a str, no key twice (checked for all at once: C loops)
             if not set(map(type, chain(keys, slugs, names, letters))) <= {str} or len(set(keys)) != len(keys):
                 return None
+            # every author's papers looked up at once (in C), each author's list a slice of them
+            lengths = list(map(len, columns[5]))
+            numbers = list(chain.from_iterable(columns[5]))
+            if (lengths and min(lengths) == 0) or (numbers and min(numbers) < 0):
+                return None
+            found = list(map(papers.__getitem__, numbers))
+            ends = list(accumulate(lengths))
             index = cls.__new__(cls)
             authors: list[Author] = []
-            new, counter, text, take, author_path = (Author.__new__, Counter.__new__, str, papers.__getitem__,
-                                                     urls.author_path)
-            for key, slug, name, letter, spellings_of, numbers in zip(*columns):
+            new, counter, text = Author.__new__, Counter.__new__, str
+            for key, slug, name, letter, spellings_of, count_of, end, path in zip(
+                    keys, slugs, names, letters, columns[4], lengths, ends, map(urls.author_path, slugs)):
                 spellings = counter(Counter)
                 if spellings_of:
                     for spelling, count in spellings_of:
@@ -210,12 +217,10 @@ class AuthorIndex:
                     if name not in spellings:
                         return None
                 else:  # one spelling, the name: on each of the author's papers
-                    spellings[name] = len(numbers)
-                if numbers[0] < 0:
-                    return None
-                author = new(Author)
-                author.__dict__.update(key=key, slug=slug, spellings=spellings, name=name, letter=letter,
-                                       papers=list(map(take, numbers)), path=author_path(slug))
+                    spellings[name] = count_of
+                author = new(Author)  # fields set directly: no dataclass __init__ per author
+                author.__dict__ = {"key": key, "slug": slug, "spellings": spellings, "name": name, "letter": letter,
+                                   "papers": found[end - count_of:end], "path": path}
                 authors.append(author)
             by_key = dict(zip(keys, authors))
         except (TypeError, ValueError, KeyError, IndexError):

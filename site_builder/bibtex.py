@@ -12,8 +12,10 @@ lower case); papers sharing a key get ``b``, ``c``, … in order of their id.
 
 from __future__ import annotations
 
+import hashlib
+import marshal
 import re
-from typing import Iterable
+from typing import Iterable, Sequence
 
 from . import strmemo
 from .authors import clean_name, family_name
@@ -91,15 +93,16 @@ def base_key(paper) -> str:
     return f"{family or 'anonymous'}{paper.venue.year}{title_word(paper.title_text)}"
 
 
-def assign_keys(papers: Iterable) -> dict[str, str]:
+def assign_keys(papers: Iterable, bases: Iterable[str] | None = None) -> dict[str, str]:
     """``{paper.id: key}``, unique over ``papers``: the first paper (by id) of a base key keeps it,
     the others get ``b``, ``c``, … ``z``, ``ba``, … appended (base keys taken in sorted order, so a
-    suffixed key never equals a base key or a suffixed key given before it)."""
+    suffixed key never equals a base key or a suffixed key given before it). ``bases``: the papers'
+    :func:`base_key`, one per paper in order, when known (default: computed)."""
     keys: dict[str, str] = {}
     shared: dict[str, list] = {}  # base keys of more than one paper → their papers
     first: dict[str, object] = {}
-    for paper in papers:
-        key = base_key(paper)
+    papers = list(papers)
+    for paper, key in zip(papers, bases if bases is not None else map(base_key, papers)):
         other = first.get(key)
         if other is None:
             first[key] = paper
@@ -117,6 +120,43 @@ def assign_keys(papers: Iterable) -> dict[str, str]:
             taken.add(candidate)
             keys[paper.id] = candidate
     return keys
+
+
+#: The papers' base keys of the last build in the cache (a marshal file, see
+#: :meth:`BuildCache._load <site_builder.cache.BuildCache>`), with the digest of what they were made of.
+BASE_KEYS_STATE = "bibkeys.marshal"
+
+
+def base_keys_digest(papers: Sequence, authors_digest: str) -> str:
+    """Hex SHA-256 of everything :func:`base_key` reads of ``papers`` in order: ``authors_digest`` (the
+    :func:`~site_builder.authors.input_digest` of the same papers: their authors as written) and each
+    paper's plain-text title and year, serialised by :mod:`marshal` version 2 (unambiguous, the bytes
+    depend on the values alone; see :func:`~site_builder.authors.input_digest`). Not the paper ids (which
+    change with the abstract): the keys' de-duplication by id is done again on every build."""
+    data = [authors_digest, [p.title_text for p in papers], [p.venue.year for p in papers]]
+    return hashlib.sha256(marshal.dumps(data, 2)).hexdigest()
+
+
+def cached_keys(papers: Sequence, cache, authors_digest: str | None) -> dict[str, str]:
+    """:func:`assign_keys` of ``papers``, with their base keys taken from ``<cache>/bibkeys.marshal`` when
+    that holds those of papers with the same authors, titles and years in the same order
+    (:func:`base_keys_digest`; ``authors_digest``: the papers' :func:`~site_builder.authors.input_digest`)
+    for this code version, else computed and saved there. ``cache``: a :class:`~site_builder.cache.BuildCache`
+    (None, disabled, or no ``authors_digest``: computed). The keys are the same either way
+    (``tests/test_model_incremental.py``); a malformed file is a cache warning and is rewritten."""
+    if cache is None or cache.folder is None or not isinstance(authors_digest, str):
+        return assign_keys(papers)
+    path = cache.folder / BASE_KEYS_STATE
+    digest = base_keys_digest(papers, authors_digest)
+    saved = cache._load(path)
+    if saved is not None and saved.get("digest") == digest:
+        bases = saved.get("bases")
+        if type(bases) is list and len(bases) == len(papers) and set(map(type, bases)) <= {str}:
+            return assign_keys(papers, bases)
+        cache.diagnostics.warning(str(path), 0, "cache file corrupt, ignored: not the papers' base keys")
+    bases = list(map(base_key, papers))
+    cache._save(path, {"digest": digest, "bases": bases})
+    return assign_keys(papers, bases)
 
 
 def _letters(n: int) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -69,12 +69,13 @@ class Library:
     """Everything the reading-list features know about a :class:`~site_builder.model.Site`."""
 
     def __init__(self, site, notes: dict[str, Note] | None = None, k: int = DEFAULT_K,
-                 related_state: related.State | None = None, authors: AuthorIndex | None = None) -> None:
+                 related_state: related.State | None = None, authors: AuthorIndex | None = None,
+                 bib_keys: dict[str, str] | None = None) -> None:
         self.site = site
         self.base_url = site.config.base_url
         self.authors = authors if authors is not None else AuthorIndex(site.papers)
         self._related, self.related_state = related.related_papers(list(site.papers), k, previous=related_state)
-        self.bib_keys = bibtex.assign_keys(site.papers)
+        self.bib_keys = bib_keys if bib_keys is not None else bibtex.assign_keys(site.papers)
         self._bibtex: dict[str, str] = {}
         self.notes = notes or {}
         by_id = {p.id: p for p in site.papers}
@@ -162,19 +163,31 @@ def build_library(site, notes_dir: Path | None, diagnostics: Diagnostics, cache=
 
     With ``cache`` (a :class:`~site_builder.cache.BuildCache`), the related papers are updated
     from the previous build's state (``<cache>/related.npz``; same result, see
-    :mod:`site_builder.related`) and the new state is saved there; the author index is kept in
-    ``<cache>/authors.marshal`` while the papers' authors are unchanged (:func:`~site_builder.authors.cached_index`).
+    :mod:`site_builder.related`) and the new state is saved there (by :meth:`BuildCache.defer
+    <site_builder.cache.BuildCache.defer>`: in the process that writes the other files, or at
+    :meth:`~site_builder.cache.BuildCache.save` at the latest); the author index is kept in
+    ``<cache>/authors.marshal`` while the papers' authors are unchanged (:func:`~site_builder.authors.cached_index`),
+    and the papers' BibTeX base keys in ``<cache>/bibkeys.marshal`` (:func:`~site_builder.bibtex.cached_keys`).
     """
     path = cache.folder / RELATED_STATE if cache is not None and cache.folder is not None else None
     problems: list[str] = []
     previous = related.load_state(path, cache.code, problems) if path is not None else None
     for problem in problems:
         cache.diagnostics.warning(str(path), 0, f"cache file corrupt, ignored: {problem}")
+    authors = cached_index(site.papers, cache)
+    bib_keys = bibtex.cached_keys(site.papers, cache, getattr(authors, "input_digest", None))
     library = Library(site, load_notes(notes_dir, site.papers, diagnostics), related_state=previous,
-                      authors=cached_index(site.papers, cache))
+                      authors=authors, bib_keys=bib_keys)
     if path is not None and library.related_state is not previous:
-        try:
-            related.save_state(path, library.related_state, cache.code)
-        except OSError as exc:
-            cache.warn_write(path, exc)
+        cache.defer(partial(_save_related, path, library.related_state, cache))
     return library
+
+
+def _save_related(path: Path, state: related.State, cache) -> None:
+    """Write the related-papers ``state`` to ``path`` for the next build (a job for
+    :meth:`BuildCache.defer <site_builder.cache.BuildCache.defer>`: off the build's serial path, in the
+    process that writes the other files); a failure is a cache warning."""
+    try:
+        related.save_state(path, state, cache.code)
+    except OSError as exc:
+        cache.warn_write(path, exc)

@@ -624,12 +624,11 @@ def _entries(indptr: np.ndarray, rows: np.ndarray) -> np.ndarray:
 def _update(texts: Sequence[str], keys: list[str], k: int, previous: State) -> State | None:
     """The incremental update (see the module docstring), or None when it does not apply."""
     n = len(keys)
-    old_pos = {key: i for i, key in enumerate(previous.keys)}
     take = min(k + SLACK, n - 1)
-    if (previous.k != k or len(previous.keys) != n or len(old_pos) != n or len(set(keys)) != n
-            or previous.best_cols.shape[1] != take or take <= 0):
+    if (previous.k != k or len(previous.keys) != n or previous.best_cols.shape[1] != take or take <= 0
+            or len(set(previous.keys)) != n or len(set(keys)) != n):
         return None
-    mapping = np.array([old_pos.get(key, -1) for key in keys], dtype=np.int64)
+    mapping = _mapping(keys, previous.keys)
     kept = mapping >= 0
     if np.any(np.diff(mapping[kept]) <= 0):
         return None  # kept texts reordered: ties could break differently
@@ -664,13 +663,7 @@ def _update(texts: Sequence[str], keys: list[str], k: int, previous: State) -> S
             df[columns[t]] += d
         column = columns.__getitem__
     else:
-        new_df = dict(zip(old_vocab, old_df.tolist()))
-        for t, d in delta.items():
-            new_df[t] = new_df.get(t, 0) + d
-        vocabulary = sorted(t for t, d in new_df.items() if d > 0)
-        index = {t: i for i, t in enumerate(vocabulary)}
-        remap = np.array([index.get(t, -1) for t in old_vocab], dtype=np.int64)
-        df = np.array([new_df[t] for t in vocabulary], dtype=np.int64)
+        vocabulary, remap, df, index = _new_vocabulary(old_vocab, old_df, columns, delta)
         column = index.__getitem__
     # the new count matrix, rows in the new order (kept rows: the old rows, columns renamed)
     lengths = np.zeros(n, dtype=np.int64)
@@ -783,6 +776,78 @@ def _update(texts: Sequence[str], keys: list[str], k: int, previous: State) -> S
     return State(keys, vocabulary, indptr, indices, counts, data, best.cols, best.scores, new_bound, k)
 
 
+def _mapping(keys: list[str], old_keys: list[str]) -> np.ndarray:
+    """Per key of ``keys``, its position in ``old_keys`` or -1 (int64); both lists of ``n`` distinct keys.
+
+    Only the positions where the lists differ are looked up: a key of ``keys`` at such a position cannot
+    be an old key at a position where they agree (that old key is a new key there too, and the new keys
+    are distinct), so it is looked up among the old keys at the differing positions alone (one edited
+    abstract: one lookup instead of a table of every old key)."""
+    differ = [i for i, (new, old) in enumerate(zip(keys, old_keys)) if new != old]
+    mapping = np.arange(len(keys), dtype=np.int64)
+    if differ:
+        old_pos = {old_keys[i]: i for i in differ}
+        mapping[differ] = [old_pos.get(keys[i], -1) for i in differ]
+    return mapping
+
+
+def _new_vocabulary(old_vocab: list[str], old_df: np.ndarray, columns: dict, delta: Counter
+                    ) -> tuple[list[str], np.ndarray, np.ndarray, dict[str, int]]:
+    """The vocabulary after an update that adds or drops terms: ``(vocabulary, remap, df, index)``.
+
+    ``old_vocab`` (sorted) and ``old_df`` (documents per term) are the previous ones, ``columns`` maps each
+    term the update touches (every term of ``delta`` and of the added texts) to its old column or None (a
+    new term), ``delta`` gives each term's change of documents. ``vocabulary`` is the sorted terms whose
+    new df is positive, ``remap`` (int64) each old column's new column (-1: the term is gone), ``df``
+    (int64) the new documents per term, ``index`` the new column of each touched term still held. The
+    same as sorting every term again, but only the touched terms are handled one by one: an old column
+    moves by the number of terms dropped before it and inserted before it."""
+    size = len(old_vocab)
+    changed_df = old_df.astype(np.int64)
+    for t, d in delta.items():
+        if columns[t] is not None:
+            changed_df[columns[t]] += d
+    gone = np.flatnonzero(changed_df <= 0)
+    fresh = sorted(t for t, c in columns.items() if c is None and delta.get(t, 0) > 0)
+    at = np.array([bisect.bisect_left(old_vocab, t) for t in fresh], dtype=np.int64)  # old terms before each
+    old_columns = np.arange(size, dtype=np.int64)
+    remap = old_columns - np.searchsorted(gone, old_columns) + np.searchsorted(at, old_columns, side="right")
+    remap[gone] = -1
+    kept_before = at - np.searchsorted(gone, at)  # old terms kept before each new term
+    fresh_columns = kept_before + np.arange(len(fresh), dtype=np.int64)
+    kept_terms = _without(old_vocab, gone.tolist())
+    vocabulary: list[str] = []
+    start = 0
+    for position, term in zip(kept_before.tolist(), fresh):
+        vocabulary += kept_terms[start:position]
+        vocabulary.append(term)
+        start = position
+    vocabulary += kept_terms[start:]
+    alive = remap >= 0
+    df = np.zeros(len(vocabulary), dtype=np.int64)
+    df[remap[alive]] = changed_df[alive]
+    index = dict(zip(fresh, fresh_columns.tolist()))
+    for t in fresh:
+        df[index[t]] = delta[t]
+    for t, c in columns.items():
+        if c is not None and remap[c] >= 0:
+            index[t] = int(remap[c])
+    return vocabulary, remap, df, index
+
+
+def _without(items: list, positions: list[int]) -> list:
+    """``items`` without those at ``positions`` (sorted, distinct); ``items`` itself when there are none."""
+    if not positions:
+        return items
+    out: list = []
+    start = 0
+    for position in positions:
+        out += items[start:position]
+        start = position + 1
+    out += items[start:]
+    return out
+
+
 def _spliced(previous: State, added_rows: dict, remap: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(indices, counts, weights)`` (int64, float32, int64) of the count matrix whose rows are ``previous``'s
     but for the rows ``added_rows`` (``{row: (columns, counts)}``, columns in the new vocabulary), which replace
@@ -845,14 +910,21 @@ def incremental_related(texts: Sequence[str], keys: Sequence[str] | None, k: int
     with ``previous``, the result is updated rather than recomputed when the update applies (see
     the module docstring); the result is the same either way.
     """
+    state = _related_state(texts, keys, k, block, previous)
+    return state.lists(), state
+
+
+def _related_state(texts: Sequence[str], keys: Sequence[str] | None, k: int, block: int,
+                   previous: State | None) -> State:
+    """The :class:`State` of :func:`incremental_related` (``previous`` itself when the texts are the same)."""
     keys = list(keys) if keys is not None else [text_key("", t) for t in texts]
     if previous is not None and previous.keys == keys and previous.k == k and \
             previous.best_cols.shape[1] == max(min(k + SLACK, len(keys) - 1), 0):
-        return previous.lists(), previous  # the same texts: the same result
+        return previous  # the same texts: the same result
     state = _update(texts, keys, k, previous) if previous is not None else None
     if state is None:
         state = _full([terms(t) for t in texts], keys, k, block)
-    return state.lists(), state
+    return state
 
 
 def paper_text(paper) -> str:
@@ -890,5 +962,16 @@ def related_papers(papers: Sequence, k: int = DEFAULT_K, block: int = DEFAULT_BL
                    previous: State | None = None) -> tuple[dict[str, list], State]:
     """``({paper.id: [related Paper, …]}, state)`` over title and abstract text (:func:`paper_text`);
     ``previous`` as for :func:`incremental_related`."""
-    rows, state = incremental_related(_PaperTexts(papers), paper_keys(papers), k, block, previous)
-    return {p.id: [papers[j] for j in row] for p, row in zip(papers, rows)}, state
+    state = _related_state(_PaperTexts(papers), paper_keys(papers), k, block, previous)
+    n = len(papers)
+    if not n:
+        return {}, state
+    # State.lists() with each position taken to its paper at once: the best k of each row as an object
+    # array of papers (None where a row holds fewer than k), rows with a None filtered (order kept)
+    cols = state.best_cols[:, :k]
+    held = (state.best_scores[:, :k] > 0) & (cols < n)
+    table = np.fromiter(chain(papers, [None]), dtype=object, count=n + 1)  # never unpacks an item
+    rows = table[np.where(held, cols, n)].tolist()
+    for i in np.flatnonzero(~held.all(axis=1)).tolist():
+        rows[i] = [paper for paper in rows[i] if paper is not None]
+    return dict(zip([p.id for p in papers], rows)), state

@@ -4,7 +4,8 @@
   index kept in the build cache (``authors.marshal``, :func:`~site_builder.authors.cached_index`) equals a fresh
   one after every kind of edit (same authors, a respelled or added author, a paper removed, added or moved).
 - BibTeX keys (:func:`~site_builder.bibtex.assign_keys`) equal the plain definition, also when an edit makes
-  two papers' keys collide and then uncollide.
+  two papers' keys collide and then uncollide, and so do those of :func:`~site_builder.bibtex.cached_keys`, whose
+  base keys are kept in the build cache (``bibkeys.marshal``), after every kind of edit.
 - ``papers.json`` items (:func:`~site_builder.papersjson.item_json`) are ``json.dumps`` of the records.
 - Builds with the cache after moving a paper between venues, or making BibTeX keys collide, give the bytes of
   a build without the cache.
@@ -218,6 +219,59 @@ def test_bibtex_keys_collide_and_uncollide_as_defined(corpus_papers):
     papers[20] = b
     assert bibtex.assign_keys(papers) == plain_assign_keys(papers)
     assert bibtex.assign_keys(papers)[b.id] == bibtex.base_key(b)
+
+
+def _key_edits(papers: list[P]):
+    """(label, papers, whether the base keys can be taken from the cache) after each edit, from ``papers``."""
+    yield "an abstract edited (every id changed, keys collide anew)", [
+        P(f"{int(p.id, 16) ^ 0x5a5a5a:010x}", p.authors, p.title_text, p.venue) for p in papers], True
+    for label, edited in _edits(papers):
+        yield label, edited, label.startswith("unchanged")
+    retitled = list(papers)
+    retitled[7] = P(papers[7].id, papers[7].authors, "Zebras " + papers[7].title_text, papers[7].venue)
+    yield "a title edited", retitled, False
+    redated = list(papers)
+    redated[9] = P(papers[9].id, papers[9].authors, papers[9].title_text, Year(papers[9].venue.year + 1))
+    yield "a year edited", redated, False
+
+
+def test_cached_bibtex_keys_equal_fresh_ones_after_each_edit(tmp_path, corpus_papers, monkeypatch):
+    """:func:`bibtex.cached_keys` gives :func:`bibtex.assign_keys`, taking the base keys from the cache exactly
+    when the papers' authors, titles and years are the last build's (an abstract edit changes ids only)."""
+    papers = corpus_papers[:3000]
+    computed = []
+    real = bibtex.base_key
+    monkeypatch.setattr(bibtex, "base_key", lambda paper: computed.append(1) or real(paper))
+
+    def keys_of(edited):
+        cache = BuildCache(tmp_path / "cache")
+        return bibtex.cached_keys(edited, cache, authors_module.input_digest(edited)), cache
+
+    first, cache = keys_of(papers)
+    assert first == plain_assign_keys(papers) and (tmp_path / "cache" / bibtex.BASE_KEYS_STATE).is_file()
+    for label, edited, from_cache in _key_edits(papers):
+        before = len(computed)
+        got, cache = keys_of(edited)
+        assert got == plain_assign_keys(edited), label
+        assert (len(computed) == before) == from_cache, label
+        assert not cache.diagnostics.warnings, label
+    assert bibtex.cached_keys(papers, None, None) == plain_assign_keys(papers)
+
+
+def test_a_corrupt_bibtex_keys_file_is_ignored_with_a_warning(tmp_path, corpus_papers):
+    papers = corpus_papers[:500]
+    digest = authors_module.input_digest(papers)
+    bibtex.cached_keys(papers, BuildCache(tmp_path / "cache"), digest)
+    path = tmp_path / "cache" / bibtex.BASE_KEYS_STATE
+    data = cache_module._decode_manifest(path.read_bytes())
+    for junk in (data["bases"][:-1], data["bases"][:-1] + [3], "not keys"):
+        path.write_bytes(cache_module.MANIFEST_MAGIC + marshal.dumps({**data, "bases": junk}))
+        cache = BuildCache(tmp_path / "cache")
+        assert bibtex.cached_keys(papers, cache, digest) == plain_assign_keys(papers)
+        assert [str(d) for d in cache.diagnostics.warnings] == [
+            f"{path}:0: warning: cache file corrupt, ignored: not the papers' base keys"]
+    cache = BuildCache(tmp_path / "cache")  # rewritten: taken without a warning
+    assert bibtex.cached_keys(papers, cache, digest) == plain_assign_keys(papers) and not cache.diagnostics.warnings
 
 
 # --- papers.json ----------------------------------------------------------------------------------------

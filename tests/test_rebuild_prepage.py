@@ -338,3 +338,26 @@ def test_string_memo_tables_round_trip_through_marshal():
         assert not strmemo.TABLES["test-scaled"]
     assert strmemo.load_tables({"test-unknown": {"x": "y"}, "test-scaled": {("x", 2): 9.0}})
     assert scaled("x", 2) == 9.0  # taken from the table, not computed
+
+
+def test_the_related_state_is_saved_off_the_serial_path(tmp_path):
+    """build_library leaves writing ``related.npz`` to the cache's deferred jobs (run in the process that writes
+    the other files); once they ran, the next build_library takes the state and writes nothing."""
+    from site_builder.library import build_library
+    from site_builder.model import build_site
+    from site_builder.pipeline import load_overrides
+    config, diagnostics = load_config(ROOT / "site.toml"), Diagnostics()
+    site = build_site(read_lists(list_files(SEEDS), config, diagnostics), load_overrides(SEEDS, diagnostics),
+                      config, diagnostics)
+    cache = BuildCache(tmp_path / "cache")
+    library = build_library(site, None, diagnostics, cache)
+    path = tmp_path / "cache" / "related.npz"
+    assert not path.exists()
+    cache.run_deferred()
+    loaded = related.load_state(path, cache.code)
+    assert loaded is not None and loaded.keys == library.related_state.keys
+    again = BuildCache(tmp_path / "cache")
+    second = build_library(site, None, Diagnostics(), again)
+    assert second.related_state.keys == loaded.keys and again._deferred == []
+    assert {p: [q.id for q in second.related(p)] for p in site.papers} == \
+        {p: [q.id for q in library.related(p)] for p in site.papers}

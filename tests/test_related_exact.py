@@ -111,3 +111,51 @@ def test_related_papers_are_those_of_the_papers_texts_fresh_and_updated():
     rows = related.related_indices(edited_texts)
     assert lists == {p.id: [edited[j] for j in row] for p, row in zip(edited, rows)}
     assert updated.keys == [related.text_key(p.id, t) for p, t in zip(edited, edited_texts)]
+
+
+def test_the_vocabulary_of_an_update_equals_sorting_every_term_again():
+    """:func:`related._new_vocabulary` (old columns moved by the terms dropped and inserted before them) against
+    the plain definition (every term with a positive df, sorted), on random vocabularies and changes."""
+    import random
+    from collections import Counter
+    rng = random.Random(1)
+    for _ in range(2000):
+        words = sorted({"".join(rng.choice("abcde") for _ in range(rng.randint(1, 4))) for _ in range(40)})
+        old_vocab = sorted(rng.sample(words, rng.randint(1, len(words))))
+        old_df = np.array([rng.randint(1, 4) for _ in old_vocab], dtype=np.int64)
+        delta = Counter()
+        for t in rng.sample(words, rng.randint(0, len(words))):
+            d = rng.randint(-int(old_df[old_vocab.index(t)]), 3) if t in old_vocab else rng.randint(1, 3)
+            if d:
+                delta[t] = d
+        touched = set(delta) | set(rng.sample(old_vocab, rng.randint(0, len(old_vocab))))
+        columns = {t: old_vocab.index(t) if t in old_vocab else None for t in touched}
+        new_df = dict(zip(old_vocab, old_df.tolist()))
+        for t, d in delta.items():
+            new_df[t] = new_df.get(t, 0) + d
+        vocabulary = sorted(t for t, d in new_df.items() if d > 0)
+        index = {t: i for i, t in enumerate(vocabulary)}
+        got, remap, df, got_index = related._new_vocabulary(old_vocab, old_df, columns, delta)
+        assert got == vocabulary
+        assert remap.tolist() == [index.get(t, -1) for t in old_vocab]
+        assert df.dtype == np.int64 and df.tolist() == [new_df[t] for t in vocabulary]
+        assert got_index == {t: index[t] for t in touched if t in index}
+
+
+def test_the_positions_of_kept_texts_equal_a_lookup_of_every_old_key():
+    """:func:`related._mapping` looks up only the keys at positions that differ; the same as a table of all."""
+    import random
+    rng = random.Random(2)
+    for _ in range(3000):
+        n = rng.randint(1, 12)
+        old = [str(x) for x in rng.sample(range(100), n)]
+        new = list(old)
+        for _ in range(rng.randint(0, 3)):
+            if rng.random() < 0.5:
+                new[rng.randrange(n)] = str(rng.randrange(150))
+            else:
+                i, j = rng.randrange(n), rng.randrange(n)
+                new[i], new[j] = new[j], new[i]
+        if len(set(new)) == n:
+            position = {key: i for i, key in enumerate(old)}
+            assert related._mapping(new, old).tolist() == [position.get(key, -1) for key in new]
