@@ -101,7 +101,7 @@ def run_build(args: argparse.Namespace, out: Path) -> int:
         return 1
     if not getattr(args, "quiet", False):
         reused = f", {report.reused} reused" if report.reused else ""
-        print(f"built {report.paper_count} papers, {report.pages} pages, {report.files} files{reused} into {out}; "
+        print(f"built {report.paper_count} paper{'' if report.paper_count == 1 else 's'}, {report.pages} pages, {report.files} files{reused} into {out}; "
               f"index {format_bytes(report.index_bytes)}; {report.seconds:.1f}s; {warnings} warning(s)", file=sys.stderr)
     if getattr(args, "zip", None):
         from .archive import write_zip

@@ -558,7 +558,7 @@ def save_state(path: Path, state: State, code: str) -> None:
 
 def _int32(values: np.ndarray) -> np.ndarray:
     """``values`` (integers) as int32 when they all fit, else as they are (:func:`load_state` reads either)."""
-    if len(values) and (values.min() < -(1 << 31) or values.max() >= 1 << 31):
+    if values.size and (values.min() < -(1 << 31) or values.max() >= 1 << 31):
         return values
     return values.astype(np.int32)
 

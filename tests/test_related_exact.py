@@ -159,3 +159,22 @@ def test_the_positions_of_kept_texts_equal_a_lookup_of_every_old_key():
         if len(set(new)) == n:
             position = {key: i for i, key in enumerate(old)}
             assert related._mapping(new, old).tolist() == [position.get(key, -1) for key in new]
+
+
+@pytest.mark.parametrize("count", [1, 2])
+def test_the_state_of_a_site_of_few_papers_is_saved_and_loaded(tmp_path, count):
+    """A site of one paper has no related papers: its state (best_cols of shape (1, 0)) is saved and loaded
+    back as it was (saving it crashed every cached build of a one-paper list, found by the new-user pass)."""
+    from types import SimpleNamespace
+
+    with CORPUS.open(encoding="utf-8") as handle:
+        records = [json.loads(line) for _, line in zip(range(count), handle)]
+    papers = [SimpleNamespace(id=f"{n:010x}", title_text=r["title"], rendered=SimpleNamespace(text=r["abstract"]))
+              for n, r in enumerate(records)]
+    lists, state = related.related_papers(papers)
+    path = tmp_path / "related.npz"
+    related.save_state(path, state, "code")
+    loaded = related.load_state(path, "code")
+    assert loaded is not None and loaded.keys == state.keys
+    assert np.array_equal(loaded.best_cols, state.best_cols)
+    assert related.related_papers(papers, previous=loaded)[0] == lists
