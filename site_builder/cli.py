@@ -78,6 +78,10 @@ def run_build(args: argparse.Namespace, out: Path) -> int:
             print(*unused, f"build failed: {len(unused)} warning(s) with --strict; {kept(out)}", sep="\n",
                   file=sys.stderr)
             return 1
+        zip_file = getattr(args, "zip", None)
+        if zip_file and Path(zip_file).resolve().is_relative_to(Path(out).resolve()):
+            raise BuildError(f"{zip_file}: the zip file is inside the output folder {out}, whose files each build "
+                             f"replaces; write it outside (e.g. beside the output folder)")
         report = build(args.seeds, out, config, strict=args.strict, notes=args.notes,
                        cache=getattr(args, "cache", None), progress=progress)
     except (ConfigError, BuildError, OutputError) as exc:

@@ -23,6 +23,7 @@ import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
+from urllib.parse import urlsplit
 
 from .diagnostics import Diagnostic
 
@@ -66,9 +67,14 @@ class SiteConfig:
         return self.lists.get(filename, self.default)
 
     def with_base_url(self, base_url: str | None) -> "SiteConfig":
-        """Return a copy whose base URL is ``base_url`` (normalised to end in ``/``) when given."""
+        """Return a copy whose base URL is ``base_url`` (normalised to end in ``/``) when given.
+
+        Raises :class:`ConfigError` when it is not an absolute http(s) URL (:func:`base_url_problem`)."""
         if base_url is None:
             return self
+        problem = base_url_problem(base_url)
+        if problem:
+            raise ConfigError(f"--base-url {base_url!r}: {problem}")
         return replace(self, base_url=normalise_base_url(base_url))
 
     def unused_lists(self, names: set[str]) -> list[Diagnostic]:
@@ -83,6 +89,25 @@ def normalise_base_url(url: str) -> str:
     """Return ``url`` with exactly one trailing slash, or ``""`` for an empty URL."""
     url = url.strip()
     return url.rstrip("/") + "/" if url else ""
+
+
+def base_url_problem(url: str) -> str | None:
+    """What is wrong with ``url`` as the base URL (where the site is hosted), or None when it is empty or an
+    absolute ``http``/``https`` URL with a host and no query or fragment (RFC 3986, parsed by
+    :func:`urllib.parse.urlsplit`): canonical links, the sitemap, feeds and the 404 page are made from it, and a
+    relative one (``user.github.io/repo``) would make them all broken relative paths."""
+    url = url.strip()
+    if not url:
+        return None
+    try:
+        parts = urlsplit(url)
+    except ValueError as exc:
+        return f"not a URL ({exc})"
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return "not an absolute http(s) URL with a host, e.g. https://user.github.io/repo/"
+    if parts.query or parts.fragment or any(c.isspace() for c in url):
+        return "a base URL holds no query, fragment or white space"
+    return None
 
 
 def _defaults(table: object, where: str, at: Callable[[str], str], explicit: bool = False) -> ListDefaults:
@@ -140,10 +165,15 @@ def load_config(path: Path | None) -> SiteConfig:
     def at(table: tuple[str, ...]) -> Callable[[str], str]:
         return lambda key: f"{path}:{_key_line(lines, key or table[-1], table if key else table[:-1])}"
 
+    base_url = _string(data, "base_url", path, lines, "")
+    problem = base_url_problem(base_url)
+    if problem:
+        raise ConfigError(f"{path}:{_key_line(lines, 'base_url', ())}: error: base_url {base_url!r}: {problem}",
+                          located=True)
     return SiteConfig(
         title=_string(data, "title", path, lines, SiteConfig.title),
         description=_string(data, "description", path, lines, ""),
-        base_url=normalise_base_url(_string(data, "base_url", path, lines, "")),
+        base_url=normalise_base_url(base_url),
         default=_defaults(data.get("default", {}), "[default]", at(("default",))),
         lists={name: _defaults(t, f"[lists.{name!r}]", at(("lists", name)), True) for name, t in sorted(lists.items())},
         source=str(path),

@@ -8,6 +8,8 @@ import subprocess
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
 from conftest import ROOT, SEEDS, build_into
 from linkcheck import broken_links
 from search_helpers import site_search_data
@@ -124,3 +126,32 @@ def test_missing_venue_is_an_error_naming_the_file(tmp_path: Path, capsys):
     assert build_into(tmp_path / "out", seeds=seeds, config=config) == 1
     assert "003_7bfb54ea2f2037fe.txt:1: error:" in capsys.readouterr().err
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("url", ["user.github.io/repo", "not a url", "ftp://example.org/x/", "https:///repo/",
+                                 "https://example.org/repo/?x=1"])
+def test_a_base_url_that_is_not_an_absolute_http_url_is_refused(tmp_path: Path, seed_site: Path, capsys, url: str):
+    """A relative or malformed --base-url (or site.toml base_url) made every canonical link, the sitemap, the feeds
+    and the 404 page broken relative paths, silently (found by the new-user pass): now exit 2, the site kept."""
+    out = tmp_path / "site"
+    shutil.copytree(seed_site, out)
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    assert build_into(out, "--base-url", url) == 2
+    assert f"error: --base-url {url!r}: " in capsys.readouterr().err
+    config = tmp_path / "site.toml"
+    config.write_text(f'title = "T"\n\nbase_url = "{url}"\n', encoding="utf-8")
+    assert build_into(out, config=config) == 2
+    assert f"{config}:3: error: base_url {url!r}: " in capsys.readouterr().err
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+
+
+def test_zip_inside_the_output_folder_is_refused(tmp_path: Path, seed_site: Path, capsys):
+    """``--zip _site/site.zip`` was written into the output folder, and the next build deleted it (found by the
+    new-user pass): refused like the other folders inside the output (exit 2), the site kept."""
+    out = tmp_path / "site"
+    shutil.copytree(seed_site, out)
+    assert build_into(out, "--zip", str(out / "site.zip")) == 2
+    assert "is inside the output folder" in capsys.readouterr().err
+    assert not (out / "site.zip").exists()
+    assert build_into(out, "--zip", str(tmp_path / "site.zip")) == 0
+    assert (tmp_path / "site.zip").stat().st_size > 0
