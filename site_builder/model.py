@@ -339,7 +339,8 @@ def _build_site(entries: list[Entry], overrides: dict[str, dict], config: SiteCo
         if draft is not None:
             drafts[pid] = draft
     for pid in sorted(set(overrides) - set(drafts)):
-        diagnostics.warning(overrides[pid].get("__source__", "overrides"), 0, f"override for unknown paper id {pid!r}")
+        diagnostics.warning(overrides[pid].get("__source__", "overrides"), overrides[pid].get("__line__", 0),
+                            f"override for unknown paper id {pid!r}")
     tracks = _tracks(list(drafts.values()))
     derive, make_slug = memo.derive_title if memo else derive_title, urls.make_slug
     titles: dict[str, str] = {}

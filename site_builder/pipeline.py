@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import re
 import shutil
 import tomllib
 from dataclasses import astuple, dataclass
@@ -126,8 +127,10 @@ def read_lists(files: list[Path], config: SiteConfig, diagnostics: Diagnostics,
 def load_overrides(seeds: Path, diagnostics: Diagnostics) -> dict[str, dict]:
     """The curator's overrides in ``seeds/overrides.toml``: ``[papers.<id>]`` tables of fields.
 
-    A file that is not valid TOML is an error diagnostic naming it; a field the model does not
-    know (a typo such as ``titel``) is a warning at the line of its paper's table.
+    A file that is not valid TOML is an error diagnostic at the line (and column) tomllib names; a field the
+    model does not know (a typo such as ``titel``) is a warning at the line of its paper's table, a field of
+    the wrong type an error there (:func:`checked_override`). Each table also carries ``__source__`` (the
+    file) and ``__line__`` (its table's line), for the model's diagnostics.
     """
     path = seeds / OVERRIDES_NAME
     if not path.exists():
@@ -135,16 +138,49 @@ def load_overrides(seeds: Path, diagnostics: Diagnostics) -> dict[str, dict]:
     try:
         text = path.read_text(encoding="utf-8-sig")
         data = tomllib.loads(text)
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+    except tomllib.TOMLDecodeError as exc:
+        found = re.search(r"\(at line (\d+), column \d+\)$", str(exc))  # Python 3.11's exception has no line
+        diagnostics.error(str(path), int(found.group(1)) if found else 0, f"not valid TOML: {exc}")
+        return {}
+    except UnicodeDecodeError as exc:
         diagnostics.error(str(path), 0, f"not valid TOML: {exc}")
         return {}
     papers = {pid: fields for pid, fields in data.get("papers", {}).items() if isinstance(fields, dict)}
     lines = text.splitlines()
+    checked = {}
     for pid, fields in sorted(papers.items()):
         line = next((n for n, raw in enumerate(lines, 1) if pid in raw and raw.lstrip().startswith("[")), 0)
         for key in sorted(set(fields) - set(OVERRIDABLE)):
             diagnostics.warning(str(path), line, f"unknown field {key!r} for paper {pid} (known: {', '.join(OVERRIDABLE)})")
-    return {pid: {**fields, "__source__": str(path)} for pid, fields in papers.items()}
+        checked[pid] = {**checked_override(fields, str(path), line, diagnostics), "__source__": str(path),
+                        "__line__": line}
+    return checked
+
+
+def checked_override(fields: dict, path: str, line: int, diagnostics: Diagnostics) -> dict:
+    """``fields`` of one ``[papers.<id>]`` table as the model takes them: ``year`` an integer; ``title``,
+    ``abstract``, ``slug`` and ``venue`` strings; ``authors`` and ``track`` lists of strings, where one string
+    is taken as a list's author line (split as the reader splits one, e.g. ``"A. Smith and B. Jones"``) or as
+    one track. A value of another type is an error at ``path:line`` (the table's line), and is dropped."""
+    from .reader import split_authors
+
+    result = {}
+    for key, value in fields.items():
+        if key == "authors" and isinstance(value, str):
+            value = list(split_authors(value)[0])
+        elif key == "track" and isinstance(value, str):
+            value = [value]
+        if key not in OVERRIDABLE:
+            result[key] = value
+        elif key == "year" and (isinstance(value, bool) or not isinstance(value, int)):
+            diagnostics.error(path, line, f"year must be a number, e.g. year = 2024 (got {value!r})")
+        elif key in ("authors", "track") and not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
+            diagnostics.error(path, line, f"{key} must be a string or a list of strings (got {value!r})")
+        elif key not in ("year", "authors", "track") and not isinstance(value, str):
+            diagnostics.error(path, line, f"{key} must be a string (got {value!r})")
+        else:
+            result[key] = value
+    return result
 
 
 def copy_assets(output: Output) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import filecmp
 import hashlib
+import json
 import shutil
 import tempfile
 from pathlib import Path
@@ -154,6 +155,33 @@ def test_override_with_an_unknown_field_is_a_warning_at_its_line(tmp_path, seed_
     assert build_into(tmp_path / "out", seeds=seeds) == 0
     assert f"overrides.toml:2: warning: unknown field 'titel' for paper {pid}" in capsys.readouterr().err
     assert build_into(tmp_path / "strict", "--strict", seeds=seeds) == 1
+
+
+def test_override_values_of_the_wrong_type_are_errors_or_read_as_a_user_would_mean(tmp_path, seed_records, capsys):
+    """``authors = "Solo Author"`` became 11 one-letter authors (and author pages a.html, h.html, …), silently;
+    found by the new-user pass. A string of authors is split as a list's author line, a string track is one
+    track; a year that is not a number, or a list where a string belongs, is an error at the table's line; an
+    override for an unknown id and a TOML syntax error name their lines (were line 0)."""
+    seeds = tmp_path / "seeds"
+    shutil.copytree(SEEDS, seeds)
+    pid = seed_records[0]["id"]
+    overrides = seeds / "overrides.toml"
+    overrides.write_text(f'[papers.{pid}]\nauthors = "Solo Author and Ann Other"\ntrack = "Oral"\n\n'
+                         f'[papers.0000000000]\ntitle = "Nobody"\n', encoding="utf-8")
+    assert build_into(tmp_path / "out", seeds=seeds) == 0
+    assert "overrides.toml:5: warning: override for unknown paper id '0000000000'" in capsys.readouterr().err
+    paper = next(p for p in json.loads((tmp_path / "out" / "papers.json").read_text(encoding="utf-8"))
+                 if p["title"] == seed_records[0]["title"])
+    assert paper["authors"] == ["Solo Author", "Ann Other"] and paper["track"] == "Oral"
+    assert not (tmp_path / "out" / "authors" / "s.html").exists()
+    overrides.write_text(f'[papers.{pid}]\nyear = "2024"\ntitle = ["A", "B"]\n', encoding="utf-8")
+    assert build_into(tmp_path / "out", seeds=seeds) == 1
+    err = capsys.readouterr().err
+    assert "overrides.toml:1: error: year must be a number, e.g. year = 2024 (got '2024')" in err
+    assert "overrides.toml:1: error: title must be a string (got ['A', 'B'])" in err
+    overrides.write_text(f'[papers.{pid}]\ntitle = "x"\ntitle = = 2\n', encoding="utf-8")
+    assert build_into(tmp_path / "out", seeds=seeds) == 1
+    assert "overrides.toml:3: error: not valid TOML" in capsys.readouterr().err
 
 
 def _failing_replace(monkeypatch, failure, when):
