@@ -255,6 +255,12 @@ def _code_urls(tokens: list[Token]) -> tuple[str, ...]:
                      if tok.type == "link_open")
 
 
+#: A line break right after a hyphen between two word characters, as a hard-wrapped abstract has it ("real-",
+#: "time" on the next line): joined without the space a line break shows as, the hyphen kept ("real-time"; a
+#: word hyphenated only to wrap keeps its hyphen, which no rule can tell from a compound without a dictionary).
+HYPHEN_BREAK = re.compile(r"(?<=\w)-[ \t]*\n[ \t]*(?=\w)")
+
+
 def render_abstract(source: str) -> RenderedAbstract:
     """Render abstract ``source`` (Markdown with inline TeX) to HTML and plain text.
 
@@ -263,8 +269,10 @@ def render_abstract(source: str) -> RenderedAbstract:
     MathML, links with ``rel="noopener"``), ``text`` (the visible text on one line),
     ``code_urls`` and ``warnings`` (formulas shown as TeX, unknown TeX commands).
     Never raises for any string. Plain prose takes :func:`render_plain.plain_abstract`'s
-    fast path (same result, see there).
+    fast path (same result, see there). A line broken after a hyphen is joined there (:data:`HYPHEN_BREAK`).
     """
+    if "-\n" in source:
+        source = HYPHEN_BREAK.sub("-", source)
     # plain_abstract needs the parser only for a text with a bare URL ("://"); else it is not built
     plain = plain_abstract(source, parser() if "://" in source else None)
     if plain is not None:

@@ -244,3 +244,22 @@ def test_corpus_visible_text_equals_plain_text():
 def test_visible_text_extraction_of_mathml():
     visible, _ = check.visible_text("<p>a <math><mrow><msup><mi>x</mi><mn>2</mn></msup></mrow></math> b</p>")
     assert re.sub(r"\s+", " ", visible).strip() == "a x2 b"
+
+
+def test_an_abstract_hard_wrapped_after_hyphens_reads_as_the_unwrapped_one():
+    """Real abstracts with hyphenated words, wrapped at 60 columns breaking after hyphens (as textwrap, PDF copies
+    and conference pages do): the visible text equals the one-line abstract's ("real-\\ntime" showed as
+    "real- time"; found by the new-user pass)."""
+    import textwrap
+
+    with open(CORPUS, encoding="utf-8") as handle:
+        records = [json.loads(line) for _, line in zip(range(600), handle)]
+    abstracts = [r["abstract"] for r in records if re.search(r"\w-\w", r["abstract"] or "")
+                 and not re.search(r"[$\\\n]", r["abstract"])][:150]
+    assert len(abstracts) >= 100
+    wrapped_at_hyphen = 0
+    for abstract in abstracts:
+        wrapped = textwrap.fill(abstract, 60, break_on_hyphens=True, break_long_words=False)
+        wrapped_at_hyphen += bool(re.search(r"\w-\n\w", wrapped))
+        assert render_abstract(wrapped).text == render_abstract(abstract).text
+    assert wrapped_at_hyphen >= 20
