@@ -169,12 +169,52 @@ def _letters(n: int) -> str:
             return out
 
 
+#: Inline TeX math in a title's source: ``$…$`` (no ``$`` inside, not an escaped ``\$``).
+_TITLE_MATH = re.compile(r"(?<!\\)\$([^$\n]+?)(?<!\\)\$")
+
+
+def _balanced(tex: str) -> bool:
+    depth = 0
+    for i, char in enumerate(tex):
+        if char in "{}" and (i == 0 or tex[i - 1] != "\\"):
+            depth += 1 if char == "{" else -1
+            if depth < 0:
+                return False
+    return depth == 0
+
+
+def title_value(source: str, text: str) -> str:
+    """The BibTeX ``title`` value of a title written as ``source`` (Markdown with inline TeX) whose plain
+    text is ``text``: the escaped, case-protected text; but a title with inline math keeps each formula as
+    written (``$\\sqrt{n}$``, which BibTeX passes to TeX as math), its other parts as their plain text, when
+    every ``$…$`` is math as the page reads it (:func:`render.is_math`: ``$10 and $`` is money), its braces
+    balance and it holds none of ``% # &`` (else the whole title as plain text)."""
+    pieces = _TITLE_MATH.split(source) if "$" in source else [source]
+    formulas = pieces[1::2]
+    if not formulas:
+        return protect_case(escape(text))
+    from .render import is_math, render_inline
+
+    after = [piece[:1] for piece in pieces[2::2]]
+    if not all(is_math(f, a) and _balanced(f) and not re.search(r"[%#&]", f) for f, a in zip(formulas, after)):
+        return protect_case(escape(text))
+
+    out = []
+    for n, piece in enumerate(pieces):
+        if n % 2:
+            out.append(f"${piece.strip()}$")
+            continue
+        plain = protect_case(escape(render_inline(piece)[1])) if piece.strip() else ""
+        out.append((" " if piece[:1].isspace() else "") + plain + (" " if piece[-1:].isspace() else ""))
+    return " ".join("".join(out).split())
+
+
 def entry(paper, key: str, url: str = "") -> str:
     """The BibTeX entry of ``paper`` under ``key`` (ends with a newline); ``url`` is added when given."""
     authors = [escape(name) for name in map(clean_name, paper.authors) if name]
     if paper.et_al:
         authors.append("others")
-    fields = [("title", protect_case(escape(paper.title_text)))]
+    fields = [("title", title_value(paper.title, paper.title_text))]
     if authors:
         fields.append(("author", " and ".join(authors)))
     fields += [("booktitle", escape(paper.venue.label)), ("year", str(paper.venue.year))]

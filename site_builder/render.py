@@ -189,7 +189,7 @@ TEX_MARK = re.compile(r"[\\^_{}=<>]")
 PROSE = re.compile(r"[A-Za-z]{2,}\s+[A-Za-z]{2,}")
 
 
-def _is_math(content: str, next_char: str) -> bool:
+def is_math(content: str, next_char: str) -> bool:
     """Whether ``$content$`` (followed by ``next_char``) is math rather than money or prose."""
     if not content.strip():
         return False
@@ -215,7 +215,7 @@ def dollar_inline(state, silent: bool) -> bool:
     while (end := src.find("$" * width, end, state.posMax)) >= 0 and src[end - 1] == "\\":
         end += 1
     content = src[pos + width:end] if end >= 0 else ""
-    if not _is_math(content, src[end + width:end + width + 1]):
+    if not is_math(content, src[end + width:end + width + 1]):
         return False
     if not silent:
         tok = state.push("math_inline_double" if width == 2 else "math_inline", "math", 0)

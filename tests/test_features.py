@@ -210,13 +210,15 @@ def test_bib_files_and_keys(notes_site, records):
 
 def test_bib_keys_unique_and_independent_of_order(seed_records):
     Venue = dataclasses.make_dataclass("Venue", ["label", "year"])
-    P = dataclasses.make_dataclass("P", ["id", "title_text", "authors", "et_al", "venue", "keywords"])
-    papers = [P(f"{i:010x}", "The Same Title words", ("Ann Lee",), False, Venue("ICML 2025", 2025), ())
+    P = dataclasses.make_dataclass("P", ["id", "title", "title_text", "authors", "et_al", "venue", "keywords"])
+    papers = [P(f"{i:010x}", "The Same Title words", "The Same Title words", ("Ann Lee",), False,
+                Venue("ICML 2025", 2025), ())
               for i in range(30)]
     keys = assign_keys(papers)
     assert len(set(keys.values())) == 30 and keys[papers[0].id] == "lee2025same"
     assert assign_keys(list(reversed(papers))) == keys
-    text = entry(P("x", "Deep {nets} for 100% of $x$", ("Ann Lee",), True, Venue("ICML 2025", 2025), ()), "k")
+    text = entry(P("x", "Deep {nets} for 100% of $x$", "Deep {nets} for 100% of x", ("Ann Lee",), True,
+                   Venue("ICML 2025", 2025), ()), "k")
     assert braces_balanced(text) and "Ann Lee and others" in text
 
 
@@ -480,3 +482,28 @@ def test_absolute_urls_only_with_a_base_url(tmp_path, seed_records):
     blob = re.search(r'<script type="application/ld\+json">(.*?)</script>', html, re.S).group(1)
     assert json.loads(blob)["url"] == absolute
     assert f"url = {{{absolute}}}" in (out / urls.SITE_BIB).read_text(encoding="utf-8")
+
+
+def test_bibtex_titles_keep_their_math_as_tex():
+    """The 47 corpus titles with ``$…$``: BibTeX keeps each formula as written (``$L_2$``, not ``L2``; found by the
+    new-user pass: ``$\\sqrt{n}$`` became ``n``), the words around it as the page's plain text, braces balanced;
+    money (``$10 and $20``) stays escaped."""
+    from site_builder import bibtex
+    from site_builder.render import render_inline
+
+    with open(CORPUS, encoding="utf-8") as handle:
+        titles = [t for t in (json.loads(line)["title"] for line in handle) if "$" in t]
+    assert len(titles) >= 40
+    kept = 0
+    for title in titles:
+        value = bibtex.title_value(title, render_inline(title)[1])
+        assert braces_balanced("{" + value + "}")
+        formulas = re.findall(r"(?<!\\)\$([^$]+)(?<!\\)\$", title)
+        if all(f"${f.strip()}$" in value for f in formulas):
+            kept += 1
+    assert kept >= 40
+    value = bibtex.title_value("Agnostic PAC Learning of $k$-juntas Using $L_2$-Polynomial Regression",
+                               "Agnostic PAC Learning of k-juntas Using L2-Polynomial Regression")
+    assert value == "Agnostic {PAC} Learning of $k$-juntas Using $L_2$-Polynomial Regression"
+    money = "Costs $10 and $20 for GPT-4"
+    assert bibtex.title_value(money, render_inline(money)[1]) == r"Costs \$10 and \$20 for {GPT-4}"
