@@ -284,15 +284,15 @@ class _Reader:
 
     def _drop_furniture(self, items: list[_Item]) -> list[_Item]:
         """``items`` without the lines of page furniture (:func:`~site_builder.reader_lines.furniture`:
-        ``Back to top``, ``收藏 | 分享 | 下载PDF``), each dropped with a warning that quotes it."""
+        ``Back to top``, ``收藏 | 分享 | 下载PDF``, ``共 8 篇``), each dropped with a warning that quotes it."""
         kept = []
         for item in items:
             if item.kind != "furniture":
                 kept.append(item)
                 continue
             self.quoted.add(item.line)
-            self.warn(item.line, f"line {_excerpt(item.text)} left out: page furniture (site navigation or "
-                                 f"action words), not part of a paper")
+            self.warn(item.line, f"line {_excerpt(item.text)} left out: page furniture (site navigation, action "
+                                 f"words or a count), not part of a paper")
         return kept
 
     @staticmethod
