@@ -227,7 +227,7 @@ class _Reader:
         style, numbered = _numbering(blocks)
         labelled = self._labelled(blocks)
         compact = _is_compact(blocks)
-        items = _sentences_as_prose(_items(blocks, numbered, labelled, compact))
+        items = _sentences_as_prose(self._drop_furniture(_items(blocks, numbered, labelled, compact)))
         abstract_only = _abstract_only(items) and not numbered and not labelled
         first_prose = next((k for k, i in enumerate(items) if i.kind == "prose"), len(items))
         pages_lead = any(i.kind == "page" for i in items[:first_prose])
@@ -281,6 +281,19 @@ class _Reader:
             said = f"heading {heading.text!r}" if heading else "the list has no heading and"
             self.warn(where, f"{said} names no venue and year, and the config gives none for {self.path}", "error")
         return venue, year
+
+    def _drop_furniture(self, items: list[_Item]) -> list[_Item]:
+        """``items`` without the lines of page furniture (:func:`~site_builder.reader_lines.furniture`:
+        ``Back to top``, ``收藏 | 分享 | 下载PDF``, ``共 8 篇``), each dropped with a warning that quotes it."""
+        kept = []
+        for item in items:
+            if item.kind != "furniture":
+                kept.append(item)
+                continue
+            self.quoted.add(item.line)
+            self.warn(item.line, f"line {_excerpt(item.text)} left out: page furniture (site navigation, action "
+                                 f"words or a count), not part of a paper")
+        return kept
 
     @staticmethod
     def _labelled(blocks: list[list[tuple[int, str]]]) -> bool:

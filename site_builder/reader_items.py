@@ -13,7 +13,7 @@ from typing import Iterable
 
 from .reader_text import clean
 from .reader_lines import (
-    _SENTENCE_END, _tokens, author_score, capital_ratio, is_prose, name_shape, page_words, parse_track,
+    _SENTENCE_END, _tokens, author_score, capital_ratio, furniture, is_prose, name_shape, page_words, parse_track,
     prose_score, strip_label, strip_number, title_score, track_score,
 )
 
@@ -22,7 +22,7 @@ from .reader_lines import (
 class _Item:
     """One structural unit of a list: kind, first line, text or raw lines."""
 
-    kind: str  # number | label | page | track | short | prose
+    kind: str  # number | label | page | furniture | track | short | prose
     line: int
     text: str = ""
     raw: list[str] = field(default_factory=list)  # prose: the paragraph's lines
@@ -114,7 +114,7 @@ def block_facts(block: list[tuple[int, str]]) -> tuple:
     style, number, _ = strip_number(first)
     return (len(block), style, number, first[:1] if style == "bullet" else None, tuple(is_prose(t) for _, t in block),
             tuple(strip_label(strip_number(clean(raw))[2])[0] is not None for _, raw in block),
-            page_words(block[0][1]), tuple(heads))
+            page_words(block[0][1]), furniture(block[0][1]), tuple(heads))
 
 
 def _line_item(number: int, raw: str, block: int, marked: bool, labelled: bool) -> _Item:
@@ -127,6 +127,8 @@ def _line_item(number: int, raw: str, block: int, marked: bool, labelled: bool) 
     words = page_words(text)
     if words:
         return _Item("page", number, text, words=words, mark=marked, block=block)
+    if furniture(text):
+        return _Item("furniture", number, text, mark=marked, block=block)
     track = parse_track(text)
     if track and all(name_shape(part) == 1.0 and len(part.split()) >= 2 for part in track):
         track = None  # "Ana Perez · Jian Li": names, an author line
@@ -169,7 +171,8 @@ def _is_compact(blocks: list[list[tuple[int, str]]]) -> bool:
                 return True
         return False
 
-    alone = sum(1 for b in blocks if len(b) == 1 and not is_prose(b[0][1]) and not page_words(b[0][1]))
+    alone = sum(1 for b in blocks if len(b) == 1 and not is_prose(b[0][1]) and not page_words(b[0][1])
+                and not furniture(b[0][1]))
     with_prose = sum(1 for b in blocks if len(b) > 1 or is_prose(b[0][1])) or 1
     count = sum(stacked(b) for b in blocks if len(b) > 1)
     return count >= max(1.0, 0.3 * with_prose) and alone <= count
@@ -289,7 +292,7 @@ def _items(blocks: list[list[tuple[int, str]]], numbered: set[int], labelled: bo
             if prose is not None and not marked:
                 name, _ = strip_label(text)
                 if not (labelled and name in ("title", "authors", "track", "keywords", "status")) and name != "tldr" \
-                        and not page_words(text):
+                        and not page_words(text) and not furniture(text):
                     prose.raw.append(raw)
                     prose.end = number
                     continue

@@ -87,6 +87,52 @@ def page_words(text: str) -> tuple[str, ...] | None:
     return None
 
 
+#: Site-navigation and action words of a conference or aggregator page (buttons and links pasted with a
+#: list): a line made of these (and page words) only is page furniture (:func:`furniture`). Words that
+#: could be a track or a one-word title (``Search``, ``Top``, ``Sort``, ``Collapse``, ``Save``) are left out.
+FURNITURE_WORDS = {
+    "back to top", "return to top", "scroll to top", "go to top", "to top", "show all", "show more", "show less",
+    "view all", "see all", "expand all", "collapse all", "hide abstract", "show abstract", "filter", "filters",
+    "sort by", "share", "tweet", "bookmark", "favourite", "favorite", "favourites", "favorites",
+    "add to favourites", "add to favorites", "cite this", "cite this paper", "export citation", "copy link",
+    "copy bibtex", "permalink",
+    "收藏", "分享", "下载", "引用", "返回顶部", "回到顶部", "返回首页", "显示全部", "查看全部", "全部", "筛选",
+    "排序", "排序方式", "导出", "复制", "复制链接", "点赞", "更多", "全文", "下载全文", "打印", "上一页", "下一页",
+}
+_FURNITURE_SEP = r"[\s·|/•｜／、↑⬆]*"
+#: A count or a page number of a listing: ``共 8 篇``, ``1,645 papers``, ``Showing 1-50 of 1645 results``,
+#: ``Page 1 of 12 Next »``, ``第 1 页 / 共 12 页``.
+_COUNT_LINE = re.compile(r"共\s*\d[\d,]*\s*(?:篇|条)(?:论文|文章|结果)?|\d[\d,]*\s+(?:papers|results)(?:\s+found)?"
+                         r"|showing\s+\d[\d,]*(?:\s*[-–]\s*\d[\d,]*)?\s+of\s+\d[\d,]*(?:\s+(?:papers|results))?"
+                         r"|(?:«\s*(?:prev|previous)\s+)?page\s+\d+\s+of\s+\d+(?:\s+(?:next|last)(?:\s*»)?)?"
+                         r"|第\s*\d+\s*页(?:\s*/?\s*共\s*\d+\s*页)?")
+
+
+@functools.cache
+def _furniture_line() -> re.Pattern[str]:
+    phrases = sorted(FURNITURE_WORDS | {w for w in PAGE_WORDS if not w.startswith("[")}, key=len, reverse=True)
+    # a Latin word is whole (``showall`` is no ``show all``); Chinese words may touch (``下载PDF``)
+    word = "|".join((r"(?<![a-z])" if p[0].isascii() else "") + r"\s+".join(map(re.escape, p.split()))
+                    + (r"(?![a-z])" if p[-1].isascii() else "") for p in phrases)
+    return re.compile(rf"{_FURNITURE_SEP}(?:[\[(]?(?:{word})[\])]?{_FURNITURE_SEP})+")
+
+
+def furniture(text: str) -> bool:
+    """True when ``text`` is a line of page furniture: at most 60 characters of site-navigation or action
+    words (:data:`FURNITURE_WORDS`, ``Back to top``, ``Show all · Filter · Sort by``, ``收藏 | 分享 |
+    下载PDF``), with page words (:data:`PAGE_WORDS`) among them or not, separated by spaces, ``·``, ``|``,
+    ``/`` or ``•``, and not a line of page words (:func:`page_words`: those are kept with the paper); or a
+    count or page number of the listing (``共 8 篇``, ``Page 1 of 12 Next »``).
+    Such a line is no title, track, author line or abstract text: the reader drops it with a warning."""
+    text = clean(text)
+    if not text or len(text) > 60:
+        return False
+    lower = text.lower()
+    if _COUNT_LINE.fullmatch(lower):
+        return True
+    return bool(_furniture_line().fullmatch(lower)) and not page_words(text)
+
+
 _TRACK_SEP = re.compile(r"\s*(?:·|›|»|→|->|=>|>)\s*")
 _TRACK_SEP_SPACED = re.compile(r"\s+(?:·|›|»|→|->|=>|>)\s+|\s*[·›»→]\s*")
 

@@ -133,7 +133,8 @@ Experiments on twelve benchmarks show gains over prior generators.
 EXTRA_LINES = ["We also add one sentence at the end.", "Ana Perez, Jian Li, Wei Zhang", "Machine Learning · Theory",
                "A Simple Method for Sparse Graphs", "PDF", "Title: A Labelled Title", "Abstract:", "Oral",
                "Furthermore, we extend the method to directed graphs.", "however, it fails on small data",
-               "12. Numbered Now", "TL;DR: a short summary.", "See https://example.org/code"]
+               "12. Numbered Now", "TL;DR: a short summary.", "See https://example.org/code", "Back to top",
+               "收藏 | 分享 | 下载PDF"]
 
 
 def _edits(text: str, rng: random.Random, count: int) -> list[tuple[str, str]]:
