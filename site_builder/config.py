@@ -131,13 +131,20 @@ def _string(data: dict, key: str, path: Path, lines: list[str], default: str) ->
     return value
 
 
-def _toml_error(path: Path, exc: tomllib.TOMLDecodeError) -> ConfigError:
-    """A located :class:`ConfigError` for a TOML syntax error (the line is read off tomllib's message,
-    ``… (at line N, column M)``; Python 3.11's exception has no line attribute)."""
+def toml_error_location(exc: tomllib.TOMLDecodeError) -> tuple[str, int, int]:
+    """``(message, line, column)`` of a TOML syntax error, read off tomllib's message ``… (at line N, column M)``
+    (Python 3.11's exception has no line attribute); line and column 0 when it names none."""
     found = re.search(r"\(at line (\d+), column (\d+)\)$", str(exc))
-    message = str(exc)[:found.start()].rstrip() if found else str(exc)
-    line = f"{found.group(1)}:{found.group(2)}" if found else "0"
-    return ConfigError(f"{path}:{line}: error: not valid TOML: {message}", located=True)
+    if not found:
+        return str(exc), 0, 0
+    return str(exc)[:found.start()].rstrip(), int(found.group(1)), int(found.group(2))
+
+
+def _toml_error(path: Path, exc: tomllib.TOMLDecodeError) -> ConfigError:
+    """A located :class:`ConfigError` for a TOML syntax error (:func:`toml_error_location`)."""
+    message, line, column = toml_error_location(exc)
+    where = f"{line}:{column}" if line else "0"
+    return ConfigError(f"{path}:{where}: error: not valid TOML: {message}", located=True)
 
 
 def load_config(path: Path | None) -> SiteConfig:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import gc
-import re
 import shutil
 import tomllib
 from dataclasses import astuple, dataclass
@@ -18,7 +17,7 @@ from . import listcache, replan, strmemo, unchanged, urls, workers
 from .bibfiles import write_bib_files
 from .papersjson import write_papers_json
 from .cache import BuildCache, code_version, files_not_as_recorded, folder_digest, paper_work, read_manifest
-from .config import SiteConfig
+from .config import SiteConfig, toml_error_location
 from .diagnostics import Diagnostics
 from .feeds import DateError, build_time, rfc3339
 from .hosting import write_hosting_files
@@ -139,8 +138,7 @@ def load_overrides(seeds: Path, diagnostics: Diagnostics) -> dict[str, dict]:
         text = path.read_text(encoding="utf-8-sig")
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        found = re.search(r"\(at line (\d+), column \d+\)$", str(exc))  # Python 3.11's exception has no line
-        diagnostics.error(str(path), int(found.group(1)) if found else 0, f"not valid TOML: {exc}")
+        diagnostics.error(str(path), toml_error_location(exc)[1], f"not valid TOML: {exc}")
         return {}
     except UnicodeDecodeError as exc:
         diagnostics.error(str(path), 0, f"not valid TOML: {exc}")
