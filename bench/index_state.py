@@ -1,4 +1,4 @@
-"""Benchmark: CPU time of the search index with and without the kept tokenized papers (site_builder/index_state.py).
+"""Benchmark: CPU time of the search index with and without the kept tokenized papers (site_builder/search/state.py).
 
 Usage (from the repository root, after ``bench/lists.py N FOLDER``)::
 
@@ -32,13 +32,15 @@ import tempfile
 import time
 from pathlib import Path
 
-from site_builder import index_state, pipeline
-from site_builder.cache import BuildCache
+from site_builder.search import state as index_state
+from site_builder import pipeline
+from site_builder.incremental.cache import BuildCache
 from site_builder.config import load_config
 from site_builder.diagnostics import Diagnostics
-from site_builder.model import build_site
-from site_builder.search import index_files, result_record, search_tables, short_ref
-from site_builder.transport import index_script
+from site_builder.model.site import build_site
+from site_builder.search.documents import result_record, short_ref
+from site_builder.search.index import index_files, search_tables
+from site_builder.search.transport import index_script
 
 
 def cpu(fn):

@@ -25,10 +25,10 @@ sys.path.insert(0, str(ROOT))
 from site_builder import pipeline  # noqa: E402
 from site_builder.config import load_config  # noqa: E402
 from site_builder.diagnostics import Diagnostics  # noqa: E402
-from site_builder.library import build_library  # noqa: E402
-from site_builder.model import build_site  # noqa: E402
-from site_builder.pages import common_context, plan_pages  # noqa: E402
-from site_builder.writer import make_environment, render_page  # noqa: E402
+from site_builder.model.library import build_library  # noqa: E402
+from site_builder.model.site import build_site  # noqa: E402
+from site_builder.pages.plan import common_context, plan_pages  # noqa: E402
+from site_builder.output.writer import make_environment, render_page  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:

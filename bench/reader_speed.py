@@ -3,14 +3,14 @@
 Usage: ``PYTHONPATH=$PWD python bench/reader_speed.py [--dump OUT.json] [--repeat N] [--reread] DIR_OR_FILE...``
 
 Reads every ``*.txt`` under each directory given (or each file given) with
-:func:`site_builder.reader.read_list` and prints the process CPU time
+:func:`site_builder.read.plaintext.read_list` and prints the process CPU time
 (user+sys, ``time.process_time``, seconds) per file and in total; with
 ``--repeat N`` the best of N reads per file.  ``--dump`` writes every Entry
 (all fields) and every diagnostic of every file, in file order, to a JSON
 file, so two versions of the reader can be compared byte for byte
 (``cmp a.json b.json``).  With ``--reread``, each file's longest line gets one more
 sentence (in memory) and the time is that of reading it again from the state of the
-first read (:func:`site_builder.reader_reread.reread`; "full" when the edit needs a full
+first read (:func:`site_builder.read.reread.reread`; "full" when the edit needs a full
 read), checked equal to a full read.  Defaults: the seeds/ and tests/fixtures lists.
 """
 
@@ -22,8 +22,8 @@ import json
 import time
 from pathlib import Path
 
-from site_builder import reader, reader_reread
-from site_builder.reader_text import decode_bytes, remove_controls
+from site_builder.read import plaintext as reader, reread as reader_reread
+from site_builder.read.text import decode_bytes, remove_controls
 
 
 def _files(args: list[str]) -> list[Path]:

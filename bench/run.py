@@ -208,7 +208,7 @@ def baseline(folder: Path) -> None:
 
     from site_builder.config import load_config
     from site_builder.diagnostics import Diagnostics
-    from site_builder.model import build_site
+    from site_builder.model.site import build_site
     from site_builder.pipeline import list_files, load_overrides, read_lists
 
     config = load_config(folder / "site.toml")
@@ -243,7 +243,8 @@ def build_without_index(argv: list[str]) -> int:
     Measures everything but the search index (the part being replaced by a
     faster builder), so the budget left for the index is visible.
     """
-    from site_builder import cli, pipeline, workers
+    from site_builder import cli, pipeline
+    from site_builder.output import workers
 
     def empty_index(site, state=None, models=None):  # the signature of workers.index_files
         return {path: "" for path in pipeline.INDEX_FILES}

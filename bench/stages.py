@@ -23,8 +23,9 @@ import time
 from pathlib import Path
 
 START = time.perf_counter()
-from site_builder import library, pipeline  # noqa: E402
-from site_builder import related as related_module  # noqa: E402
+from site_builder.model import library  # noqa: E402
+from site_builder import pipeline
+from site_builder.model import related as related_module  # noqa: E402
 from site_builder.config import load_config  # noqa: E402
 
 IMPORTS = time.perf_counter() - START

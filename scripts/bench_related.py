@@ -14,7 +14,7 @@ import time
 import resource
 
 from site_builder.corpus import DEFAULT_CORPUS
-from site_builder.related import DEFAULT_BLOCK, related_indices
+from site_builder.model.related import DEFAULT_BLOCK, related_indices
 
 path = sys.argv[1] if len(sys.argv) > 1 else str(DEFAULT_CORPUS)
 limit = int(sys.argv[2]) if len(sys.argv) > 2 else 10_000

@@ -31,8 +31,8 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 from site_builder.corpus import DEFAULT_CORPUS
-from site_builder.reader import read_list
-from site_builder.render import render_abstract, render_inline
+from site_builder.read.plaintext import read_list
+from site_builder.text.render import render_abstract, render_inline
 
 MARKS = ("$", "\\", "**", "``", "''")
 MATH_TOKENS = {"mi", "mn", "mo", "mtext", "ms"}

@@ -1,4 +1,4 @@
-"""Fit the weights of ``site_builder.continuation`` and print held-out figures.
+"""Fit the weights of ``site_builder.read.continuation`` and print held-out figures.
 
 Writes the corpus (``papers.jsonl``) as lists of abstracts alone, 60 records
 a list grouped by venue-year (as ``scripts/roundtrip_corpus.py`` does), takes
@@ -28,7 +28,7 @@ from sklearn.linear_model import LogisticRegression
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from roundtrip_corpus import CORPUS, chunks, load  # noqa: E402
 
-from site_builder import continuation  # noqa: E402
+from site_builder.read import continuation  # noqa: E402
 
 THRESHOLDS = (-4.0, -3.5, -3.0, -2.0, 0.0, 1.0, 2.0)
 

@@ -28,7 +28,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from site_builder.corpus import DEFAULT_CORPUS, corpus_site, read_corpus  # noqa: E402
-from site_builder.search import build_search_data, dump_json, index_files, result_record  # noqa: E402
+from site_builder.search.documents import result_record  # noqa: E402
+from site_builder.search.index import build_search_data, dump_json, index_files  # noqa: E402
 
 
 def timed(fn):
@@ -92,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
               f"with the same docs {nraw:7.0f} B/paper raw {ngz:6.0f} B/paper gzip (index alone {niraw:.0f} / {nigz:.0f})")
 
     from site_builder.pipeline import write_site
-    from site_builder.writer import Output
+    from site_builder.output.writer import Output
     with tempfile.TemporaryDirectory(prefix="index-size-") as tmp:
         output = Output(Path(tmp) / "site")
         _, bwall, bcpu = timed(lambda: write_site(site, output))

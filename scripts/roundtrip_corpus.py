@@ -4,7 +4,7 @@ Each corpus record (``/work/shared/corpus/papers.jsonl``) is written as text
 in list layouts like those people paste (headings in English or Chinese or
 none, titles/tracks/authors present or absent, labels, numbering, bullets,
 page words, blank-line runs, edge spaces, CRLF/CR line ends, UTF-8 with BOM,
-UTF-16 and GB18030), read back with :func:`site_builder.reader.read_list`
+UTF-16 and GB18030), read back with :func:`site_builder.read.plaintext.read_list`
 semantics (:func:`decode_bytes` + :func:`read_text`) and compared field by
 field.  A paper that does not come back exactly must be explained by a
 diagnostic on one of the lines it was written to, or naming one of them
@@ -33,7 +33,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-from site_builder.reader import Entry, decode_bytes, read_text
+from site_builder.read.plaintext import Entry, decode_bytes, read_text
 
 CORPUS = Path("/work/shared/corpus/papers.jsonl")
 

@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from site_builder import urls  # noqa: E402
+from site_builder.model import urls  # noqa: E402
 from site_builder.cli import main as build  # noqa: E402
 from site_builder.corpus import DEFAULT_CORPUS  # noqa: E402
 

@@ -7,7 +7,7 @@ Builds two sites into a temporary folder: the seeds (``seeds/`` with
 ``site.toml``) and ``--sample`` papers of the corpus. For each, opens
 ``search.html`` from disk in headless Chromium (Debian's, see
 ``tests/browser.py``) and, for every (word, paper) pair of
-``site_builder.search.recall_words``, runs the page's own search
+``site_builder.search.index.recall_words``, runs the page's own search
 (``window.SiteSearch.run``, what the search box calls) and checks that the
 paper is among the results; ``--typed`` pairs per site are also typed into
 the box with the keyboard and read back from the result list. Prints the
@@ -30,10 +30,10 @@ sys.path.insert(0, str(ROOT / "tests"))
 from site_builder.config import load_config  # noqa: E402
 from site_builder.corpus import DEFAULT_CORPUS, corpus_site, read_corpus  # noqa: E402
 from site_builder.diagnostics import Diagnostics  # noqa: E402
-from site_builder.model import Site, build_site  # noqa: E402
+from site_builder.model.site import Site, build_site  # noqa: E402
 from site_builder.pipeline import list_files, load_overrides, read_lists, write_site  # noqa: E402
-from site_builder.search import recall_words  # noqa: E402
-from site_builder.writer import Output  # noqa: E402
+from site_builder.search.documents import recall_words  # noqa: E402
+from site_builder.output.writer import Output  # noqa: E402
 
 CHECK = """byWord => {
     const misses = [];

@@ -1,4 +1,4 @@
-"""Measure ``site_builder.titles`` over a corpus of real papers with real titles.
+"""Measure ``site_builder.text.titles`` over a corpus of real papers with real titles.
 
 Usage (from the repository root):
 
@@ -27,7 +27,7 @@ import re
 import time
 
 from site_builder.corpus import DEFAULT_CORPUS
-from site_builder.titles import derive_title, introduced_name
+from site_builder.text.titles import derive_title, introduced_name
 
 DEFAULT = str(DEFAULT_CORPUS)
 _STOP = set("a an and as at by for from in into of on or the to via with without under over is are can do does "

@@ -11,12 +11,11 @@ import threading
 from pathlib import Path
 from typing import NoReturn
 
-from .config import ConfigError, load_config
+from .config import ConfigError, resolve_config
 from .pipeline import BuildError, build, keep_objects
 from .progress import Progress, format_bytes
-from .writer import OutputError, TemplateFailure
+from .output.writer import OutputError, TemplateFailure
 
-DEFAULT_CONFIG = "site.toml"
 DEFAULT_CACHE = Path(".cache") / "site-builder"
 
 
@@ -52,13 +51,6 @@ def make_serve_parser() -> argparse.ArgumentParser:
     parser.add_argument("--port", type=int, default=8000, help="0 picks a free port")
     parser.add_argument("--base-path", default="/", help="serve the site under this path, e.g. /repo/")
     return parser
-
-
-def resolve_config(path: Path | None, base_url: str | None):
-    """Load ``path`` (or ``site.toml`` in the working directory when present) and apply ``--base-url``."""
-    if path is None and Path(DEFAULT_CONFIG).exists():
-        path = Path(DEFAULT_CONFIG)
-    return load_config(path).with_base_url(base_url)
 
 
 def kept(out: Path) -> str:
@@ -108,7 +100,7 @@ def run_build(args: argparse.Namespace, out: Path) -> int:
         print(f"built {report.paper_count} paper{'' if report.paper_count == 1 else 's'}, {report.pages} pages, {report.files} files{reused} into {out}; "
               f"index {format_bytes(report.index_bytes)}; {report.seconds:.1f}s; {warnings} warning(s)", file=sys.stderr)
     if getattr(args, "zip", None):
-        from .archive import write_zip
+        from .output.archive import write_zip
         try:
             count = write_zip(out, args.zip, report.updated)
         except OSError as exc:

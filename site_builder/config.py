@@ -147,6 +147,24 @@ def _toml_error(path: Path, exc: tomllib.TOMLDecodeError) -> ConfigError:
     return ConfigError(f"{path}:{where}: error: not valid TOML: {message}", located=True)
 
 
+#: The config read when none is named: ``site.toml`` in the working directory, when present.
+DEFAULT_CONFIG = "site.toml"
+
+
+def config_path(path: Path | None) -> Path | None:
+    """``path``, else :data:`DEFAULT_CONFIG` in the working directory when it exists, else None."""
+    if path is None and Path(DEFAULT_CONFIG).exists():
+        return Path(DEFAULT_CONFIG)
+    return path
+
+
+def resolve_config(path: Path | None, base_url: str | None) -> SiteConfig:
+    """Load ``path`` (or :data:`DEFAULT_CONFIG`, see :func:`config_path`) and apply ``--base-url``.
+
+    Raises :class:`ConfigError` as :func:`load_config` and :meth:`SiteConfig.with_base_url` do."""
+    return load_config(config_path(path)).with_base_url(base_url)
+
+
 def load_config(path: Path | None) -> SiteConfig:
     """Read the config at ``path``; ``None`` or a missing default file gives the defaults.
 

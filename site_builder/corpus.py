@@ -16,8 +16,8 @@ from pathlib import Path
 
 from .config import SiteConfig
 from .diagnostics import Diagnostics
-from .model import Site, build_site
-from .reader import Entry
+from .model.site import Site, build_site
+from .read.plaintext import Entry
 
 
 

@@ -13,31 +13,36 @@ from typing import TYPE_CHECKING, Callable
 
 import jinja2
 
-from . import listcache, replan, strmemo, unchanged, urls, workers
-from .bibfiles import write_bib_files
-from .papersjson import write_papers_json
-from .cache import BuildCache, code_version, files_not_as_recorded, folder_digest, paper_work, read_manifest
+from .incremental import lists as listcache, strmemo, unchanged
+from .pages import replan
+from .model import urls
+from . import parallel
+from .output import workers
+from .output.bibfiles import write_bib_files
+from .output.papersjson import write_papers_json
+from .incremental.cache import BuildCache, files_not_as_recorded, paper_work, read_manifest
+from .incremental.digest import code_version, folder_digest
 from .config import SiteConfig, toml_error_location
 from .diagnostics import Diagnostics
-from .feeds import DateError, build_time, rfc3339
-from .hosting import write_hosting_files
-from .model import OVERRIDABLE, Site, build_site
-from .pages import Page, Planned, common_context, outline_pages
+from .output.feeds import DateError, build_time, rfc3339
+from .output.hosting import write_hosting_files
+from .model.site import OVERRIDABLE, Site, build_site
+from .pages.plan import Page, Planned, common_context, outline_pages
 from .progress import Progress
-from .reader import Entry
-from .index_run import INDEX_FILES, IndexRun
-from .writer import Output, OutputError, make_environment, page_folder, render_page, unrecorded_names
+from .read.plaintext import Entry
+from .output.search_index import INDEX_FILES, IndexRun
+from .output.writer import Output, OutputError, make_environment, page_folder, render_page, unrecorded_names
 
 if TYPE_CHECKING:
-    from .library import Library, build_library
+    from .model.library import Library, build_library
 
 
 def _import_library() -> None:
-    """Bind :class:`~site_builder.library.Library` and :func:`~site_builder.library.build_library` in this
-    module, importing :mod:`site_builder.library` (and numpy with it, ~0.03 s) on first use: a build that
-    finds nothing changed (:mod:`site_builder.unchanged`) never needs them. A name already bound (e.g.
+    """Bind :class:`~site_builder.model.library.Library` and :func:`~site_builder.model.library.build_library` in this
+    module, importing :mod:`site_builder.model.library` (and numpy with it, ~0.03 s) on first use: a build that
+    finds nothing changed (:mod:`site_builder.incremental.unchanged`) never needs them. A name already bound (e.g.
     a measuring tool's wrapper of ``pipeline.build_library``) is kept."""
-    from . import library
+    from .model import library
 
     for name in ("Library", "build_library"):
         globals().setdefault(name, getattr(library, name))
@@ -111,7 +116,7 @@ def read_lists(files: list[Path], config: SiteConfig, diagnostics: Diagnostics,
     """Read every list file, with the config's venue for lists whose heading names none;
     a paper listed twice is merged into one (with a warning, see :func:`reader.merge_duplicates`).
 
-    With ``cache``, unchanged lists come from the build cache (see :mod:`site_builder.listcache`;
+    With ``cache``, unchanged lists come from the build cache (see :mod:`site_builder.incremental.lists`;
     the result is the same; it takes the cache's :attr:`~BuildCache.file_digests` and
     :attr:`~BuildCache.defer_writes`).
     """
@@ -160,7 +165,7 @@ def checked_override(fields: dict, path: str, line: int, diagnostics: Diagnostic
     ``abstract``, ``slug`` and ``venue`` strings; ``authors`` and ``track`` lists of strings, where one string
     is taken as a list's author line (split as the reader splits one, e.g. ``"A. Smith and B. Jones"``) or as
     one track. A value of another type is an error at ``path:line`` (the table's line), and is dropped."""
-    from .reader import split_authors
+    from .read.plaintext import split_authors
 
     result = {}
     for key, value in fields.items():
@@ -246,7 +251,7 @@ def page_keys(pages, cache: BuildCache, shared: tuple) -> list[tuple[str, str | 
     see :func:`shared_key_parts`) and of the template folder in use.
 
     None (the page is always rendered) without a cache, or when the context holds something that
-    cannot be digested (``search.html`` gets the whole library). See :mod:`site_builder.cache`.
+    cannot be digested (``search.html`` gets the whole library). See :mod:`site_builder.incremental.cache`.
     """
     if not cache.enabled:
         return [(page.path, None) for page in pages]
@@ -297,7 +302,7 @@ def pages_to_render(outline: list[Planned], site: Site, library: Library, output
 
 
 def _check_kept(kept: list[Planned], cache: BuildCache, shared: tuple) -> None:
-    """Check mode of :mod:`site_builder.replan`: every kept page has the key a full build gives it."""
+    """Check mode of :mod:`site_builder.pages.replan`: every kept page has the key a full build gives it."""
     for (path, key), planned in zip(page_keys([planned.make() for planned in kept], cache, shared), kept):
         if key != cache.previous_key(path):
             raise replan.ReplanMismatch(f"{path}: kept by replan, but its key changed")
@@ -310,7 +315,7 @@ def write_pages(env, outline: list[Planned], common: dict, site: Site, library: 
     With a cache, a page whose key (:func:`page_keys`) is the one its file had in the previous
     build, and whose file is untouched since, is kept from the previous output instead of
     rendered (:func:`pages_to_render`). The rest is written on every core when
-    :func:`workers.parallel_workers` allows (``meanwhile`` then runs in this process while the
+    :func:`parallel.parallel_workers` allows (``meanwhile`` then runs in this process while the
     workers render), else in this process (``meanwhile`` after the pages).
     """
     progress.stage("page keys and reuse")
@@ -326,7 +331,7 @@ def write_pages(env, outline: list[Planned], common: dict, site: Site, library: 
     def keep_items(pages: list[Page]) -> None:
         keep_item_html(env, [page for page in pages if page.path in lists], common, cache, shared)
 
-    if not workers.parallel_workers(len(todo)):
+    if not parallel.parallel_workers(len(todo)):
         for page, key in todo:
             output.write_text(page.path, render_page(env, page, common))
             cache.record(page.path, key_of(page, key), output)
@@ -343,7 +348,7 @@ def write_pages(env, outline: list[Planned], common: dict, site: Site, library: 
             cache.record_stat(written.path, written.key, written.stat)
         progress.advance(weight)
 
-    workers.run_jobs(jobs, done, meanwhile)
+    parallel.run_jobs(jobs, done, meanwhile)
 
 
 #: A page listing at least this many papers (a venue's or a track's) keeps the HTML of the list items rendered
@@ -353,9 +358,9 @@ ITEMS_KEPT = 200
 
 def take_item_html(env, pages: list[Page], common: dict, cache: BuildCache, shared: tuple | None) -> set[str]:
     """The paths of ``pages`` that list at least :data:`ITEMS_KEPT` papers (their context's ``papers``), after
-    handing the :class:`~site_builder.writer.PageFolder` of each one's folder the HTML of the items the
+    handing the :class:`~site_builder.output.writer.PageFolder` of each one's folder the HTML of the items the
     previous build rendered there (:meth:`BuildCache.item_html`) and the fingerprinter's digest: an item of the
-    same digest (the same :class:`~site_builder.views.Item`) in the same folder, with the same code, templates
+    same digest (the same :class:`~site_builder.pages.views.Item`) in the same folder, with the same code, templates
     and config (``shared``), is the same HTML, and a one-abstract rebuild renders one item of the largest
     venue's ~1,600 instead of all. None without a cache."""
     if not cache.enabled or shared is None or None in shared:
@@ -386,7 +391,7 @@ def write_site(site: Site, output: Output, library: Library | None = None, updat
     sitemap, robots.txt, feeds stamped ``updated``, default the epoch). Returns the page count.
 
     ``index`` is the search index already started (:class:`IndexRun`; default: started here);
-    it is finished before this returns. With ``cache`` (see :mod:`site_builder.cache`),
+    it is finished before this returns. With ``cache`` (see :mod:`site_builder.incremental.cache`),
     ``papers.json`` and the search index are reused when the whole site is unchanged, pages
     when their key is.
     """
@@ -418,7 +423,7 @@ def write_site(site: Site, output: Output, library: Library | None = None, updat
         if cache.enabled and cache.has_previous:
             # A rebuild: few pages are rendered, in this process, so the other files are written by a forked
             # process meanwhile, on the core the index process leaves mostly idle (see other_files_job).
-            background = workers.start_background(other_files_job(other_files, output, cache))
+            background = parallel.start_background(other_files_job(other_files, output, cache))
             if background is not None:
                 cache.deferred_elsewhere()  # the forked process runs them
                 meanwhile = lambda: apply_other_files(background.result(), output, cache)  # noqa: E731
@@ -435,12 +440,12 @@ def write_site(site: Site, output: Output, library: Library | None = None, updat
 
 
 def other_files_job(write: Callable[[], None], output: Output, cache: BuildCache) -> Callable[[], dict]:
-    """A job for :func:`workers.start_background`: run ``write`` (which writes files into ``output``'s
+    """A job for :func:`parallel.start_background`: run ``write`` (which writes files into ``output``'s
     staging folder and notes them in ``cache``) in the forked process, and return what it changed in
     this process's copies of ``output`` and ``cache``, for :func:`apply_other_files` in the parent.
 
     The pages the parent writes or keeps meanwhile are not in the job's ``output``: the 404 page takes
-    the top-level names of the pages from the outline (:func:`~site_builder.hosting.write_hosting_files`),
+    the top-level names of the pages from the outline (:func:`~site_builder.output.hosting.write_hosting_files`),
     and a path written by both is refused by :func:`apply_other_files`. The result is a dict: ``written``
     and ``kept`` (new paths of ``output``), ``manifest`` and ``parts`` (new or changed entries of ``cache``), ``reused``/``rendered`` (counter increments),
     ``diagnostics`` (new cache diagnostics) and ``strings`` (new :mod:`strmemo` entries per table).
@@ -463,7 +468,7 @@ def other_files_job(write: Callable[[], None], output: Output, cache: BuildCache
 def apply_other_files(delta: dict, output: Output, cache: BuildCache) -> None:
     """Take into ``output`` and ``cache`` what :func:`other_files_job` changed in the forked process.
 
-    Raises :class:`~site_builder.writer.OutputError` when a path it wrote is also this process's."""
+    Raises :class:`~site_builder.output.writer.OutputError` when a path it wrote is also this process's."""
     clash = delta["written"] & output.written
     if clash:
         raise OutputError(f"refusing to write {min(clash)!r}: written twice")
@@ -486,16 +491,16 @@ def build(seeds: Path, out: Path, config: SiteConfig, strict: bool = False,
     diagnostics say why. Raises BuildError for a missing seeds folder or
     lunr.js, OutputError when ``out`` cannot be replaced. ``notes`` is the
     curator's notes folder (default: :func:`default_notes`). ``cache`` is the
-    build cache folder (None: no cache; see :mod:`site_builder.cache`): its
+    build cache folder (None: no cache; see :mod:`site_builder.incremental.cache`): its
     warnings are reported but never fatal, and it never changes the output.
     With a cache, a build whose inputs, output and cache are all as the last
-    build left them returns that build's report at once (:mod:`site_builder.unchanged`).
+    build left them returns that build's report at once (:mod:`site_builder.incremental.unchanged`).
     ``progress`` shows the stages on a terminal.
     """
     progress = progress if progress is not None else Progress(enabled=False)
     # The build's own process runs without the cyclic garbage collector (restored on return): its objects
     # live until the build ends, and collections cost ~0.5 s of a 10,000-paper rebuild (1,300 of them,
-    # the full ones traversing the whole model). Forked workers collect again (workers.collect_garbage).
+    # the full ones traversing the whole model). Forked workers collect again (parallel.collect_garbage).
     collecting = gc.isenabled()
     gc.disable()
     try:
@@ -558,22 +563,22 @@ def _build_lists(seeds: Path, out: Path, config: SiteConfig, strict: bool, notes
 
 
 def start_file_check(out: Path, manifest: dict):
-    """Start :func:`~site_builder.cache.files_not_as_recorded` of the previous build's files (``manifest``,
-    as :func:`read_manifest` gave it) in a forked process (:func:`workers.start_background`), for
+    """Start :func:`~site_builder.incremental.cache.files_not_as_recorded` of the previous build's files (``manifest``,
+    as :func:`read_manifest` gave it) in a forked process (:func:`parallel.start_background`), for
     :meth:`BuildCache.check_files_meanwhile`: it runs on another core while this process reads the lists
     and builds the model (the ~28,800 ``stat`` calls of a 10,000-paper rebuild, ~0.1 s, were on its serial
     path). None when there is nothing to check or no process can be forked (the files are then checked
-    where they are kept). The same process lists the output folder for :meth:`~site_builder.writer.Output.commit`
-    (:func:`~site_builder.writer.unrecorded_names`, :meth:`BuildCache.output_listing`)."""
+    where they are kept). The same process lists the output folder for :meth:`~site_builder.output.writer.Output.commit`
+    (:func:`~site_builder.output.writer.unrecorded_names`, :meth:`BuildCache.output_listing`)."""
     files = manifest.get("files")
     if not isinstance(files, dict) or not files:
         return None
     target = Path(out)
-    return workers.start_background(lambda: (files_not_as_recorded(target, files), unrecorded_names(target, files)))
+    return parallel.start_background(lambda: (files_not_as_recorded(target, files), unrecorded_names(target, files)))
 
 
 def _saved_report(saved: dict, progress: Progress) -> BuildReport:
-    """The :class:`BuildReport` of a build that found nothing changed (see :mod:`site_builder.unchanged`)."""
+    """The :class:`BuildReport` of a build that found nothing changed (see :mod:`site_builder.incremental.unchanged`)."""
     progress.stage("nothing changed")
     report = BuildReport(None, unchanged.diagnostics_of(saved), int(saved["files"]),
                          datetime.fromtimestamp(int(saved["updated"]), tz=timezone.utc), None, int(saved["pages"]),
@@ -608,7 +613,7 @@ def _build_site(out: Path, config: SiteConfig, strict: bool, build_cache: BuildC
 
     work = build_cache.missing_work(entries)
     progress.stage("rendering abstracts", len(work), "papers")
-    build_cache.store_work(workers.parallel_map(paper_work, work, progress))
+    build_cache.store_work(parallel.parallel_map(paper_work, work, progress))
     progress.stage("papers", len(entries), "papers")
     site = build_site(entries, overrides, config, diagnostics, memo=build_cache, progress=progress)
     failed = lambda: diagnostics.errors or (strict and diagnostics.warnings)  # noqa: E731

@@ -32,6 +32,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote_to_bytes, urlsplit
 
+from .config import config_path, resolve_config
+
 LIVERELOAD_PATH = "/__livereload"
 #: Content types by file suffix (text types in UTF-8, as the builder writes them).
 CONTENT_TYPES = {
@@ -408,7 +410,6 @@ class Preview:
 
     def build(self) -> tuple[Path | None, str]:
         """Build the site into a new folder; returns ``(folder, diagnostics)``, folder None on failure."""
-        from .cli import resolve_config
         from .pipeline import build
 
         self._count += 1
@@ -456,7 +457,7 @@ class Preview:
     def sync_assets(self, paths: tuple[Path, ...]) -> list[str]:
         """Copy the changed asset files ``paths`` into the served site's ``assets/`` (removing the
         deleted ones) and bump the generation. Returns the site-relative paths touched."""
-        from . import urls
+        from .model import urls
 
         root = self.state.snapshot()[0]
         source_root = self.sources.assets.resolve()
@@ -495,12 +496,9 @@ class Preview:
 
 def sources_from_args(args: argparse.Namespace) -> Sources:
     """The :class:`Sources` of the ``serve`` arguments (templates and assets of the project)."""
-    from .cli import DEFAULT_CONFIG
     from .pipeline import ASSETS, TEMPLATES
 
-    config = args.config
-    if config is None and Path(DEFAULT_CONFIG).exists():
-        config = Path(DEFAULT_CONFIG)
+    config = config_path(args.config)
     return Sources(Path(args.seeds), Path(config) if config else None, TEMPLATES, ASSETS)
 
 

@@ -67,6 +67,6 @@ def notes_site(tmp_path_factory) -> Path:
 
 
 def pytest_collection_modifyitems(config, items):
-    """Run the tests marked ``forks`` first: :func:`site_builder.workers.worker_count` is 1 (no forking) while
+    """Run the tests marked ``forks`` first: :func:`site_builder.parallel.worker_count` is 1 (no forking) while
     another thread runs, and the session's browser fixture keeps one running once a browser test has run."""
     items.sort(key=lambda item: item.get_closest_marker("forks") is None)  # stable: the rest keep their order

@@ -37,7 +37,7 @@ def broken_links(site: Path) -> list[str]:
         for link in internal_links(page):
             target_path = unquote(urlsplit(link).path)
             if target_path.startswith("/") and page.name == "404.html" and page.parent == site:
-                # The 404 page is served at any depth, so its links are root-absolute (site_builder/hosting.py).
+                # The 404 page is served at any depth, so its links are root-absolute (site_builder/output/hosting.py).
                 target = (site / target_path.lstrip("/")).resolve()
             else:
                 target = (page.parent / target_path).resolve()

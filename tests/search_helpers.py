@@ -11,7 +11,7 @@ from pathlib import Path
 from conftest import CONFIG, ROOT, SEEDS
 from site_builder.config import load_config
 from site_builder.diagnostics import Diagnostics
-from site_builder.model import Site, build_site
+from site_builder.model.site import Site, build_site
 from site_builder.pipeline import list_files, load_overrides, read_lists
 
 

@@ -11,8 +11,9 @@ import pytest
 from conftest import CONFIG, SEEDS, build_into
 from features_support import NOTES
 from site_builder import progress as progress_module
-from site_builder import workers
-from site_builder.cache import MEMO_NAME
+from site_builder import parallel
+from site_builder.output import workers
+from site_builder.incremental.cache import MEMO_NAME
 from site_builder.config import load_config
 from site_builder.pipeline import build
 from site_builder.progress import Progress
@@ -153,14 +154,14 @@ def test_parallel_writer_gives_the_same_bytes(tmp_path, seeds_copy, monkeypatch)
     monkeypatch.setattr(workers, "MIN_MAP_ITEMS", 0)
     monkeypatch.setattr(workers, "CHUNK", 7)
     used = []
-    real_pool = workers.multiprocessing.get_context("fork").Pool
+    real_pool = parallel.multiprocessing.get_context("fork").Pool
 
     class CountingContext:
         def Pool(self, n, **options):  # noqa: N802 - the multiprocessing name
             used.append(n)
             return real_pool(n, **options)
 
-    monkeypatch.setattr(workers.multiprocessing, "get_context", lambda method: CountingContext())
+    monkeypatch.setattr(parallel.multiprocessing, "get_context", lambda method: CountingContext())
     report = run(seeds_copy, tmp_path / "parallel", tmp_path / "cache")
     assert used == [2, 2] and report.reused == 0  # abstracts, then pages (the index runs in a process of its own)
     assert_same_site(tmp_path / "serial", tmp_path / "parallel")
@@ -307,7 +308,7 @@ def test_an_edit_rebuilt_with_reused_pages_gives_the_bytes_of_a_build_without_ca
                                                                                    edit):
     from site_builder import pipeline
 
-    from site_builder import replan
+    from site_builder.pages import replan
 
     notes, templates, cache, site = tmp_path / "notes", tmp_path / "templates", tmp_path / "cache", tmp_path / "site"
     shutil.copytree(NOTES, notes)
@@ -319,7 +320,7 @@ def test_an_edit_rebuilt_with_reused_pages_gives_the_bytes_of_a_build_without_ca
     real_split = replan.split_outline
     monkeypatch.setattr(replan, "split_outline", lambda *a: splits.append(real_split(*a)) or splits[-1])
     # Every list page keeps its items' HTML for the next build (pipeline.take_item_html); count those taken.
-    from site_builder import writer
+    from site_builder.output import writer
 
     monkeypatch.setattr(pipeline, "ITEMS_KEPT", 1)
     taken = []
@@ -352,7 +353,7 @@ def test_an_edit_rebuilt_with_reused_pages_gives_the_bytes_of_a_build_without_ca
 
 
 def test_cached_paper_items_give_the_bytes_of_the_macro_rendered_each_time(tmp_path, seeds_copy, monkeypatch):
-    from site_builder import writer
+    from site_builder.output import writer
 
     assert build_into(tmp_path / "cached", "--no-cache", "--notes", str(NOTES), seeds=seeds_copy) == 0
     real = writer.PageFolder.paper_item
@@ -370,7 +371,7 @@ def test_cached_paper_items_give_the_bytes_of_the_macro_rendered_each_time(tmp_p
 
 
 def test_cached_page_chrome_gives_the_bytes_of_the_chrome_rendered_each_time(tmp_path, seeds_copy, monkeypatch):
-    from site_builder import writer
+    from site_builder.output import writer
 
     assert build_into(tmp_path / "cached", "--no-cache", "--notes", str(NOTES), seeds=seeds_copy) == 0
     real = writer.Chrome.__call__
@@ -399,10 +400,10 @@ def test_cached_page_chrome_gives_the_bytes_of_the_chrome_rendered_each_time(tmp
 
 def test_page_citation_views_equal_the_library(seeds_copy):
     from site_builder.diagnostics import Diagnostics
-    from site_builder.library import build_library
-    from site_builder.model import build_site
+    from site_builder.model.library import build_library
+    from site_builder.model.site import build_site
     from site_builder.pipeline import list_files, load_overrides, read_lists
-    from site_builder.views import Citation
+    from site_builder.pages.views import Citation
 
     for base_url in ("", "https://example.org/repo/"):
         config = load_config(CONFIG).with_base_url(base_url)
@@ -420,7 +421,7 @@ def test_page_citation_views_equal_the_library(seeds_copy):
 
 
 def test_links_computed_on_strings_equal_relpath(seed_site):
-    from site_builder import urls
+    from site_builder.model import urls
 
     paths = sorted(p.relative_to(seed_site).as_posix() for p in seed_site.rglob("*") if p.is_file())
     folders = sorted({p.rpartition("/")[0] for p in paths})
@@ -432,7 +433,7 @@ def test_links_computed_on_strings_equal_relpath(seed_site):
 
 def test_a_failing_index_process_fails_the_build_and_keeps_the_previous_site(tmp_path, seeds_copy, monkeypatch,
                                                                           capsys):
-    """The search index runs in a forked process of its own (workers.start_background); its failure is the
+    """The search index runs in a forked process of its own (parallel.start_background); its failure is the
     build's: exit status 2 with the reason, the previous output untouched, no staging folder left."""
     import os
 
@@ -472,7 +473,7 @@ def test_a_failed_rebuild_that_keeps_pages_leaves_the_previous_site(tmp_path, se
 def test_a_rebuild_writes_only_the_bib_file_of_the_edited_venue(tmp_path, seeds_copy):
     """Venue .bib files are keyed (bibfiles.py): after one abstract of ICML 2025 changes, the other venues'
     files are kept (same inode), that venue's and the site's are written again, and the bytes are a no-cache build's."""
-    from site_builder.bibfiles import venue_groups
+    from site_builder.output.bibfiles import venue_groups
     from site_builder.corpus import corpus_site, read_corpus
 
     site, cache = tmp_path / "site", tmp_path / "cache"
@@ -540,8 +541,8 @@ def test_papers_json_parts_join_to_the_whole_and_a_rebuild_serialises_only_the_e
                                                                                              monkeypatch):
     """papersjson.py: the venues' parts joined are json.dumps of all records (300 real corpus papers); after one
     abstract changes, a rebuild serialises that venue's part only, and the file is a no-cache build's."""
-    from site_builder import papersjson
-    from site_builder.bibfiles import venue_groups
+    from site_builder.output import papersjson
+    from site_builder.output.bibfiles import venue_groups
     from site_builder.corpus import corpus_site, read_corpus
 
     corpus = corpus_site(read_corpus(sample=300, seed=2))
@@ -571,7 +572,7 @@ def test_a_rebuild_plans_only_the_pages_that_show_a_changed_paper(tmp_path, seed
     """replan.py on the seeds (no notes): after one abstract changes, the structure is the same and only the
     pages showing the edited paper or a paper whose related list changed are planned; every page whose bytes
     changed is one of them; kept pages pass the check mode; the bytes are a no-cache build's."""
-    from site_builder import replan
+    from site_builder.pages import replan
 
     monkeypatch.setenv("SITE_BUILDER_CHECK_REPLAN", "1")
     splits = []
@@ -686,8 +687,8 @@ def test_other_files_written_in_a_background_process_are_recorded_as_in_one_proc
     background = builds(tmp_path / "bg", tmp_path / "bg-cache")
     assert len(applied) == 2 and all("404.html" in written and "papers.bib" in written for written in applied)
     assert background[-1] == ["papers.bib", "venues/icml-2025/papers.bib"]  # the others were kept: recorded
-    start = workers.start_background  # the other files in the build's process (the index still beside it)
-    monkeypatch.setattr(workers, "start_background",
+    start = parallel.start_background  # the other files in the build's process (the index still beside it)
+    monkeypatch.setattr(parallel, "start_background",
                         lambda job: None if "other_files_job" in job.__qualname__ else start(job))
     serial = builds(tmp_path / "serial", tmp_path / "serial-cache")
     assert background == serial
@@ -700,7 +701,7 @@ def test_a_build_whose_index_process_cannot_be_forked_writes_the_index_itself(tm
     """index_run: when two workers are usable but no background process can be forked, the index (made
     with the papers' digests share) is built in the build's process, without the share: same bytes."""
     monkeypatch.setattr(workers, "worker_count", lambda: 2)
-    monkeypatch.setattr(workers, "start_background", lambda job: None)
+    monkeypatch.setattr(parallel, "start_background", lambda job: None)
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1717243200")
     run(seeds_copy, tmp_path / "site", tmp_path / "cache")
     change_one_abstract(seeds_copy)
@@ -711,7 +712,7 @@ def test_a_build_whose_index_process_cannot_be_forked_writes_the_index_itself(tm
 
 def test_compiled_templates_of_other_code_versions_are_removed(tmp_path, seeds_copy, monkeypatch):
     """The cache keeps one code version's compiled templates (they piled up, one set per version)."""
-    from site_builder import cache as cache_module
+    from site_builder.incremental import cache as cache_module
 
     cache, site = tmp_path / "cache", tmp_path / "site"
     assert build_into(site, "--cache", str(cache), seeds=seeds_copy) == 0
@@ -740,8 +741,8 @@ def test_pages_touched_since_the_last_build_are_rendered_again_whether_checked_e
     real_start = pipeline.start_file_check
     monkeypatch.setattr(pipeline, "start_file_check", lambda *a: checked.append(real_start(*a)) or checked[-1])
     if not early:
-        monkeypatch.setattr(workers, "start_background", lambda job: None)
-    elif workers.worker_count() < 2:
+        monkeypatch.setattr(parallel, "start_background", lambda job: None)
+    elif parallel.worker_count() < 2:
         pytest.skip("needs two cores and fork")
     site, cache = tmp_path / "site", tmp_path / "cache"
     pages = run(seeds_copy, site, cache).pages
@@ -773,7 +774,7 @@ def test_a_rebuild_restamps_the_feeds_that_show_no_changed_paper(tmp_path, seeds
     and with a new build date, only the feeds that show that paper are written from the papers; the others
     are the previous files with the date replaced, and every byte is a no-cache build's. With the same date,
     an unchanged feed is kept as it is (same inode)."""
-    from site_builder import feeds
+    from site_builder.output import feeds
 
     made = tmp_path / "made.txt"
     real = feeds.atom_feed

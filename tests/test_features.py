@@ -17,11 +17,12 @@ from sklearn.metrics.pairwise import cosine_similarity
 from conftest import SEEDS, build_into
 from features_support import NOTES, build_notes_site, elements, section
 from linkcheck import broken_links
-from site_builder import pipeline, urls
-from site_builder.authors import author_key
-from site_builder.bibtex import assign_keys, entry, escape
-from site_builder.citation import script_json
-from site_builder.related import related_indices, tfidf_matrix, top_k_similar
+from site_builder import pipeline
+from site_builder.model import urls
+from site_builder.model.authors import author_key
+from site_builder.model.bibtex import assign_keys, entry, escape
+from site_builder.model.citation import script_json
+from site_builder.model.related import related_indices, tfidf_matrix, top_k_similar
 from site_builder.corpus import DEFAULT_CORPUS
 
 CORPUS = DEFAULT_CORPUS
@@ -144,7 +145,7 @@ def _page_texts(site: Path, records: list[dict]) -> list[dict]:
     """Title and abstract text of each paper as the build saw them (the model rebuilt from the seeds)."""
     from site_builder.config import load_config
     from site_builder.diagnostics import Diagnostics
-    from site_builder.model import build_site
+    from site_builder.model.site import build_site
     config = load_config(SEEDS.parent / "site.toml")
     d = Diagnostics()
     site_model = build_site(pipeline.read_lists(pipeline.list_files(SEEDS), config, d), {}, config, d)
@@ -396,7 +397,7 @@ def test_feature_pages_have_no_broken_links(notes_site):
 
 def _parse(text: str):
     from site_builder.diagnostics import Diagnostics
-    from site_builder.notes import parse_note
+    from site_builder.model.notes import parse_note
     d = Diagnostics()
     note = parse_note(text, "n.md", lambda ref: "abc" if ref in ("abc", "a-slug") else None, d)
     return note, [str(x) for x in d]
@@ -431,7 +432,7 @@ def test_unreadable_and_duplicate_notes(tmp_path, seed_records, capsys):
 
 
 def test_large_author_index_splits_by_letter(tmp_path, monkeypatch, seed_records):
-    from site_builder import pages
+    from site_builder.pages import plan as pages
     monkeypatch.setattr(pages, "AUTHORS_PER_INDEX_PAGE", 10)
     out = tmp_path / "site"
     assert build_into(out) == 0
@@ -488,8 +489,8 @@ def test_bibtex_titles_keep_their_math_as_tex():
     """The 47 corpus titles with ``$…$``: BibTeX keeps each formula as written (``$L_2$``, not ``L2``; found by the
     new-user pass: ``$\\sqrt{n}$`` became ``n``), the words around it as the page's plain text, braces balanced;
     money (``$10 and $20``) stays escaped."""
-    from site_builder import bibtex
-    from site_builder.render import render_inline
+    from site_builder.model import bibtex
+    from site_builder.text.render import render_inline
 
     with open(CORPUS, encoding="utf-8") as handle:
         titles = [t for t in (json.loads(line)["title"] for line in handle) if "$" in t]

@@ -11,7 +11,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from site_builder import urls
+from site_builder.model import urls
 from site_builder.serve import make_server
 
 

@@ -1,4 +1,4 @@
-"""The Fingerprinter (site_builder.cache): digests that tell every field and every kind of value apart,
+"""The Fingerprinter (site_builder.incremental.cache): digests that tell every field and every kind of value apart,
 are the same in every process and run, and refuse what they cannot digest."""
 
 from __future__ import annotations
@@ -11,13 +11,13 @@ from pathlib import Path
 
 from conftest import CONFIG, SEEDS
 from site_builder import pipeline
-from site_builder.cache import Fingerprinter
+from site_builder.incremental.digest import Fingerprinter
 from site_builder.config import load_config
 
 
 def _seed_model():
     from site_builder.diagnostics import Diagnostics
-    from site_builder.model import build_site
+    from site_builder.model.site import build_site
 
     config = load_config(CONFIG)
     diagnostics = Diagnostics()
@@ -143,7 +143,7 @@ def test_digests_are_the_same_in_another_process_with_another_hash_seed():
     site = _seed_model()
     here = (Fingerprinter().of(site), Fingerprinter().of({"a", "b", ("c", 1)}))
     script = ("import sys; sys.path.insert(0, 'tests'); import test_fingerprint as t; "
-              "from site_builder.cache import Fingerprinter as F; "
+              "from site_builder.incremental.digest import Fingerprinter as F; "
               "print(F().of(t._seed_model()), F().of({'a', 'b', ('c', 1)}))")
     root = Path(pipeline.__file__).resolve().parent.parent
     for seed in ("1", "2"):

@@ -16,8 +16,8 @@ import pytest
 from conftest import build_into
 from linkcheck import all_links, broken_links, internal_links
 from serving import CORPUS, ROOT, copy_seeds, running
-from site_builder import urls
-from site_builder.feeds import FEED_LIMIT, SITEMAP_LIMIT, sitemap_files
+from site_builder.model import urls
+from site_builder.output.feeds import FEED_LIMIT, SITEMAP_LIMIT, sitemap_files
 from site_builder.serve import make_server
 
 BASE = "https://user.github.io/repo/"
@@ -262,7 +262,7 @@ def test_feeds_hold_the_newest_papers_latest_year_first_then_list_order():
     """On 400 real corpus papers: each feed has at most FEED_LIMIT entries, the newest ones (latest year first,
     then the site's display order); every venue feed holds its venue's first papers in display order."""
     from site_builder.corpus import corpus_site, read_corpus
-    from site_builder.feeds import entry_id, feed_files
+    from site_builder.output.feeds import entry_id, feed_files
 
     site = corpus_site(read_corpus(sample=400, seed=3))
     papers = list(site.papers)
@@ -297,7 +297,8 @@ def test_feed_escaping_is_the_standard_librarys_on_every_text_of_the_corpus():
     start ~10 ms): the same strings for every text field of the real corpus and quoting corner cases."""
     from xml.sax import saxutils
 
-    from site_builder import corpus, feeds
+    from site_builder import corpus
+    from site_builder.output import feeds
 
     samples = ['a"b', "a'b", "a'\"b", "x\n\r\t<&>y", "", "'", '"', "&amp;", "]]>"]
     with open(corpus.DEFAULT_CORPUS, encoding="utf-8") as handle:

@@ -6,7 +6,7 @@ import json
 
 from conftest import ROOT, build_into
 from linkcheck import broken_links
-from site_builder import urls
+from site_builder.model import urls
 
 FIXTURE = ROOT / "tests" / "fixtures" / "keywords"
 

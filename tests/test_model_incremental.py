@@ -1,12 +1,12 @@
 """The model's faster and cached computations equal their plain definitions, on real papers and after edits.
 
-- :class:`~site_builder.authors.AuthorIndex` (one lean pass) equals the index defined plainly below, and the
-  index kept in the build cache (``authors.marshal``, :func:`~site_builder.authors.cached_index`) equals a fresh
+- :class:`~site_builder.model.authors.AuthorIndex` (one lean pass) equals the index defined plainly below, and the
+  index kept in the build cache (``authors.marshal``, :func:`~site_builder.model.authors.cached_index`) equals a fresh
   one after every kind of edit (same authors, a respelled or added author, a paper removed, added or moved).
-- BibTeX keys (:func:`~site_builder.bibtex.assign_keys`) equal the plain definition, also when an edit makes
-  two papers' keys collide and then uncollide, and so do those of :func:`~site_builder.bibtex.cached_keys`, whose
+- BibTeX keys (:func:`~site_builder.model.bibtex.assign_keys`) equal the plain definition, also when an edit makes
+  two papers' keys collide and then uncollide, and so do those of :func:`~site_builder.model.bibtex.cached_keys`, whose
   base keys are kept in the build cache (``bibkeys.marshal``), after every kind of edit.
-- ``papers.json`` items (:func:`~site_builder.papersjson.item_json`) are ``json.dumps`` of the records.
+- ``papers.json`` items (:func:`~site_builder.output.papersjson.item_json`) are ``json.dumps`` of the records.
 - Builds with the cache after moving a paper between venues, or making BibTeX keys collide, give the bytes of
   a build without the cache.
 """
@@ -25,11 +25,12 @@ import pytest
 from slugify import slugify
 
 from conftest import CONFIG, SEEDS
-from site_builder import authors as authors_module
-from site_builder import bibtex, papersjson, urls
-from site_builder import cache as cache_module
-from site_builder.authors import AuthorIndex, author_key, cached_index, clean_name, family_name
-from site_builder.cache import BuildCache
+from site_builder.model import authors as authors_module
+from site_builder.model import bibtex, urls
+from site_builder.output import papersjson
+from site_builder.incremental import cache as cache_module
+from site_builder.model.authors import AuthorIndex, author_key, cached_index, clean_name, family_name
+from site_builder.incremental.cache import BuildCache
 from site_builder.config import load_config
 from site_builder.corpus import DEFAULT_CORPUS
 from site_builder.pipeline import build
@@ -353,9 +354,9 @@ def test_papers_built_with_the_memo_equal_papers_built_plainly(tmp_path):
     from dataclasses import fields
 
     from site_builder import pipeline
-    from site_builder.cache import paper_work
+    from site_builder.incremental.cache import paper_work
     from site_builder.diagnostics import Diagnostics
-    from site_builder.model import Paper, build_site
+    from site_builder.model.site import Paper, build_site
 
     config = load_config(CONFIG)
     seeds = tmp_path / "seeds"
@@ -399,8 +400,8 @@ def test_the_memo_model_reports_warnings_and_keeps_venues_as_the_plain_model():
     order of the papers' ids), the papers in order, and the venue kept for two names of one slug are those
     of the plain model."""
     from site_builder.diagnostics import Diagnostics
-    from site_builder.model import build_site
-    from site_builder.reader import Entry
+    from site_builder.model.site import build_site
+    from site_builder.read.plaintext import Entry
 
     config = load_config(CONFIG)
     words = ["graph", "neural", "kernel", "bandit", "policy", "sparse", "causal", "robust", "spectral", "convex"]

@@ -9,12 +9,13 @@ from pathlib import Path
 import pytest
 
 from conftest import CONFIG, SEEDS
-from site_builder import pipeline, workers
+from site_builder import pipeline
+from site_builder import parallel
 from site_builder.config import load_config
 
 
 def _collecting(_item) -> bool:
-    """Whether the process running this (a forked worker of :func:`workers.parallel_map`) collects garbage."""
+    """Whether the process running this (a forked worker of :func:`parallel.parallel_map`) collects garbage."""
     return gc.isenabled()
 
 
@@ -45,24 +46,24 @@ def test_the_build_leaves_a_disabled_collector_disabled(tmp_path):
 
 @pytest.mark.forks
 def test_forked_workers_collect_garbage_when_the_parent_does_not():
-    if workers.worker_count() < 2:
+    if parallel.worker_count() < 2:
         pytest.skip("needs two cores and fork")
     gc.disable()
     try:
-        results = workers.parallel_map(_collecting, list(range(workers.MIN_MAP_ITEMS)))
-        job = workers.start_background(lambda: [gc.isenabled()])
+        results = parallel.parallel_map(_collecting, list(range(parallel.MIN_MAP_ITEMS)))
+        job = parallel.start_background(lambda: [gc.isenabled()])
         assert job is not None
         background = job.result()
     finally:
         gc.enable()
-    assert results == [True] * workers.MIN_MAP_ITEMS
+    assert results == [True] * parallel.MIN_MAP_ITEMS
     assert background == [True]
 
 
 def _seed_model():
     """The seed lists' site model (no cache)."""
     from site_builder.diagnostics import Diagnostics
-    from site_builder.model import build_site
+    from site_builder.model.site import build_site
 
     config = load_config(CONFIG)
     diagnostics = Diagnostics()
@@ -72,16 +73,16 @@ def _seed_model():
 
 @pytest.mark.forks
 def test_paper_digests_handed_over_by_a_forked_process_are_the_ones_computed_here():
-    from site_builder.cache import Fingerprinter
-    from site_builder.index_run import SharedDigests
+    from site_builder.incremental.digest import Fingerprinter
+    from site_builder.output.search_index import SharedDigests
 
-    if workers.worker_count() < 2:
+    if parallel.worker_count() < 2:
         pytest.skip("needs two cores and fork")
     site = _seed_model()
     papers = list(site.papers)
     assert len(papers) > 20
     share = SharedDigests(len(papers))
-    child = workers.start_background(lambda: share.publish(Fingerprinter().digests(papers)) or [])
+    child = parallel.start_background(lambda: share.publish(Fingerprinter().digests(papers)) or [])
     share.forked()
     received = share.receive()
     child.result()
@@ -99,12 +100,12 @@ def test_paper_digests_handed_over_by_a_forked_process_are_the_ones_computed_her
 
 @pytest.mark.forks
 def test_a_process_that_ends_without_publishing_hands_over_nothing():
-    from site_builder.index_run import SharedDigests
+    from site_builder.output.search_index import SharedDigests
 
-    if workers.worker_count() < 2:
+    if parallel.worker_count() < 2:
         pytest.skip("needs two cores and fork")
     share = SharedDigests(3)
-    child = workers.start_background(lambda: [])
+    child = parallel.start_background(lambda: [])
     share.forked()
     assert share.receive() is None
     child.result()
@@ -117,7 +118,7 @@ def test_a_kept_search_index_is_still_a_top_level_name_of_the_404_page(tmp_path)
     import json
     import re
 
-    from site_builder.urls import SEARCH_INDEX_JS
+    from site_builder.model.urls import SEARCH_INDEX_JS
 
     from test_cache import assert_same_site
 
@@ -141,7 +142,7 @@ def test_a_kept_search_index_is_still_a_top_level_name_of_the_404_page(tmp_path)
                                  ["a/"], [""], [".."], ["papers/x.html\n/etc/passwd"],
                                  ["papers/dup.html", "papers/dup.html"], ["index.html"]])
 def test_keeping_many_files_refuses_what_keeping_them_one_by_one_refuses(tmp_path, bad):
-    from site_builder.writer import Output, OutputError
+    from site_builder.output.writer import Output, OutputError
 
     site = tmp_path / "site"
     pipeline.build(SEEDS, site, load_config(CONFIG), cache=None)
@@ -176,7 +177,7 @@ def test_the_quick_unsafe_path_check_agrees_with_the_regex():
     import itertools
     import random
 
-    from site_builder.writer import _UNSAFE_LINE, _unsafe_lines
+    from site_builder.output.writer import _UNSAFE_LINE, _unsafe_lines
 
     def agree(paths):
         assert _unsafe_lines(paths) == (_UNSAFE_LINE.search("\n".join(paths)) is not None), paths
@@ -197,7 +198,7 @@ def test_the_quick_unsafe_path_check_agrees_with_the_regex():
 
 
 def test_keeping_many_files_in_a_folder_this_tool_did_not_build_is_refused(tmp_path):
-    from site_builder.writer import Output, OutputError
+    from site_builder.output.writer import Output, OutputError
 
     (tmp_path / "mine").mkdir()
     (tmp_path / "mine" / "index.html").write_text("not ours", encoding="utf-8")
@@ -208,7 +209,8 @@ def test_keeping_many_files_in_a_folder_this_tool_did_not_build_is_refused(tmp_p
 
 
 def test_the_index_files_named_for_the_build_are_the_ones_the_index_writes():
-    from site_builder import index_run, search
+    from site_builder.output import search_index as index_run
+    from site_builder.search import index as search
 
     assert index_run.INDEX_FILES == search.INDEX_FILES == pipeline.INDEX_FILES
 
@@ -222,7 +224,7 @@ def test_the_build_itself_does_not_import_the_search_modules(tmp_path):
               f"cli.main(['--seeds', {str(SEEDS)!r}, '--config', {str(CONFIG)!r}, '--out', {str(tmp_path / 'site')!r},"
               f" '--cache', {str(tmp_path / 'cache')!r}, '--quiet']) == 0; "
               "print(sorted(m for m in sys.modules if m.startswith('site_builder.') and 'search' in m or "
-              "m in ('site_builder.indexer', 'site_builder.tokenize', 'site_builder.index_state')))")
+              "m in ('site_builder.search.indexer', 'site_builder.search.tokenize', 'site_builder.search.state')))")
     import os
 
     env = {**os.environ, "PYTHONPATH": str(Path(pipeline.__file__).resolve().parent.parent)}
@@ -236,8 +238,8 @@ def _reference_structure_digest(site, library, fingerprints, shared):
     """replan.structure_digest as it was written first (one place() per paper), for the equivalence test."""
     from collections import Counter
 
-    from site_builder import replan
-    from site_builder.pages import AUTHORS_PER_INDEX_PAGE
+    from site_builder.pages import replan
+    from site_builder.pages.plan import AUTHORS_PER_INDEX_PAGE
 
     places = {}
 
@@ -262,9 +264,9 @@ def _reference_structure_digest(site, library, fingerprints, shared):
 def test_the_structure_digest_counts_papers_per_venue_and_track_as_one_place_per_paper_did():
     import dataclasses
 
-    from site_builder import replan
-    from site_builder.cache import Fingerprinter
-    from site_builder.library import Library
+    from site_builder.pages import replan
+    from site_builder.incremental.digest import Fingerprinter
+    from site_builder.model.library import Library
 
     site = _seed_model()
     assert any(p.track is None for p in site.papers) and any(p.track is not None for p in site.papers)
@@ -290,10 +292,10 @@ def test_the_structure_digest_counts_papers_per_venue_and_track_as_one_place_per
 
 def _seed_plan():
     """The seed lists' model, library, outline and plan record (no cache, no previous record)."""
-    from site_builder import replan
-    from site_builder.cache import Fingerprinter
-    from site_builder.library import Library
-    from site_builder.pages import outline_pages
+    from site_builder.pages import replan
+    from site_builder.incremental.digest import Fingerprinter
+    from site_builder.model.library import Library
+    from site_builder.pages.plan import outline_pages
 
     site = _seed_model()
     library = Library(site)
@@ -304,8 +306,8 @@ def _seed_plan():
 
 
 def test_paper_identities_made_by_maps_are_paper_identity():
-    from site_builder import replan
-    from site_builder.pages import paper_identity
+    from site_builder.pages import replan
+    from site_builder.pages.plan import paper_identity
 
     site = _seed_model()
     assert replan.identities_of(site.papers) == [paper_identity(p) for p in site.papers]
@@ -315,8 +317,8 @@ def test_paper_identities_made_by_maps_are_paper_identity():
 def test_a_paper_whose_bibtex_key_alone_changed_is_planned_again_with_every_page_that_shows_it():
     import copy
 
-    from site_builder import replan
-    from site_builder.pages import paper_identity
+    from site_builder.pages import replan
+    from site_builder.pages.plan import paper_identity
 
     site, library, outline, record = _seed_plan()
     unchanged, stale = replan.split_outline(outline, replan.PlanRecord.from_json(record.to_json()), record)
@@ -331,8 +333,8 @@ def test_a_paper_whose_bibtex_key_alone_changed_is_planned_again_with_every_page
 
 
 def test_the_authors_digest_is_taken_from_the_previous_record_only_for_the_same_authors_as_written():
-    from site_builder import replan
-    from site_builder.authors import input_digest
+    from site_builder.pages import replan
+    from site_builder.model.authors import input_digest
 
     site, library, outline, record = _seed_plan()
     computed, none = replan.authors_digest(library, None)
@@ -351,8 +353,8 @@ def test_the_authors_digest_is_taken_from_the_previous_record_only_for_the_same_
 
 
 def test_page_digests_tell_apart_every_change_of_sources():
-    from site_builder import replan
-    from site_builder.pages import Planned
+    from site_builder.pages import replan
+    from site_builder.pages.plan import Planned
 
     variants = [(), ("",), ("", ""), ("a:1",), ("a:1", ""), ("", "a:1"), ("a:1", "b:2"), ("b:2", "a:1")]
     outline = [Planned(f"p{n}.html", sources, None) for n, sources in enumerate(variants)]
@@ -383,8 +385,8 @@ def test_page_digests_tell_apart_every_change_of_sources():
 
 
 def test_many_pages_moved_are_found_by_the_block_comparison():
-    from site_builder import replan
-    from site_builder.pages import Planned
+    from site_builder.pages import replan
+    from site_builder.pages.plan import Planned
 
     outline = [Planned(f"p{n}.html", (f"a:{n}", f"b:{n % 7}"), None) for n in range(2000)]
     for moved in ([], [0], [255, 256, 257], [1999], list(range(0, 2000, 97)), list(range(600, 900))):
@@ -396,8 +398,8 @@ def test_split_outline_gives_the_pages_one_test_per_page_gives(monkeypatch):
     import copy
     import random
 
-    from site_builder import replan
-    from site_builder.pages import Planned
+    from site_builder.pages import replan
+    from site_builder.pages.plan import Planned
 
     site, library, outline, record = _seed_plan()
 
@@ -464,7 +466,7 @@ def test_split_outline_gives_the_pages_one_test_per_page_gives(monkeypatch):
 
 
 def _fingerprinter():
-    from site_builder.cache import Fingerprinter
+    from site_builder.incremental.digest import Fingerprinter
 
     return Fingerprinter()
 
@@ -539,7 +541,7 @@ def test_write_spliced_joins_bytes_and_ranges_of_open_files_with_or_without_the_
     import errno
     import os
 
-    from site_builder import writer
+    from site_builder.output import writer
 
     source = tmp_path / "source"
     data = ("0123456789" * 1000 + "é ü").encode("utf-8")
@@ -566,7 +568,7 @@ def test_write_spliced_joins_bytes_and_ranges_of_open_files_with_or_without_the_
 
 
 def test_a_build_that_finds_nothing_changed_does_not_import_numpy(tmp_path):
-    """pipeline imports site_builder.library (numpy with it) only for a build that makes a site; before
+    """pipeline imports site_builder.model.library (numpy with it) only for a build that makes a site; before
     the index process is forked, so that process does not import numpy again."""
     script = ("import sys; from site_builder import cli; assert "
               f"cli.main(['--seeds', {str(SEEDS)!r}, '--config', {str(CONFIG)!r}, '--out', {str(tmp_path / 'site')!r},"
@@ -575,15 +577,15 @@ def test_a_build_that_finds_nothing_changed_does_not_import_numpy(tmp_path):
     results = [_run_python(script, SITE_BUILDER_TIMINGS="1") for _ in range(2)]  # a cold build, then the same
     assert [r.stdout.strip() for r in results] == ["True", "False"], [r.stderr[-500:] for r in results]
     assert "stage nothing changed" in results[1].stderr
-    assert pipeline.build_library.__module__ == "site_builder.library"
+    assert pipeline.build_library.__module__ == "site_builder.model.library"
 
 
 def test_split_outline_keeps_exactly_the_pages_neither_moved_nor_showing_a_changed_paper():
     """Few and many stale pages (both ways of :func:`replan._without`), against the pages counted by hand."""
     import random
 
-    from site_builder import replan
-    from site_builder.pages import Planned
+    from site_builder.pages import replan
+    from site_builder.pages.plan import Planned
 
     rng = random.Random(7)
     ids = [f"s:{n}" for n in range(300)]

@@ -13,14 +13,16 @@ from markupsafe import Markup, escape
 
 from conftest import CONFIG, ROOT, SEEDS
 from features_support import NOTES
-from site_builder import jinja_fast, urls, writer
+from site_builder import jinja_fast
+from site_builder.model import urls
+from site_builder.output import writer
 from site_builder.config import load_config
 from site_builder.diagnostics import Diagnostics
-from site_builder.library import build_library
-from site_builder.model import build_site
-from site_builder.pages import common_context, plan_pages
+from site_builder.model.library import build_library
+from site_builder.model.site import build_site
+from site_builder.pages.plan import common_context, plan_pages
 from site_builder.pipeline import TEMPLATES, list_files, load_overrides, read_lists
-from site_builder.views import tags_in
+from site_builder.pages.views import tags_in
 
 sys.path.insert(0, str(ROOT / "bench"))
 
@@ -168,7 +170,7 @@ def test_folder_paper_items_keep_show_track_apart():
 
 
 def test_page_chunks_cover_every_page_once_and_keep_small_folders_together(corpus_lists):
-    from site_builder import workers
+    from site_builder.output import workers
 
     pages, _ = site_pages(corpus_lists / "seeds", corpus_lists / "site.toml", None)
     todo = [(page, f"key-{n}") for n, page in enumerate(pages)]

@@ -13,14 +13,16 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT
-from site_builder import listcache, reader, reader_duplicates, workers
-from site_builder.cache import BuildCache
+from site_builder.incremental import lists as listcache
+from site_builder.read import plaintext as reader, duplicates as reader_duplicates
+from site_builder.output import workers
+from site_builder.incremental.cache import BuildCache
 from site_builder.config import load_config
 from site_builder.corpus import DEFAULT_CORPUS
 from site_builder.diagnostics import Diagnostics
-from site_builder.model import paper_id
+from site_builder.read.duplicates import paper_id
 from site_builder.pipeline import list_files, read_lists
-from site_builder.reader_lines import _mostly_not_names, author_score, clean
+from site_builder.read.lines import _mostly_not_names, author_score, clean
 
 sys.path.insert(0, str(ROOT / "bench"))
 from lists import load_corpus, write_lists  # noqa: E402
@@ -105,7 +107,7 @@ def test_workers_report_an_unwritable_list_cache_once(tmp_path, monkeypatch):
 def test_continuation_words_and_names_are_the_plain_formulations_on_the_corpus(corpus):
     """:func:`continuation._tokens` (lower case first on ASCII text) and :func:`continuation._names` (words
     that cannot be names skipped by the pattern) give what the plain formulations give."""
-    from site_builder import continuation as c
+    from site_builder.read import continuation as c
 
     def plain_tokens(text):
         return [lw.rstrip("s") for w in c._WORD.findall(text) if len(w) >= 3 for lw in (w.lower(),)
@@ -134,7 +136,7 @@ def test_list_cache_work_compacts_and_expands_exactly(corpus):
     one paragraph, text that is the abstract, an inline title that is the title): the round trip gives every
     value back, for corpus abstracts with given and derived titles and for texts that need escaping or math;
     and :func:`listcache._remember` hands the cache the values of :func:`cache.paper_work` itself."""
-    from site_builder.cache import paper_work
+    from site_builder.incremental.cache import paper_work
 
     texts = [r["abstract"] for r in corpus[:600] if r.get("abstract")]
     texts += ["A & B < C: we show $x^2$ grows.", "Plain text with *emphasis* and `code`.", "See https://x.org/a."]
@@ -167,8 +169,8 @@ def test_decode_list_is_decode_bytes_then_remove_controls(corpus):
     UTF-8 (with and without BOM), UTF-16 and GB18030."""
     import random
 
-    from site_builder.reader_text import decode_bytes, decode_list, remove_controls
-    from site_builder.reader_types import ReadError
+    from site_builder.read.text import decode_bytes, decode_list, remove_controls
+    from site_builder.read.entries import ReadError
 
     rng = random.Random(5)
     base = "ICLR 2025 Papers\n\n" + "\n\n".join(r["abstract"] for r in corpus[:12] if r.get("abstract")) + "\n"

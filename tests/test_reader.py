@@ -1,4 +1,4 @@
-"""Tests for site_builder.reader on the real seed lists, crafted layouts and the real corpus."""
+"""Tests for site_builder.read.plaintext on the real seed lists, crafted layouts and the real corpus."""
 
 from __future__ import annotations
 
@@ -11,10 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from site_builder.reader import (
-    ReadError, decode_bytes, merge_duplicates, page_words, parse_heading, parse_track, read_list,
-    read_lists, read_text, split_authors, split_lines, strip_label, strip_number,
-)
+from site_builder.read.plaintext import ReadError, decode_bytes, merge_duplicates, page_words, parse_heading, parse_track, read_list, read_lists, read_text, split_authors, split_lines, strip_label, strip_number
 
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS = ROOT / "seeds"
@@ -361,7 +358,7 @@ def test_corpus_roundtrip_sample(layout_name):
             exact += not diffs
             if diffs and not explained:
                 # With abstracts alone, a further paragraph is told from the next paper by statistical
-                # evidence (site_builder/continuation.py), fitted on lists of 60, not these lists of 40.
+                # evidence (site_builder/read/continuation.py), fitted on lists of 60, not these lists of 40.
                 paragraphs = re.split(r"\n[ \t]*\n", record["abstract"].replace("\r\n", "\n").strip())
                 assert layout.title is False and layout.authors is False and len(paragraphs) > 1, \
                     (record["title"], diffs)

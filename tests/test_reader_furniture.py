@@ -13,8 +13,8 @@ import textwrap
 
 import pytest
 
-from site_builder.reader import read_text
-from site_builder.reader_lines import furniture
+from site_builder.read.plaintext import read_text
+from site_builder.read.lines import furniture
 from test_reader import CORPUS, assert_nothing_lost
 
 COLT = ["A Unified Characterization of Private Learnability via Graph Theory",

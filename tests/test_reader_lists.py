@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from site_builder.continuation import continuation_scores
-from site_builder.reader import is_prose, read_list, read_text, split_lines
+from site_builder.read.continuation import continuation_scores
+from site_builder.read.plaintext import is_prose, read_list, read_text, split_lines
 from test_reader import CORPUS, ICLR, ICML24, ICML25, _roundtrip_module, assert_nothing_lost
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from site_builder.config import ConfigError, load_config
-from site_builder.reader import read_list, read_lists, read_text
+from site_builder.read.plaintext import read_list, read_lists, read_text
 from test_reader import CORPUS, ICLR, ICML25, ROOT, assert_nothing_lost
 
 

@@ -12,10 +12,11 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT
-from site_builder import listcache, reader, reader_reread
-from site_builder.cache import BuildCache
+from site_builder.incremental import lists as listcache
+from site_builder.read import plaintext as reader, reread as reader_reread
+from site_builder.incremental.cache import BuildCache
 from site_builder.corpus import DEFAULT_CORPUS
-from site_builder.reader_text import clean
+from site_builder.read.text import clean
 
 sys.path.insert(0, str(ROOT / "bench"))
 from lists import load_corpus, write_lists  # noqa: E402
@@ -392,7 +393,7 @@ def test_the_list_cache_takes_the_digests_the_build_already_made(tmp_path):
     import hashlib
     from dataclasses import astuple
 
-    from site_builder import unchanged
+    from site_builder.incremental import unchanged
     from site_builder.config import load_config
 
     folder = tmp_path / "b"
@@ -500,9 +501,9 @@ def test_a_build_hands_the_list_cache_its_digests_and_writes_an_edited_list_besi
 def test_lists_read_from_their_state_are_read_before_workers_fork(tmp_path, monkeypatch):
     """With workers available and lists enough to fork them: the edited lists that their kept state can
     read are read in this process first (no pool for them), the others in the pool; the same results."""
-    from site_builder import workers
+    from site_builder import parallel
 
-    monkeypatch.setattr(workers, "worker_count", lambda: 2)
+    monkeypatch.setattr(parallel, "worker_count", lambda: 2)
     folder = tmp_path / "b"
     written = write_lists(load_corpus(DEFAULT_CORPUS, 1200), folder / "seeds", folder / "site.toml")
     configured = [(p, "AISTATS", 2024) for p in written]
@@ -511,8 +512,8 @@ def test_lists_read_from_their_state_are_read_before_workers_fork(tmp_path, monk
     cache = tmp_path / "cache"
     listcache.read_lists(configured, BuildCache(cache))
     pools = []
-    real_pool = workers.fork_pool
-    monkeypatch.setattr(workers, "fork_pool", lambda n: pools.append(n) or real_pool(n))
+    real_pool = parallel.fork_pool
+    monkeypatch.setattr(parallel, "fork_pool", lambda n: pools.append(n) or real_pool(n))
     for p in big:  # edits the kept state takes
         p.write_text(p.read_text(encoding="utf-8").rstrip("\n") + " We also release our code.\n", encoding="utf-8")
     assert listcache.read_lists(configured, BuildCache(cache)) == reader.read_lists(configured)

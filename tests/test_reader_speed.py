@@ -8,8 +8,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from site_builder import reader_lines
-from site_builder.reader_text import clean
+from site_builder.read import lines as reader_lines
+from site_builder.read.text import clean
 
 CORPUS = Path("/work/shared/corpus/papers.jsonl")
 SEEDS = Path(__file__).resolve().parent.parent / "seeds"

@@ -15,8 +15,10 @@ import numpy as np
 import pytest
 
 from conftest import ROOT, SEEDS, build_into
-from site_builder import listcache, reader, related
-from site_builder.cache import BuildCache
+from site_builder.incremental import lists as listcache
+from site_builder.read import plaintext as reader
+from site_builder.model import related
+from site_builder.incremental.cache import BuildCache
 from site_builder.config import load_config
 from site_builder.corpus import DEFAULT_CORPUS
 from site_builder.diagnostics import Diagnostics
@@ -314,7 +316,7 @@ def test_an_update_imports_neither_scipy_nor_scikit_learn(tmp_path):
 
 def test_string_memo_tables_round_trip_through_marshal():
     import marshal
-    from site_builder import strmemo
+    from site_builder.incremental import strmemo
 
     @strmemo.memoized("test-scaled")
     def scaled(text: str, scale: int) -> float:
@@ -343,8 +345,8 @@ def test_string_memo_tables_round_trip_through_marshal():
 def test_the_related_state_is_saved_off_the_serial_path(tmp_path):
     """build_library leaves writing ``related.npz`` to the cache's deferred jobs (run in the process that writes
     the other files); once they ran, the next build_library takes the state and writes nothing."""
-    from site_builder.library import build_library
-    from site_builder.model import build_site
+    from site_builder.model.library import build_library
+    from site_builder.model.site import build_site
     from site_builder.pipeline import load_overrides
     config, diagnostics = load_config(ROOT / "site.toml"), Diagnostics()
     site = build_site(read_lists(list_files(SEEDS), config, diagnostics), load_overrides(SEEDS, diagnostics),

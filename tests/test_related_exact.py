@@ -1,4 +1,4 @@
-"""The related-papers computation (:mod:`site_builder.related`) against its slow formulation: the
+"""The related-papers computation (:mod:`site_builder.model.related`) against its slow formulation: the
 exact integer score matrix of all pairs, computed whole, and each row's best by the total order
 (score descending, position ascending). Every candidate, score and bound must be equal."""
 
@@ -9,7 +9,7 @@ import json
 import numpy as np
 import pytest
 
-from site_builder import related
+from site_builder.model import related
 from site_builder.corpus import DEFAULT_CORPUS
 
 CORPUS = DEFAULT_CORPUS

@@ -1,4 +1,4 @@
-"""Tests for site_builder.render (issue 4): each construct with its expected HTML."""
+"""Tests for site_builder.text.render (issue 4): each construct with its expected HTML."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from site_builder.corpus import DEFAULT_CORPUS
-from site_builder.reader import read_list
-from site_builder.render import RenderedAbstract, render_abstract, render_inline, render_math
+from site_builder.read.plaintext import read_list
+from site_builder.text.render import RenderedAbstract, render_abstract, render_inline, render_math
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = DEFAULT_CORPUS

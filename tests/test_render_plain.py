@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from site_builder import render
+from site_builder.text import render
 from site_builder.corpus import DEFAULT_CORPUS
-from site_builder.render_plain import OTHER_SPACE, plain_abstract, plain_inline
+from site_builder.text.plain import OTHER_SPACE, plain_abstract, plain_inline
 
 
 def _slow_abstract(source: str) -> tuple[str, str, tuple[str, ...]]:
@@ -97,7 +97,7 @@ def test_generated_urls(text):
 def test_own_escape_is_markdown_its(text):
     from markdown_it.common.utils import escapeHtml as theirs
 
-    from site_builder.render_plain import escapeHtml
+    from site_builder.text.plain import escapeHtml
     assert escapeHtml(text) == theirs(text)
 
 
@@ -110,7 +110,7 @@ def test_plain_rendering_imports_no_markdown_it():
             "r = render.render_abstract('Plain prose.\\n\\nTwo paragraphs.'); t = render.render_inline('A title');"
             "assert r.html == '<p>Plain prose.</p>\\n<p>Two paragraphs.</p>\\n', r;"
             "print(sorted({m.split('.')[0] for m in sys.modules} & {'markdown_it', 'latex2mathml', 'mdit_py_plugins'}),"
-            " 'site_builder.texhabits' in sys.modules);"
+            " 'site_builder.text.texhabits' in sys.modules);"
             "r = render.render_abstract('With $x^2$ math.'); print('<math' in r.html, 'latex2mathml' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split("\n")[:2] == ["[] False", "True True"], out

@@ -14,8 +14,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import ROOT, SEEDS, build_into
-from site_builder import pipeline, reader, urls, writer
-from site_builder.model import unique_slugs
+from site_builder import pipeline
+from site_builder.read import plaintext as reader
+from site_builder.model import urls
+from site_builder.output import writer
+from site_builder.model.site import unique_slugs
 
 
 def tree_digest(root: Path) -> dict[str, str]:

@@ -13,10 +13,11 @@ import pytest
 from search_helpers import seed_model, site_search_data
 from site_builder.corpus import corpus_site
 from site_builder.pipeline import write_site
-from site_builder.reader import Entry
-from site_builder.search import build_search_data, recall_words
+from site_builder.read.plaintext import Entry
+from site_builder.search.documents import recall_words
+from site_builder.search.index import build_search_data
 from site_builder.serve import make_server
-from site_builder.writer import Output
+from site_builder.output.writer import Output
 
 SHOTS = Path(__file__).resolve().parent / "screenshots"
 

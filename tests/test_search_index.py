@@ -11,9 +11,9 @@ import subprocess
 from conftest import ROOT
 from search_helpers import seed_model, site_search_data
 from site_builder.corpus import corpus_site, read_corpus
-from site_builder.indexer import build_index, js_sort_key
-from site_builder.search import FIELDS, document_terms, search_texts
-from site_builder.tokenize import index_tokens
+from site_builder.search.indexer import build_index, js_sort_key
+from site_builder.search.documents import FIELDS, document_terms, search_texts
+from site_builder.search.tokenize import index_tokens
 
 NODE = shutil.which("node")
 

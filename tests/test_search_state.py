@@ -1,4 +1,4 @@
-"""The search index built with the tokenized papers kept between builds (site_builder/index_state.py)
+"""The search index built with the tokenized papers kept between builds (site_builder/search/state.py)
 is exactly the index built from scratch, cold and after every kind of edit, and a bad state file
 changes nothing."""
 
@@ -13,12 +13,13 @@ import numpy as np
 import pytest
 
 from search_helpers import seed_model
-from site_builder import index_state
+from site_builder.search import state as index_state
 from site_builder.corpus import corpus_site, read_corpus
-from site_builder.indexer import IndexTables, index_tables
-from site_builder.search import FIELDS, index_files, paper_terms, search_tables, short_ref
-from site_builder.transport import index_script
-from site_builder.urls import SEARCH_INDEX_JS
+from site_builder.search.indexer import IndexTables, index_tables
+from site_builder.search.documents import FIELDS, paper_terms, short_ref
+from site_builder.search.index import index_files, search_tables
+from site_builder.search.transport import index_script
+from site_builder.model.urls import SEARCH_INDEX_JS
 
 
 @lru_cache(maxsize=1)
@@ -171,7 +172,7 @@ def test_model_digests_spare_hashing_unchanged_papers_and_change_no_byte(tmp_pat
     papers it holds without hashing their texts: paper_digest runs only for papers whose model digest the
     previous build did not have; search-index.js stays the one written from scratch after every edit,
     also after edits the model digest sees but the index does not (a paper's line in its list)."""
-    from site_builder.cache import Fingerprinter
+    from site_builder.incremental.digest import Fingerprinter
 
     site, extra = sample_site()
     path = tmp_path / index_state.STATE_NAME
@@ -203,7 +204,7 @@ def test_one_edited_abstract_packs_only_its_terms_postings(tmp_path, monkeypatch
     """After one abstract changed, only the postings of that paper's terms and the field vectors whose
     scores changed are packed again; the rest come from the state, and the script is still the one
     written from scratch."""
-    from site_builder import index_pack
+    from site_builder.search import pack as index_pack
 
     site, _ = sample_site()
     path = tmp_path / index_state.STATE_NAME
@@ -337,7 +338,7 @@ def test_paper_digest_tells_every_read_field_apart():
 
 def test_snippet_reads_only_the_start_yet_equals_the_whole_text_collapsed():
     """``snippet`` collapses only a prefix of long texts: the result is that of the whole text collapsed."""
-    from site_builder.search import snippet
+    from site_builder.search.documents import snippet
 
     site, _ = sample_site()
     texts = [p.rendered.text for p in site.papers] + [p.abstract.replace(" ", "  \n\t ") for p in site.papers]

@@ -1,4 +1,4 @@
-"""The tokenizer of the index (site_builder/tokenize.py) and of the query (assets/search-core.js) agree.
+"""The tokenizer of the index (site_builder/search/tokenize.py) and of the query (assets/search-core.js) agree.
 
 Both run over the seeds, the corpus vocabulary, hand-picked hard Unicode and
 seeded random strings; the JS side runs in Node (tests/js/core_tokens.js).
@@ -16,8 +16,7 @@ from collections import Counter
 
 from conftest import ROOT, SEEDS
 from site_builder.corpus import read_corpus
-from site_builder.tokenize import (CJK_RANGES, CONNECTORS, PREFIX_MIN, STOP_WORDS, index_tokens, normalise,
-                                   query_alternatives, term_counts)
+from site_builder.search.tokenize import CJK_RANGES, CONNECTORS, PREFIX_MIN, STOP_WORDS, index_tokens, normalise, query_alternatives, term_counts
 
 NODE = shutil.which("node")
 CORE = ROOT / "assets" / "search-core.js"
@@ -151,7 +150,7 @@ def test_character_classes_agree_on_every_code_point():
 
 def test_bulk_counter_equals_the_token_list_with_full_caches(monkeypatch):
     """With the caches full (nothing more kept), every blob and region is tokenized afresh: same counts."""
-    from site_builder import tokenize
+    from site_builder.search import tokenize
 
     texts = HARD + random_strings(500, seed=11) + ["model. (ours) 'quoted' c++ e.g. --a-- __x__ 2023 v2."]
     for cache in (tokenize._BLOB_TERMS, tokenize._REGION_TERMS, tokenize._COMPOUND_TERMS):

@@ -1,6 +1,6 @@
 """The packed index (search-index.js) is the Python-built lunr index, exactly: what the page unpacks
 (assets/search-transport.js, in Node) equals, deep and exact, the serialised index of
-site_builder/indexer.py, its token set has the same nodes and edges as lunr's own, and queries give
+site_builder/search/indexer.py, its token set has the same nodes and edges as lunr's own, and queries give
 the same results, scores and order as lunr.Index.load of the serialised index."""
 
 from __future__ import annotations
@@ -16,11 +16,12 @@ import pytest
 
 from conftest import ROOT
 from search_helpers import seed_model
-from site_builder import transport
+from site_builder.search import transport
 from site_builder.corpus import corpus_site, read_corpus
-from site_builder.indexer import index_tables, lunr_json
-from site_builder.search import FIELDS, paper_terms, result_record, search_tables, short_ref
-from site_builder.tokenize import index_tokens
+from site_builder.search.indexer import index_tables, lunr_json
+from site_builder.search.documents import FIELDS, paper_terms, result_record, short_ref
+from site_builder.search.index import search_tables
+from site_builder.search.tokenize import index_tokens
 
 #: Texts that stress Unicode handling: emoji, CJK (with astral ideographs that share a high surrogate),
 #: full-width, combining marks, right-to-left, private use, and characters that end strings or scripts.
@@ -145,7 +146,7 @@ def test_front_coding_of_all_terms_at_once_equals_the_code_point_loop():
     """front_code works on UTF-16 units of all terms at once; it equals comparing code points term by term,
     on a real vocabulary and on random terms mixing ASCII, BMP and astral characters (shared prefixes
     ending inside a surrogate pair), sorted or not; and terms that are not UTF-16 raise as the loop does."""
-    from site_builder.indexer import js_sort_key
+    from site_builder.search.indexer import js_sort_key
 
     vocab = search_tables(seed_model())[0].terms
     assert len(vocab) > 1000

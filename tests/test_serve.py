@@ -19,10 +19,7 @@ from watchfiles import Change
 from serving import ROOT, append_paper, copy_seeds, corpus_paper, one_line, raw_get, running, serve_process
 from site_builder import pipeline
 from site_builder.config import ConfigError, load_config
-from site_builder.serve import (
-    LIVERELOAD_PATH, Preview, SiteState, Sources, classify_changes, format_error, inject_live_reload, make_server,
-    resolve_request,
-)
+from site_builder.serve import LIVERELOAD_PATH, Preview, SiteState, Sources, classify_changes, format_error, inject_live_reload, make_server, resolve_request
 
 SECRET = "top secret, outside the site"
 

@@ -9,7 +9,8 @@ import sys
 from pathlib import Path
 
 from conftest import CONFIG, SEEDS
-from site_builder import continuation, reader, reader_heading, reader_lines, urls
+from site_builder.read import continuation, plaintext as reader, heading as reader_heading, lines as reader_lines
+from site_builder.model import urls
 
 ROOT = Path(urls.__file__).resolve().parent.parent
 
@@ -99,7 +100,7 @@ def test_a_rebuild_commits_on_the_listing_made_meanwhile_and_lists_again_the_fol
     import time
 
     from conftest import build_into
-    from site_builder import writer
+    from site_builder.output import writer
 
     seeds = tmp_path / "seeds"
     shutil.copytree(SEEDS, seeds)
@@ -131,9 +132,9 @@ def test_a_rebuild_commits_on_the_listing_made_meanwhile_and_lists_again_the_fol
     lists[-1].write_text(text + " We also release our code.\n", encoding="utf-8")
     assert build_into(out, "--cache", str(cache), "--quiet", seeds=seeds) == 0
     monkeypatch.undo()
-    from site_builder import workers
+    from site_builder import parallel
 
-    assert (seen["listing"] is not None) == (workers.worker_count() >= 2)  # (no fork: every folder listed at commit)
+    assert (seen["listing"] is not None) == (parallel.worker_count() >= 2)  # (no fork: every folder listed at commit)
     if seen["listing"] is not None:
         assert {"", "papers/", "own/", "own/deep/"} <= set(seen["listing"])
         assert "papers/" in seen["taken"] and "venues/" not in seen["taken"]  # venues/ changed after its listing

@@ -1,4 +1,4 @@
-"""Tests for ``site_builder.titles`` on the real seed abstracts.
+"""Tests for ``site_builder.text.titles`` on the real seed abstracts.
 
 The expected titles below were checked by reading each abstract: they are what
 a reader would accept as a title for that paper, and they pin down real
@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from site_builder import titles
-from site_builder.reader import read_list
-from site_builder.titles import derive_title, introduced_name
+from site_builder.text import titles
+from site_builder.read.plaintext import read_list
+from site_builder.text.titles import derive_title, introduced_name
 
 SEEDS = Path(__file__).resolve().parent.parent / "seeds"
 

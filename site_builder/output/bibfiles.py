@@ -1,0 +1,109 @@
+"""The ``.bib`` files: ``papers.bib`` (the whole site) and one ``papers.bib`` per venue, kept when unchanged.
+
+A venue's file shows, for each of its papers in display order, :func:`bibtex.entry` of the paper,
+its BibTeX key and its absolute URL (from the base URL): its cache key is the digest of exactly
+those (:meth:`~site_builder.incremental.cache.BuildCache.key` of the papers' fingerprint (:func:`venue_digests`,
+shared with the parts of ``papers.json``), their keys (one per line) and the base URL, plus the code version). A venue file with an unchanged key that is still as the previous build left it
+is kept (:meth:`~site_builder.incremental.cache.BuildCache.reuse`), so a rebuild writes the entries of the
+changed venues only.
+
+The site's file is the entries of every paper in display order, separated by blank lines
+(:func:`bibtex.bib_file`). Papers are displayed grouped by venue, in the order of ``site.venues``,
+so it is the venues' files joined by newlines (a kept venue file is copied by the kernel,
+:func:`~site_builder.output.writer.write_spliced`); when the grouping does not hold it is written from the entries.
+"""
+
+from __future__ import annotations
+
+import os
+
+from ..model import urls
+
+
+_LAST: list = []  # [site, its venue groups, {id(cache): digests}] of the last site asked (one at a time)
+
+
+def venue_groups(site) -> list[list] | None:
+    """The papers of each venue of ``site.venues`` (display order), when ``site.papers`` is exactly
+    these groups one after the other; None otherwise. Computed once per site (the same list is
+    returned again: do not change it)."""
+    if _LAST and _LAST[0] is site:
+        return _LAST[1]
+    groups: list[list] | None = []
+    index = {venue: n for n, venue in enumerate(site.venues)}
+    last = -1
+    for paper in site.papers:
+        n = index.get(paper.venue)
+        if n is None or n < last or (n != last and n != last + 1):
+            groups = None
+            break
+        if n != last:
+            groups.append([])
+            last = n
+        groups[-1].append(paper)
+    if groups is not None and len(groups) != len(site.venues):
+        groups = None
+    _LAST[:] = [site, groups, {}]
+    return groups
+
+
+def venue_digests(site, cache) -> list[str | None] | None:
+    """The fingerprint (:meth:`~site_builder.incremental.cache.Fingerprinter.of`) of each group of
+    :func:`venue_groups` (None when there are none), computed once per site and cache: the
+    ``.bib`` files and the parts of ``papers.json`` are keyed by them."""
+    groups = venue_groups(site)
+    if groups is None:
+        return None
+    digests = _LAST[2]
+    if id(cache) not in digests:
+        digests[id(cache)] = (cache, [cache.fingerprints.of(papers) for papers in groups])
+    return digests[id(cache)][1]
+
+
+def write_bib_files(site, library, output, cache) -> None:
+    """Write (or keep, with ``cache``) ``papers.bib`` and one ``papers.bib`` per venue into ``output``.
+
+    ``library`` gives the entries (:meth:`~site_builder.model.library.Library.bib_file`) and keys;
+    ``cache`` is a :class:`~site_builder.incremental.cache.BuildCache` (possibly disabled). The bytes are the
+    same with or without the cache.
+    """
+    groups = venue_groups(site)
+    if groups is None:
+        groups = [site.papers_of(venue) for venue in site.venues]
+        digests = [cache.fingerprints.of(papers) for papers in groups] if cache.enabled else [None] * len(groups)
+        joinable = False
+    else:
+        digests = venue_digests(site, cache) if cache.enabled else [None] * len(groups)
+        joinable = all(groups)
+    pieces: list = []  # the venues' files, to join: bytes, or (fd, 0, size) of a kept file (write_spliced)
+    bib_key = library.bib_key
+    try:
+        for venue, papers, digest in zip(site.venues, groups, digests):
+            path = urls.venue_bib_path(venue.slug)
+            key = None
+            if digest is not None:
+                # The keys as one string, cheaper to digest than a list of them, when none holds a newline.
+                names = "\n".join([bib_key(paper) for paper in papers])
+                keys = names if names.count("\n") == len(papers) - 1 else [bib_key(paper) for paper in papers]
+                key = cache.key("bib", library.base_url, digest, keys)
+            if cache.reuse(path, key, output):
+                if joinable:
+                    fd = os.open(output.file(path), os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+                    pieces.append((fd, 0, None))  # noted at once: closed below whatever happens
+                    pieces[-1] = (fd, 0, os.fstat(fd).st_size)
+                continue
+            text = library.bib_file(papers)
+            output.write_text(path, text)
+            cache.record(path, key, output)
+            pieces.append(text.encode("utf-8"))
+        if joinable:
+            joined = pieces[:1]
+            for piece in pieces[1:]:
+                joined += (b"\n", piece)
+            output.write_spliced(urls.SITE_BIB, joined)
+        else:
+            output.write_text(urls.SITE_BIB, library.bib_file(site.papers))
+    finally:
+        for piece in pieces:
+            if type(piece) is tuple:
+                os.close(piece[0])

@@ -1,0 +1,130 @@
+"""``papers.json``: every paper's record, written from per-venue parts that a rebuild keeps when unchanged.
+
+The file is ``json.dumps(records, ensure_ascii=False, sort_keys=True, indent=1)`` plus a newline,
+records in display order (:meth:`~site_builder.model.site.Paper.record`). With that indentation a list
+is ``"[\\n"``, its items each indented by one space and separated by ``",\\n"``, then ``"\\n]"``; so
+when the papers are grouped by venue (:func:`~site_builder.output.bibfiles.venue_groups`) the file is
+``"[\\n" + ",\\n".join(part) + "\\n]\\n"`` where each venue's ``part`` is ``json.dumps`` of its records
+without its first two and last two characters, in UTF-8 (``tests/test_cache.py`` checks the identity).
+
+Keys: the whole file's is the digest of the whole site (:meth:`~site_builder.incremental.cache.BuildCache.key`);
+each part's is the digest of its venue's papers (a record shows nothing else; :func:`~site_builder.output.bibfiles.venue_digests`). The manifest keeps
+each part's key and byte offsets in the file (:meth:`~site_builder.incremental.cache.BuildCache.parts`); a
+rebuild takes an unchanged part from the previous file (when that file is still as the previous
+build left it) and serialises only the changed venues. The unchanged parts are copied from the previous
+file by the kernel (:func:`~site_builder.output.writer.write_spliced`; a run of consecutive parts is one copy),
+so the 17 MB of a 10,000-paper site are neither read nor joined here.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+from ..model import urls
+from .bibfiles import venue_digests, venue_groups
+
+OPTIONS = {"ensure_ascii": False, "sort_keys": True, "indent": 1}
+#: JSON string literal of a ``str``, as ``json.dumps`` writes it with ``ensure_ascii=False`` (C accelerated).
+_string = getattr(json.encoder, "c_encode_basestring", None) or json.encoder.py_encode_basestring
+_CONSTANTS = {True: "true", False: "false", None: "null"}
+
+
+def item_json(record: dict) -> str:
+    """``record`` as an item of the ``papers.json`` list: exactly ``json.dumps([record], **OPTIONS)[2:-2]``.
+
+    ``json.dumps`` with ``indent`` runs the pure-Python encoder; a record is a flat dict of
+    strings, booleans, None, integers and lists of strings (:meth:`~site_builder.model.site.Paper.record`),
+    which this writes directly in the same layout (keys sorted; one space of indent per level, the
+    item at level 1: ``" {"``, each field on its own line at level 2, a non-empty list's items at
+    level 3, ``"[]"`` for an empty one, ``": "`` after a key, ``","`` ending each line but the last).
+    Any other value (a float, a nested dict, a ``str`` subclass, a non-``str`` key) falls back to
+    ``json.dumps`` itself. ``tests/test_model_incremental.py`` checks the identity on the corpus.
+    """
+    fields = []
+    if not all(type(k) is str for k in record):
+        return json.dumps([record], **OPTIONS)[2:-2]
+    for key in sorted(record):
+        value = record[key]
+        kind = type(value)
+        if kind is str:
+            text = _string(value)
+        elif kind is list and all(type(x) is str for x in value):
+            text = "[\n   " + ",\n   ".join(map(_string, value)) + "\n  ]" if value else "[]"
+        elif kind is bool or value is None:
+            text = _CONSTANTS[value]
+        elif kind is int:
+            text = int.__repr__(value)
+        else:
+            break
+        fields.append(f"  {_string(key)}: {text}")
+    else:
+        return " {\n" + ",\n".join(fields) + "\n }" if fields else " {}"
+    return json.dumps([record], **OPTIONS)[2:-2]
+
+
+def papers_json(papers) -> str:
+    """The text of ``papers.json`` for ``papers`` (display order)."""
+    if not papers:
+        return json.dumps([], **OPTIONS) + "\n"
+    return "[\n" + part(papers) + "\n]\n"
+
+
+def part(papers) -> str:
+    """The part of ``papers.json`` holding ``papers`` (a non-empty run of consecutive papers)."""
+    return ",\n".join([item_json(p.record()) for p in papers])
+
+
+def write_papers_json(site, output, cache) -> None:
+    """Write (or keep) ``papers.json`` of ``site`` into ``output`` with ``cache`` (a
+    :class:`~site_builder.incremental.cache.BuildCache`, possibly disabled); the bytes never depend on the cache."""
+    path = urls.PAPERS_JSON
+    key = cache.key(path, site)
+    if cache.reuse(path, key, output):
+        cache.keep_parts(path)
+        return
+    groups = venue_groups(site) if cache.enabled else None
+    if not groups or not all(groups):
+        output.write_text(path, papers_json(site.papers))
+        cache.record(path, key, output)
+        return
+    previous = {entry[0]: entry[1:] for entry in cache.previous_parts(path)}
+    old_file = cache.previous_file(path) if previous else None
+    source = None  # the previous file, open, when a part is taken from it
+    try:
+        if old_file is not None:
+            try:
+                source = os.open(old_file, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+                size = os.fstat(source).st_size
+            except OSError:
+                source = None
+        digests = venue_digests(site, cache)
+        pieces: list = [b"[\n"]  # bytes, or (source, start, count): bytes of the previous file (write_spliced)
+        parts, at = [], 2  # after "[\n"
+        for papers, digest in zip(groups, digests):
+            part_key = cache.key("papers.json part", digest) if digest is not None else None
+            span = previous.get(part_key) if part_key is not None and source is not None else None
+            if parts:
+                pieces.append(b",\n")
+            if span is not None and 0 <= span[0] <= span[1] <= size:
+                start, end = span
+                last = pieces[-2] if len(pieces) > 2 else None
+                if type(last) is tuple and last[1] + last[2] + 2 == start:  # continues the last copied run:
+                    pieces[-2:] = [(source, last[1], end - last[1])]  # one copy (the file's ",\n" between)
+                else:
+                    pieces.append((source, start, end - start))
+                length = end - start
+            else:
+                chunk = part(papers).encode("utf-8")
+                pieces.append(chunk)
+                length = len(chunk)
+            parts.append([part_key, at, at + length])
+            at += length + 2  # ",\n"
+        pieces.append(b"\n]\n")
+        output.write_spliced(path, pieces)
+    finally:
+        if source is not None:
+            os.close(source)
+    cache.record(path, key, output)
+    if None not in (p[0] for p in parts):
+        cache.set_parts(path, parts)

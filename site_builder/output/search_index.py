@@ -1,0 +1,197 @@
+"""The search index files of one build: kept, or built in a forked process while the build goes on.
+
+:class:`IndexRun` is started as soon as the site model exists (before the reading-list
+features, see :func:`site_builder.pipeline.build`). Its files' paths are claimed in the output at
+once (so the 404 page's list of top-level names, :func:`site_builder.output.hosting.write_hosting_files`,
+holds them whatever is decided). Then, in a forked process of its own
+(:func:`site_builder.parallel.start_background`), or, where none can be forked, in this process at
+:meth:`IndexRun.finish`: the index key is computed (:meth:`~site_builder.incremental.cache.BuildCache.key` of the
+whole model, which is all the index shows); when the previous output's index files have that key and
+are untouched they are kept (the parent keeps them at :meth:`IndexRun.finish`), else
+:func:`site_builder.search.index.index_files` writes them. The bytes are the same either way.
+
+Digesting the whole model is most of the key's cost, and the build needs the same digests of its
+papers later (:func:`site_builder.pages.replan.paper_digests`). So the process that computes the key hands
+every paper's digest back through an anonymous shared memory map (:class:`SharedDigests`), and the
+build adopts them (:meth:`IndexRun.lend_digests`) instead of digesting the papers again: the whole-model
+digest is off the build's serial path.
+"""
+
+from __future__ import annotations
+
+import mmap
+import os
+
+from ..model import urls
+from .. import parallel
+from . import workers
+
+#: The search index files: :data:`site_builder.search.index.INDEX_FILES`, named here so that the build's own
+#: process does not import the search modules (only the index process does; a test keeps them equal).
+INDEX_FILES = (urls.SEARCH_INDEX_JS,)
+
+#: Bytes of one paper digest (SHA-256, as :class:`~site_builder.incremental.cache.Fingerprinter` memoises them).
+DIGEST_BYTES = 32
+#: What the index job returns, with the key, when the previous index files are kept (instead of ``list[Written]``).
+KEPT = "kept"
+
+
+class SharedDigests:
+    """The :class:`~site_builder.incremental.cache.Fingerprinter` digests of ``count`` papers, handed from a forked
+    process to its parent: an anonymous shared memory map of ``count`` × 32 bytes (``mmap(-1, …)`` is
+    ``MAP_SHARED``, https://docs.python.org/3/library/mmap.html) and a pipe that says when they are
+    there. Make it before forking; :meth:`publish` in the child, :meth:`receive` in the parent after
+    :meth:`forked`."""
+
+    def __init__(self, count: int) -> None:
+        self.count = count
+        self._map = mmap.mmap(-1, max(1, count * DIGEST_BYTES))
+        self._read, self._write = os.pipe()
+
+    def forked(self) -> None:
+        """In the parent, once the child is started: close the pipe's writing end (so :meth:`receive`
+        sees the end of the pipe when the child ends without publishing)."""
+        if self._write is not None:
+            os.close(self._write)
+            self._write = None
+
+    def publish(self, digests: list[bytes] | None) -> None:
+        """In the child: hand over ``digests`` (one 32-byte digest per paper, in order), or None for
+        "none to give" (the model could not be digested)."""
+        ok = digests is not None and len(digests) == self.count and all(len(d) == DIGEST_BYTES for d in digests)
+        if ok:
+            self._map[:self.count * DIGEST_BYTES] = b"".join(digests)
+        os.write(self._write, b"\x01" if ok else b"\x00")
+
+    def receive(self) -> list[bytes] | None:
+        """In the parent: wait for :meth:`publish`; the digests, or None when the child gave none or
+        ended without publishing. Call once."""
+        try:
+            flag = os.read(self._read, 1)
+        finally:
+            os.close(self._read)
+        if flag != b"\x01":
+            return None
+        data = self._map[:self.count * DIGEST_BYTES]
+        return [data[i:i + DIGEST_BYTES] for i in range(0, len(data), DIGEST_BYTES)]
+
+    def close(self) -> None:
+        """Release the pipe ends still open in this process and the map."""
+        for fd in (self._read, self._write):
+            if fd is not None:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+        self._read = self._write = None
+        self._map.close()
+
+
+def _state_path(folder):
+    """:func:`site_builder.search.state.state_path` of the cache ``folder`` (imported when used)."""
+    from ..search.state import state_path
+    return state_path(folder)
+
+
+def index_job(site, cache, staging, share: SharedDigests | None):
+    """The job of :class:`IndexRun`: key the index (handing the papers' digests to ``share``), then
+    ``(KEPT, key)`` (:data:`KEPT`) when the previous index files have that key and are untouched, else
+    the written files (``list[Written]``, see :func:`workers.index_job`; the papers' digests also let
+    the index's state find its unchanged papers, :func:`site_builder.search.state.text_digests`)."""
+    def run():
+        key = cache.key("search-index", site)
+        try:  # memoised by the key's digest of the whole model
+            digests = cache.fingerprints.digests(site.papers) if key is not None else None
+        except Exception:  # noqa: BLE001 - a paper that cannot be digested: the build digests them itself
+            digests = None
+        if share is not None:
+            share.publish(digests)
+        if all(cache.reusable(path, key) is not None for path in INDEX_FILES):
+            return KEPT, key
+        return workers.index_job(site, INDEX_FILES, key, staging, _state_path(cache.folder), digests)()
+    return run
+
+
+class IndexRun:
+    """The search index of ``site`` written into ``output`` (a :class:`~site_builder.output.writer.Output`),
+    with ``cache`` (a :class:`~site_builder.incremental.cache.BuildCache`, possibly disabled).
+
+    ``background`` False builds it in this process at :meth:`finish` (no fork).
+    """
+
+    def __init__(self, site, output, cache, background: bool = True) -> None:
+        self.cache = cache
+        self.paths = INDEX_FILES
+        self.reused = False
+        self._site, self._output = site, output
+        workers.claim_all(output, list(self.paths))
+        self._share = None
+        if background and parallel.worker_count() >= 2 and cache.enabled:
+            self._share = SharedDigests(len(site.papers))
+        self._job = index_job(site, cache, output.staging, self._share)
+        self._worker = parallel.start_background(self._job) if background else None
+        if self._share is not None:
+            if self._worker is None:  # no process could be forked: the job runs here, without the share
+                self._share.close()
+                self._share = None
+                self._job = index_job(site, cache, output.staging, None)
+            else:
+                self._share.forked()
+
+    @property
+    def pending(self) -> bool:
+        """Whether :meth:`finish` has work to wait for or do."""
+        return self._job is not None
+
+    def lend_digests(self, fingerprints) -> bool:
+        """Give ``fingerprints`` (the build's :class:`~site_builder.incremental.cache.Fingerprinter`) the papers'
+        digests computed by the index process, waiting for them; True when it got them (else it
+        digests the papers itself when asked). Call at most once, before :meth:`finish`."""
+        share, self._share = self._share, None
+        if share is None:
+            return False
+        try:
+            digests = share.receive()
+        finally:
+            share.close()
+        if digests is None:
+            return False
+        fingerprints.adopt(self._site.papers, digests)
+        return True
+
+    def finish(self) -> None:
+        """Wait for the index (or build it here), keep the previous files or note the new ones in the
+        cache. Re-raises what the job raised. Call once, before the output is committed."""
+        if self._job is None:
+            return
+        job, worker = self._job, self._worker
+        self._job = self._worker = None
+        self._drop_share()
+        result = worker.result() if worker is not None else job()
+        if isinstance(result, tuple) and result[0] == KEPT:
+            key = result[1]
+            for path in self.paths:
+                self._output.release(path)
+            if all([self.cache.reuse(path, key, self._output) for path in self.paths]):
+                self.reused = True
+                return
+            # A kept file changed since the index process looked: write the index here after all.
+            for path in self.paths:
+                self._output.release(path)
+            workers.claim_all(self._output, list(self.paths))
+            result = workers.index_job(self._site, self.paths, key, self._output.staging,
+                                       _state_path(self.cache.folder))()
+        for written in result:
+            self.cache.record_stat(written.path, written.key, written.stat)
+
+    def _drop_share(self) -> None:
+        if self._share is not None:
+            self._share.close()
+            self._share = None
+
+    def cancel(self) -> None:
+        """Stop a running index process (after a failure); nothing more is recorded."""
+        self._drop_share()
+        worker, self._job, self._worker = self._worker, None, None
+        if worker is not None:
+            worker.cancel()

@@ -1,0 +1,140 @@
+"""Write the pages and the search index, on every core when that helps.
+
+The pages to render are jobs in chunks. With two or more cores and ``fork``
+available they run in a pool of forked worker processes that inherit the site
+model, so nothing is pickled but the results (paths and file stats).
+Otherwise, or for small builds, they run in this process. The search index
+(one job: :func:`search.index_files`, a black box over the whole site) runs
+in a forked process of its own (:func:`start_background`) while the build
+goes on: reading-list features, planning, pages, ``.bib`` files and feeds.
+Either way the bytes written are the same.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import jinja2
+
+from ..pages.plan import Page
+from ..pages.views import Item
+
+from .writer import Output, render_page, write_file, write_spliced
+
+#: Pages per job: small enough to balance the cores, large enough to keep overhead low.
+CHUNK = 250
+
+
+@dataclass
+class Written:
+    """A file a job wrote: site-root relative ``path``, cache ``key`` (or None), ``[size, mtime_ns, inode]``."""
+
+    path: str
+    key: str | None
+    stat: list
+
+
+def _write(staging: Path, path: str, text: str | list[bytes], key: str | None) -> Written:
+    """Write ``text`` (or the bytes parts of its UTF-8, one after another) to ``path`` under ``staging``."""
+    file = os.path.join(staging, path)
+    return Written(path, key, write_file(file, text) if isinstance(text, str) else write_spliced(file, text))
+
+
+def page_job(env: jinja2.Environment, pages: list[tuple[Page, str | None]], common: dict,
+             staging: Path, key_of: Callable | None = None,
+             after: Callable[[list[Page]], None] | None = None) -> Callable[[], list[Written]]:
+    """A job rendering ``pages`` (each with its cache key) into their claimed files under ``staging``;
+    ``key_of(page, key)``, when given, gives the key recorded for each page (computed in the worker);
+    ``after(pages)``, when given, runs once they are written (in the worker)."""
+    key_of = key_of or (lambda page, key: key)
+
+    def run() -> list[Written]:
+        written = [_write(staging, page.path, render_page(env, page, common), key_of(page, key))
+                   for page, key in pages]
+        if after is not None:
+            after([page for page, _ in pages])
+        return written
+    return run
+
+
+def index_files(site, state: Path | None = None, models=None) -> dict[str, str | list[bytes]]:
+    """:func:`site_builder.search.index.index_file_parts` (``{path: bytes parts of its text}``; a text is
+    written as well), imported on first use: the search modules are needed only where the index is
+    built (the index process), not for the build's own start-up."""
+    from ..search.index import index_file_parts
+    return index_file_parts(site, state, models)
+
+
+def index_job(site, paths: tuple[str, ...], key: str | None, staging: Path,
+              state: Path | None = None, models=None) -> Callable[[], list[Written]]:
+    """A job building the search index of ``site`` into the claimed files ``paths`` (:data:`search.INDEX_FILES`),
+    with the tokenized papers kept in ``state`` and the papers' model digests ``models`` (or None; see
+    :func:`search.index_files`)."""
+    def run() -> list[Written]:
+        files = index_files(site, state, models)
+        return [_write(staging, path, files[path], key) for path in paths]
+    return run
+
+
+def chunks(items: list, size: int = CHUNK) -> list[list]:
+    """``items`` cut into consecutive lists of at most ``size``."""
+    return [items[i:i + size] for i in range(0, len(items), size)]
+
+
+def _listed_ids(page: Page) -> tuple[str, ...]:
+    """The ids of the papers ``page`` lists as items (through the ``paper_item`` of its folder): those
+    of a venue, track, author or tag/keyword page; ``()`` for other pages."""
+    context = page.context
+    shown = context.get("papers")
+    if shown is None:
+        view = context.get("author") or context.get("term")
+        shown = getattr(view, "papers", None)
+    if not isinstance(shown, tuple) or not shown or not isinstance(shown[0], Item):
+        return ()
+    return tuple(item.id for item in shown)
+
+
+def page_chunks(todo: list[tuple[Page, str | None]], size: int = CHUNK) -> list[list[tuple[Page, str | None]]]:
+    """``todo`` (pages with their keys) cut into jobs of at most about ``size`` pages, so that the pages
+    listing the same papers from one folder share a job (and so a worker): a folder's paper items
+    (:meth:`writer.PageFolder.paper_item`) are then rendered by one worker rather than by each.
+
+    List pages come first, by folder; a folder of at most ``size`` of them (a venue and its tracks,
+    started first: venue pages are the longest) is never split, a larger one (the authors) is ordered by the smallest id of the papers each
+    page lists, so co-authors of a paper tend to fall in one job. The other pages follow in their
+    order. Every entry of ``todo`` is in exactly one job; the order of the pages written does not
+    change the output.
+    """
+    lists: dict[str, list] = {}
+    others = []
+    for entry in todo:
+        ids = _listed_ids(entry[0])
+        if ids:
+            lists.setdefault(entry[0].path.rpartition("/")[0], []).append((min(ids), entry))
+        else:
+            others.append(entry)
+    jobs: list[list] = []
+    current: list = []
+    for folder in sorted(lists, key=lambda f: (len(lists[f]) > size, f)):  # the small folders' heavy pages first
+        group = [entry for _, entry in sorted(lists[folder], key=lambda pair: (pair[0], pair[1][0].path))]
+        if len(group) > size:
+            jobs += chunks(group, size)
+            continue
+        if current and len(current) + len(group) > size:
+            jobs.append(current)
+            current = []
+        current += group
+    if current:
+        jobs.append(current)
+    return jobs + chunks(others, size)
+
+
+def claim_all(output: Output, paths: list[str]) -> None:
+    """Reserve ``paths`` in ``output`` before worker processes write them."""
+    for path in paths:
+        output.claim(path)
+
+

@@ -1,0 +1,229 @@
+"""What each page shows, as plain data: the only values a page template receives.
+
+The page templates get no ``site`` and no ``library`` (only ``search.html``
+still does, and is rendered on every build): each :class:`~site_builder.pages.plan.Page`
+carries in its context the views built here, and every template also gets
+``config`` (the :class:`~site_builder.config.SiteConfig`). Views are frozen
+dataclasses of strings, numbers, tuples, model objects (:class:`Paper`,
+:class:`Venue`, :class:`Track`, :class:`Note`) and other views; their
+methods are pure functions of their fields. So a page's output is a function
+of its :class:`Page` (path, template, title, context), ``config`` and the
+code (templates and this package) alone, which is what makes the page key of
+:mod:`site_builder.incremental.cache` complete (see there).
+
+A paper shown in a list, as a neighbour or as a related paper is its
+:class:`Item`, built once per paper; a list page's key therefore changes
+only when what its items show changes (not, e.g., with an abstract).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+from markupsafe import Markup
+
+from ..model import bibtex, citation, urls
+from ..model.site import Paper, Track, Venue
+
+
+@dataclass(frozen=True)
+class TermLink:
+    """A tag or keyword as a link: ``slug``, display ``label``, page ``path``."""
+
+    slug: str
+    label: str
+    path: str
+
+
+@dataclass(frozen=True)
+class Item:
+    """What a list (and a pager or a related-papers list) shows of one paper.
+
+    ``authors`` are ``(name as written, author page path or None)``;
+    ``noted`` whether the curator has a note on it, with its ``status``
+    (``""`` for none), ``rating`` and ``tags``.
+    """
+
+    id: str
+    path: str
+    title_html: str
+    title_text: str
+    title_derived: bool
+    authors: tuple[tuple[str, str | None], ...]
+    et_al: bool
+    venue: Venue
+    track: Track | None
+    noted: bool
+    status: str
+    rating: int | None
+    tags: tuple[TermLink, ...]
+
+
+@dataclass(frozen=True)
+class Citation:
+    """A paper's citation data (BibTeX, Highwire tags, JSON-LD, the star button's data).
+
+    The same values as :class:`~site_builder.model.library.Library`'s methods of
+    those names (``tests/test_cache.py`` checks it), computed from the
+    fields alone.
+    """
+
+    paper: Paper
+    bib_key: str
+    base_url: str
+
+    def bibtex(self) -> str:
+        """The BibTeX entry."""
+        return self._bibtex
+
+    @cached_property
+    def _bibtex(self) -> str:  # shown twice on a paper page (the entry, the star button's data)
+        return bibtex.entry(self.paper, self.bib_key, urls.absolute_url(self.base_url, self.paper.path))
+
+    def highwire(self) -> list[tuple[str, str]]:
+        """Highwire ``citation_*`` meta tags ``[(name, content)]``."""
+        return citation.highwire_tags(self.paper, self.base_url)
+
+    def json_ld(self) -> Markup:
+        """ScholarlyArticle JSON-LD, escaped for a ``<script>`` element."""
+        return Markup(citation.script_json(citation.json_ld(self.paper, self.base_url)))
+
+    def star_data(self) -> str:
+        """What the star button stores for "My list" (JSON, safe in an attribute once autoescaped)."""
+        paper = self.paper
+        return citation.script_json({
+            "id": paper.id, "title": paper.title_text, "path": paper.path,
+            "authors": list(paper.authors), "et_al": paper.et_al, "venue": paper.venue.label,
+            "url": urls.absolute_url(self.base_url, paper.path), "bibtex": self.bibtex(),
+        })
+
+
+@dataclass(frozen=True)
+class AuthorLink:
+    """An entry of the authors index: ``name``, page ``path`` and number of papers ``count``."""
+
+    name: str
+    path: str
+    count: int
+
+
+@dataclass(frozen=True)
+class AuthorView:
+    """An author page: display ``name``, every other ``spellings`` (sorted) and the ``papers`` as items."""
+
+    name: str
+    spellings: tuple[str, ...]
+    papers: tuple[Item, ...]
+
+    @property
+    def venues(self) -> list[Venue]:
+        """The venues of the papers, in order without repeats."""
+        return list(dict.fromkeys(item.venue for item in self.papers))
+
+
+@dataclass(frozen=True)
+class TermView:
+    """A tag or keyword page: display ``label`` and the ``papers`` as items."""
+
+    label: str
+    papers: tuple[Item, ...]
+
+
+@dataclass(frozen=True)
+class TermEntry:
+    """An entry of the tags or keywords index: ``label``, page ``path``, number of papers ``count``."""
+
+    label: str
+    path: str
+    count: int
+
+
+@dataclass(frozen=True)
+class TrackSummary:
+    """A track on the home page and its number of papers."""
+
+    track: Track
+    count: int
+
+
+@dataclass(frozen=True)
+class VenueSummary:
+    """A venue on the home page: its number of papers and its tracks (sorted by label)."""
+
+    venue: Venue
+    count: int
+    tracks: tuple[TrackSummary, ...]
+
+
+def tags_in(items) -> list[TermLink]:
+    """The tags of ``items`` without repeats, in the order of the tags index (label case-folded, then slug)."""
+    tags = {tag.slug: tag for item in items for tag in item.tags}
+    return sorted(tags.values(), key=lambda t: (t.label.casefold(), t.slug))
+
+
+class Views:
+    """Builds the views of one site and library (each :class:`Item` once per paper)."""
+
+    def __init__(self, site, library) -> None:
+        self.site = site
+        self.library = library
+        self._items: dict[str, Item] = {}
+        self._terms: dict[int, TermLink] = {}
+
+    def term(self, term) -> TermLink:
+        """The link of a :class:`~site_builder.model.library.Term` (one object per term)."""
+        link = self._terms.get(id(term))
+        if link is None:
+            link = self._terms[id(term)] = TermLink(term.slug, term.label, term.path)
+        return link
+
+    def item(self, paper: Paper) -> Item:
+        """The :class:`Item` of ``paper`` (built once)."""
+        item = self._items.get(paper.id)
+        if item is None:
+            library = self.library
+            note = library.note(paper)
+            authors = []
+            for name in paper.authors:
+                author = library.author(name)
+                authors.append((name, author.path if author else None))
+            item = self._items[paper.id] = Item(
+                paper.id, paper.path, paper.title_html, paper.title_text, paper.title_derived, tuple(authors),
+                paper.et_al, paper.venue, paper.track, note is not None, (note.status or "") if note else "",
+                note.rating if note else None, tuple(self.term(t) for t in library.tags_of(paper)))
+        return item
+
+    def items(self, papers) -> tuple[Item, ...]:
+        """The items of ``papers``, in order."""
+        return tuple(map(self.item, papers))
+
+    def paper_context(self, paper: Paper, previous, following, track_previous, track_next) -> dict:
+        """The context of a paper page (``paper.html``)."""
+        library = self.library
+        neighbour = lambda p: self.item(p) if p is not None else None  # noqa: E731
+        return {"paper": paper, "item": self.item(paper), "note": library.note(paper),
+                "keywords": tuple(self.term(t) for t in library.keywords_of(paper)),
+                "related": self.items(library.related(paper)),
+                "cite": Citation(paper, library.bib_key(paper), self.site.config.base_url),
+                "previous": neighbour(previous), "next": neighbour(following),
+                "track_previous": neighbour(track_previous), "track_next": neighbour(track_next)}
+
+    def author(self, author) -> AuthorView:
+        """The view of an :class:`~site_builder.model.authors.Author` page."""
+        name = author.name
+        return AuthorView(name, tuple(sorted(s for s in author.spellings if s != name)), self.items(author.papers))
+
+    def home(self) -> dict:
+        """The context of the home page."""
+        site, library = self.site, self.library
+        counts: dict = {}
+        for paper in site.papers:
+            counts[paper.venue] = counts.get(paper.venue, 0) + 1
+            if paper.track is not None:
+                counts[paper.track] = counts.get(paper.track, 0) + 1
+        venues = tuple(VenueSummary(v, counts.get(v, 0),
+                                    tuple(TrackSummary(t, counts.get(t, 0)) for t in site.tracks_of(v)))
+                       for v in site.venues)
+        return {"venues": venues, "paper_count": len(site.papers),
+                "has_tags": bool(library.tags), "has_keywords": bool(library.keywords)}

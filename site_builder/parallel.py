@@ -1,0 +1,211 @@
+"""Work on every core: a pool of forked workers, jobs run in it, and one job in a background process.
+
+With two or more cores and ``fork`` available, jobs run in forked processes that inherit the parent's
+memory (the site model), so nothing is pickled but the results; otherwise, or for small work, they run in
+this process. Either way the results are the same.
+"""
+
+from __future__ import annotations
+
+import gc
+import multiprocessing
+import os
+import signal
+import threading
+from typing import Callable
+
+#: Below this many pages to render the build stays in one process (forking costs more than it saves).
+MIN_PARALLEL_WORK = 500
+#: Below this many items :func:`parallel_map` stays in one process.
+MIN_MAP_ITEMS = 200
+
+#: The jobs of the running :func:`run_jobs`: forked workers find theirs here by number.
+_JOBS: list[Callable[[], list]] = []
+#: The ``fork`` context, bound at import (None where there is no ``fork``).
+_FORK = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
+
+
+def worker_count() -> int:
+    """Processes to use: the usable cores, or 1 when ``fork`` is unavailable or threads are running.
+
+    (Forking a process that runs other threads can deadlock; the preview
+    server's rebuilds therefore stay in one process.)
+    """
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        cores = os.cpu_count() or 1
+    if cores < 2 or "fork" not in multiprocessing.get_all_start_methods() or threading.active_count() > 1:
+        return 1
+    return cores
+
+
+def parallel_workers(pages: int) -> bool:
+    """Whether writing ``pages`` pages (and the index) should use a pool of forked workers."""
+    return worker_count() >= 2 and pages >= MIN_PARALLEL_WORK
+
+
+def _ignore_interrupt() -> None:
+    """Pool initializer: workers ignore SIGINT, so Ctrl-C reaches only the parent, which
+    terminates the pool (leaving no process behind) and discards the staging folder; and they
+    collect garbage (:func:`collect_garbage`)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    collect_garbage()
+
+
+def collect_garbage() -> None:
+    """Turn the cyclic garbage collector on in a forked process: the build's own process runs without
+    it (see :func:`site_builder.pipeline.build`), but a worker makes short-lived objects (rendered
+    pages, the search index) whose cycles must not pile up. The objects inherited from the parent are
+    frozen first (``gc.freeze``, https://docs.python.org/3/library/gc.html#gc.freeze): never collected
+    by the parent, they are all in the youngest generation, and the worker's first collection would
+    otherwise traverse them all, copying every memory page of the parent it touches."""
+    gc.freeze()
+    gc.enable()
+
+
+def _pool(processes: int):
+    """A pool of ``processes`` forked workers (see :func:`_ignore_interrupt`), or None when the
+    platform cannot make one (no ``fork``, no semaphores): the caller then works in this process."""
+    try:
+        return multiprocessing.get_context("fork").Pool(processes, initializer=_ignore_interrupt)
+    except (OSError, ValueError, ImportError):
+        return None
+
+
+def _run(number: int) -> list:
+    return _JOBS[number]()
+
+
+def run_jobs(jobs: list[tuple[Callable[[], list], int]], on_done: Callable[[list, int], None],
+             meanwhile: Callable[[], None] | None = None) -> None:
+    """Run ``jobs`` (each a callable and its weight for progress) and call ``on_done(results, weight)`` per job.
+
+    Jobs are started in the given order (put the longest first). Uses a
+    forked pool when :func:`worker_count` allows and the total weight is at
+    least :data:`MIN_PARALLEL_WORK`. ``meanwhile`` (optional) runs in this
+    process once the workers have started (after the jobs when there are no
+    workers). An exception in a job or in ``meanwhile`` is raised here.
+    """
+    global _JOBS
+    meanwhile = meanwhile or (lambda: None)
+    processes = min(worker_count(), len(jobs))
+    _JOBS = [job for job, _ in jobs]  # the forked workers find their jobs here
+    pool = _pool(processes) if processes >= 2 and sum(w for _, w in jobs) >= MIN_PARALLEL_WORK else None
+    if pool is None:
+        _JOBS = []
+        for job, weight in jobs:
+            on_done(job(), weight)
+        meanwhile()
+        return
+    weights = [w for _, w in jobs]
+    try:
+        with pool:  # leaving the block (also on an exception or Ctrl-C) terminates the workers
+            results = pool.imap_unordered(_numbered, range(len(jobs)))
+            meanwhile()
+            for number, written in results:
+                on_done(written, weights[number])
+    finally:
+        _JOBS = []
+
+
+def _numbered(number: int) -> tuple[int, list]:
+    return number, _run(number)
+
+
+def parallel_map(function: Callable, items: list, progress=None, chunk: int = 50) -> list:
+    """``[function(x) for x in items]``, on every core when :func:`worker_count` allows and ``items`` are many.
+
+    ``function`` must be a module-level function (it is sent to forked
+    workers by name); items and results are pickled. ``progress`` is
+    advanced per item. Order is kept.
+    """
+    processes = worker_count()
+    if processes < 2 or len(items) < MIN_MAP_ITEMS:
+        results = []
+        for item in items:
+            results.append(function(item))
+            if progress is not None:
+                progress.advance()
+        return results
+    results = []
+    pool = _pool(processes)
+    if pool is None:
+        return [_advance(function(x), progress) for x in items]
+    with pool:
+        for result in pool.imap(function, items, chunksize=chunk):
+            results.append(result)
+            if progress is not None:
+                progress.advance()
+    return results
+
+
+def _advance(result, progress):
+    if progress is not None:
+        progress.advance()
+    return result
+
+
+def fork_pool(processes: int):
+    """A pool of ``processes`` forked workers that ignore SIGINT (see :func:`_pool`), or None when
+    the platform cannot make one; leaving its ``with`` block terminates the workers."""
+    return _pool(processes)
+
+
+class Background:
+    """A job running in a forked process of its own (see :func:`start_background`)."""
+
+    def __init__(self, process, connection) -> None:
+        self._process = process
+        self._connection = connection
+
+    def result(self) -> list:
+        """Wait for the job and return its result; re-raises the exception the job raised
+        (``RuntimeError`` when the process ended without an answer)."""
+        try:
+            kind, value = self._connection.recv()
+        except EOFError:
+            kind, value = "error", RuntimeError(f"the background worker ended with status {self._process.exitcode}")
+        finally:
+            self._connection.close()
+            self._process.join()
+        if kind == "error":
+            raise value
+        return value
+
+    def cancel(self) -> None:
+        """Stop the job (when it is still running) and reap its process."""
+        if self._process.is_alive():
+            self._process.terminate()
+        self._process.join()
+        self._connection.close()
+
+
+def _background_main(job: Callable[[], list], connection) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the parent, which cancels the job
+    collect_garbage()
+    try:
+        answer = ("ok", job())
+    except BaseException as exc:  # sent to the parent, raised there
+        answer = ("error", exc)
+    try:
+        connection.send(answer)
+    except Exception as exc:  # e.g. an exception that cannot be pickled
+        connection.send(("error", RuntimeError(f"background job failed: {answer[1]!r} ({exc})")))
+    connection.close()
+
+
+def start_background(job: Callable[[], list]) -> Background | None:
+    """Start ``job`` (a callable returning something picklable, e.g. ``list[Written]``) in a forked
+    process that inherits this one's memory, or return None when :func:`worker_count` is below 2
+    (the caller then runs ``job`` itself). Starts no thread, so a pool can still be forked after it."""
+    if worker_count() < 2 or _FORK is None:
+        return None
+    try:
+        receiver, sender = _FORK.Pipe(duplex=False)
+        process = _FORK.Process(target=_background_main, args=(job, sender), daemon=True)
+        process.start()
+    except (OSError, ValueError):
+        return None
+    sender.close()
+    return Background(process, receiver)

@@ -1,0 +1,1 @@
+"""Reading: list files (bytes) → entries and diagnostics, one module per input format."""

@@ -1,0 +1,555 @@
+"""List reader, stage 4: blocks of lines into items, items into entry drafts, and the roles
+(title, track, authors, abstract) of each draft's header lines."""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from .text import clean
+from .lines import _SENTENCE_END, _tokens, author_score, capital_ratio, furniture, is_prose, name_shape, page_words, parse_track, prose_score, strip_label, strip_number, title_score, track_score
+
+
+@dataclass
+class _Item:
+    """One structural unit of a list: kind, first line, text or raw lines."""
+
+    kind: str  # number | label | page | furniture | track | short | prose
+    line: int
+    text: str = ""
+    raw: list[str] = field(default_factory=list)  # prose: the paragraph's lines
+    field_name: str | None = None  # label: title/authors/abstract/track/keywords/status
+    number: int | None = None
+    mark: bool = False  # the item opens with a number or bullet
+    words: tuple[str, ...] = ()
+    track: tuple[str, ...] = ()
+    block: int = 0
+    end: int = 0
+    note: str = ""  # "lone abstract label": an "Abstract:" label in a list without other labels
+
+
+def _blocks(lines: list[str], start: int) -> list[list[tuple[int, str]]]:
+    """Group non-blank lines (from index ``start``) into runs separated by blank lines; a run
+    holding several numbered papers with no blank line between them is split (:func:`_split_numbered`)."""
+    blocks: list[list[tuple[int, str]]] = []
+    current: list[tuple[int, str]] = []
+    for index in range(start, len(lines)):
+        raw = lines[index]
+        if clean(raw):
+            current.append((index + 1, raw))
+        elif current:
+            blocks.append(current)
+            current = []
+    if current:
+        blocks.append(current)
+    return [part for block in blocks for part in _split_numbered(block)]
+
+
+def _split_numbered(block: list[tuple[int, str]]) -> list[list[tuple[int, str]]]:
+    """Split a run that opens with a list number (``1.``, ``[1]``, ``(1)``) before each later line
+    that carries the next number in the same style and is not prose (a title line), so
+    ``1. A⏎authors⏎abstract⏎2. B⏎…`` with no blank lines gives one run per paper."""
+    style, number, _ = strip_number(clean(block[0][1]))
+    if style in (None, "bullet"):
+        return [block]
+    parts, cut = [], 0
+    for k in range(1, len(block)):
+        s, n, rest = strip_number(clean(block[k][1]))
+        if s == style and n == number + 1 and rest.strip() and not is_prose(rest):
+            parts.append(block[cut:k])
+            cut, number = k, n
+    return parts + [block[cut:]]
+
+
+def _numbering(blocks: list[list[tuple[int, str]]]) -> tuple[str | None, set[int]]:
+    """Find the file's numbering: its style and the lines whose number continues the sequence.
+
+    A style counts only when its chain of consecutive numbers (n, n+1, ...) at
+    block starts covers at least half of the blocks that start an entry-like run.
+    """
+    firsts = [(b[0][0], strip_number(clean(b[0][1]))) for b in blocks]
+    styles = Counter(s for _, (s, _, _) in firsts if s)
+    if not styles:
+        return None, set()
+    style, count = styles.most_common(1)[0]
+    prose_blocks = sum(1 for b in blocks if any(is_prose(t) for _, t in b)) or 1
+    if style == "bullet":
+        marks = Counter(clean(b[0][1])[:1] for b in blocks if strip_number(clean(b[0][1]))[0] == "bullet")
+        mark = marks.most_common(1)[0][0]
+        count = marks[mark]
+        lines = {b[0][0] for b in blocks if strip_number(clean(b[0][1]))[0] == "bullet" and clean(b[0][1])[:1] == mark}
+        return ("bullet", lines) if count >= 0.6 * prose_blocks else (None, set())
+    accepted: set[int] = set()
+    last = None
+    for ln, (s, n, _) in firsts:
+        if s != style:
+            continue
+        if last is None or n == last + 1 or (n > last and n - last <= 3):
+            accepted.add(ln)
+            last = n
+    if len(accepted) >= max(1, prose_blocks // 2) or len(accepted) >= 0.3 * len(blocks):
+        return style, accepted
+    return None, set()
+
+
+def block_facts(block: list[tuple[int, str]]) -> tuple:
+    """Everything the file-wide choices read from one block (as :func:`_blocks` gives it): the
+    numbering (:func:`_numbering`: the first line's number style, number and mark, which lines are
+    prose), the labels (``reader._Reader._labelled``) and the compact layout (:func:`_is_compact`).
+    Two blocks with equal facts weigh the same in those choices (:mod:`site_builder.read.reread`
+    relies on it: keep this in step with those three functions)."""
+    first = clean(block[0][1])
+    heads = []
+    for _, raw in block[:-1][:4]:
+        text = strip_number(clean(raw))[2]
+        heads.append((author_score(text) >= 2.5, len(parse_track(text) or ()) >= 2, strip_label(text)[0]))
+    style, number, _ = strip_number(first)
+    return (len(block), style, number, first[:1] if style == "bullet" else None, tuple(is_prose(t) for _, t in block),
+            tuple(strip_label(strip_number(clean(raw))[2])[0] is not None for _, raw in block),
+            page_words(block[0][1]), furniture(block[0][1]), tuple(heads))
+
+
+def _line_item(number: int, raw: str, block: int, marked: bool, labelled: bool) -> _Item:
+    """Classify one header-position line (number and bullet already removed when ``marked``)."""
+    text = clean(raw)
+    name, rest = strip_label(raw.lstrip())
+    if name is not None:
+        note = "" if labelled or name != "abstract" else "lone abstract label"
+        return _Item("label", number, clean(rest), [rest], field_name=name, mark=marked, block=block, note=note)
+    words = page_words(text)
+    if words:
+        return _Item("page", number, text, words=words, mark=marked, block=block)
+    if furniture(text):
+        return _Item("furniture", number, text, mark=marked, block=block)
+    track = parse_track(text)
+    if track and all(name_shape(part) == 1.0 and len(part.split()) >= 2 for part in track):
+        track = None  # "Ana Perez · Jian Li": names, an author line
+    if track and len(track) >= 2 and not is_prose(text):
+        return _Item("track", number, text, track=track, mark=marked, block=block)
+    if is_prose(text):
+        return _Item("prose", number, text, [raw], mark=marked, block=block)
+    return _Item("short", number, text, [raw], mark=marked, block=block)
+
+
+def _sentence_like(text: str) -> bool:
+    """True when a short line reads as a sentence, not a title or author line: six or more words
+    ending in a full stop or exclamation mark, not in Title Case, not shaped like names."""
+    ratio = capital_ratio(text)
+    return bool(re.search(r"[.!。！]['\"”’)]*$", text)) and len(_tokens(text)) >= 6 and \
+        (ratio is None or ratio < 0.6) and author_score(text) < 2.5
+
+
+def _sentences_as_prose(items: list[_Item]) -> list[_Item]:
+    """In a list whose short lines are mostly sentences (one-sentence abstracts, TL;DRs), read those
+    lines as abstract paragraphs rather than as title, track or author candidates (when at least
+    a quarter of the short lines are sentences: titles rarely end in a full stop)."""
+    shorts = [i for i in items if i.kind == "short"]
+    sentences = [i for i in shorts if _sentence_like(i.text)]
+    if not sentences or len(sentences) < 0.25 * len(shorts):
+        return items
+    for item in sentences:
+        item.kind = "prose"
+    return items
+
+
+def _is_compact(blocks: list[list[tuple[int, str]]]) -> bool:
+    """True when header lines share blocks with the abstract: many blocks hold an author,
+    track or label line above further lines, and few header lines stand alone as a block."""
+    def stacked(block: list[tuple[int, str]]) -> bool:
+        for _, raw in block[:-1][:4]:
+            text = strip_number(clean(raw))[2]
+            if author_score(text) >= 2.5 or (parse_track(text) or ()).__len__() >= 2 or \
+                    strip_label(text)[0] in ("title", "authors", "track"):
+                return True
+        return False
+
+    alone = sum(1 for b in blocks if len(b) == 1 and not is_prose(b[0][1]) and not page_words(b[0][1])
+                and not furniture(b[0][1]))
+    with_prose = sum(1 for b in blocks if len(b) > 1 or is_prose(b[0][1])) or 1
+    count = sum(stacked(b) for b in blocks if len(b) > 1)
+    return count >= max(1.0, 0.3 * with_prose) and alone <= count
+
+
+def _title_line(text: str) -> bool:
+    """True when a line reads as a title: two or more words in Title Case (or with a colon),
+    no full stop at the end, not shaped like an author list."""
+    ratio = capital_ratio(text)
+    if _SENTENCE_END.search(text) and not text.endswith("?"):
+        return False
+    if len(_tokens(text)) < 2 or author_score(text) >= 2.5 or page_words(text):
+        return False
+    return ratio is not None and (ratio >= 0.6 or (":" in text and ratio >= 0.4))
+
+
+def _open_end(text: str) -> bool:
+    """True when ``text`` does not end a sentence with a full stop or exclamation mark (a question
+    mark may end a title)."""
+    return not _SENTENCE_END.search(text) or text.endswith("?")
+
+
+def _header_prefix(block: list[tuple[int, str]]) -> int:
+    """How many leading lines of a block of several lines are header lines (title, author,
+    track or label lines) rather than the first lines of a paragraph wrapped over several lines.
+
+    Header lines: an author line, a track line with a separator, a label; a title line
+    first; a single name after a title.  They count when one of them is an author, name,
+    track or label line, or when a title line is followed by a line opening a sentence
+    (an uppercase letter), not by the lowercase rest of a wrapped sentence.  0 otherwise.
+    A single short line under such header lines that is not a sentence (a stray word, page
+    furniture such as ``Page 3``) is a header candidate too (all lines are headers): it is no abstract,
+    and the roles then name it (:func:`_best_roles`, with a warning in the reader).
+    """
+    if len(block) < 2:
+        return 0
+    texts = [strip_number(clean(raw))[2] for _, raw in block]
+    k, strong = 0, False
+    for i, text in enumerate(texts[:4]):
+        if not text or is_prose(text):  # (a long line is prose unless it is an author line)
+            break
+        if author_score(text) >= 2.5 or len(parse_track(text) or ()) >= 2 or \
+                strip_label(text)[0] in ("title", "authors", "track"):
+            strong = True
+        elif i == 0 and (_title_line(text) or (_open_end(text) and len(texts) > 1 and (
+                author_score(texts[1]) >= 2.5 or name_shape(texts[1]) == 1.0))):
+            pass  # a title, or a line in sentence case right above an author line
+        elif i > 0 and k == i and name_shape(text) == 1.0 and not _SENTENCE_END.search(text):
+            strong = True  # a single author under a title
+        else:
+            break
+        k = i + 1
+    rest = texts[k:]
+    if strong and len(rest) == 1 and not is_prose(rest[0]) and prose_score(rest[0]) < 0 and \
+            not _SENTENCE_END.search(rest[0]):
+        return len(texts)  # a stray short line (a word, page furniture) under header lines: no abstract
+    if k == 0 or (rest and not re.match(r"^[\"'“‘(\[]?(?:[A-Z0-9$\\*]|[^\x00-\x7f])", rest[0])):
+        return 0
+    return k if strong or rest else 0
+
+
+def _paragraph_lines(lines: list[tuple[int, str]]) -> bool:
+    """True when ``lines`` may be the lines of one paragraph wrapped over several: none is a label or a
+    track line with a separator (the header lines of a labelled entry), and none is a paragraph on its
+    own (:func:`is_prose`: a line of an unwrapped abstract, which the lines of a next paper in the
+    same block may follow). Author lines are not looked for: wrapped lines such as ``Conditional,
+    Interventional, and Baseline SHAP, while exploring both`` read as names."""
+    for _, raw in lines:
+        text = strip_number(clean(raw))[2]
+        if strip_label(text)[0] is not None or len(parse_track(text) or ()) >= 2 or is_prose(text):
+            return False
+    return True
+
+
+def _wrapped_start(block: list[tuple[int, str]]) -> bool:
+    """True when a block opens with a sentence wrapped over two lines: the first line ends without a
+    full stop and is no track, label or author line, and the second goes on in lower case (the rest of
+    a sentence, not the line under a title or an author line), so the block is one paragraph."""
+    if len(block) < 2:
+        return False
+    first, second = (strip_number(clean(raw))[2] for _, raw in block[:2])
+    return bool(re.match(r"[a-z]", second)) and not _SENTENCE_END.search(first) and author_score(second) < 2.5 \
+        and author_score(first) < 2.5 and len(parse_track(first) or ()) < 2 and strip_label(first)[0] is None
+
+
+def _items(blocks: list[list[tuple[int, str]]], numbered: set[int], labelled: bool, compact: bool) -> list[_Item]:
+    """Turn blocks into items: header lines one by one, then the rest of the block as one prose paragraph.
+
+    Unless the list is ``compact``, a block of several lines is one paragraph
+    (after its number, label or page words): line-wrapped abstracts stay whole.  In a compact
+    list too when the lines under the block's header lines (:func:`_header_prefix`) are the
+    lines of a paragraph wrapped over several (:func:`_paragraph_lines`), or the block opens
+    with a wrapped sentence (:func:`_wrapped_start`); else each line is a header candidate.
+    """
+    items: list[_Item] = []
+    for b, block in enumerate(blocks):
+        prose: _Item | None = None
+        heads = _header_prefix(block)
+        # compact: header lines are read one by one, unless they stand above an abstract wrapped over
+        # several lines, whose first line then opens one paragraph (else each wrapped line is a header
+        # candidate, and the next block's title and authors join this paper's abstract)
+        wrapped = compact and ((heads > 0 and len(block) - heads >= 2 and _paragraph_lines(block[heads + 1:]))
+                               or (heads == 0 and _wrapped_start(block)))
+        if compact and not wrapped:
+            heads = 0
+        for index, (number, raw) in enumerate(block):
+            text = clean(raw)
+            marked = False
+            if number in numbered:
+                style, value, rest = strip_number(raw.lstrip())
+                if style:
+                    items.append(_Item("number", number, clean(raw)[:len(text) - len(clean(rest))].strip(),
+                                       number=value, mark=True, block=b))
+                    raw, text, marked = rest, clean(rest), True
+                    if not text:
+                        continue
+            if prose is not None and not marked:
+                name, _ = strip_label(text)
+                if not (labelled and name in ("title", "authors", "track", "keywords", "status")) and name != "tldr" \
+                        and not page_words(text) and not furniture(text):
+                    prose.raw.append(raw)
+                    prose.end = number
+                    continue
+            item = _line_item(number, raw, b, marked, labelled)
+            if item.kind in ("short", "track") and (not compact or wrapped) and index >= heads and \
+                    (index + 1 < len(block) or heads > 0):
+                item = _Item("prose", number, item.text, [raw], mark=marked, block=b)
+            if item.kind == "label" and item.field_name == "abstract":
+                item = _Item("prose", number, item.text, [item.raw[0]], field_name="abstract", mark=marked, block=b,
+                             note=item.note)
+            item.end = number
+            items.append(item)
+            prose = item if item.kind == "prose" else None
+    return items
+
+
+# ----------------------------------------------------------------------------
+# Entries
+
+@dataclass
+class _Draft:
+    """An entry under construction: its items before and after the abstract starts."""
+
+    items: list[_Item] = field(default_factory=list)
+    header_block: bool = False  # opened by an unnumbered title + author block in a numbered list
+
+    def has_abstract(self) -> bool:
+        """True once a prose paragraph (an abstract, labelled or not) is in the draft."""
+        return any(i.kind == "prose" for i in self.items)
+
+    @property
+    def line(self) -> int:
+        """The draft's first line."""
+        return self.items[0].line
+
+
+def _segment(items: list[_Item], abstract_only: bool, marked_file: bool, pages_lead: bool) -> list[_Draft]:
+    """Group items into entry drafts.
+
+    A number or bullet always opens a draft; in a numbered or bulleted list
+    nothing else does.  Otherwise a title/authors/track line after an
+    abstract opens one (a labelled one only when its label is the one that
+    opens entries in this file, e.g. ``Title:``, or appears twice: a
+    ``Track:`` line after ``Abstract:`` belongs to the paper above), and so does a prose paragraph in a list
+    of abstracts alone, or page words when the list puts them before a paper.
+    """
+    drafts: list[_Draft] = []
+    cur: _Draft | None = None
+    opener = next((i.field_name for i in items if i.kind == "label" and i.field_name in ("title", "authors", "track")),
+                  None)
+    header_block = False
+    for k, item in enumerate(items):
+        starts = False
+        if cur is None:
+            starts = True
+        elif item.kind == "number":
+            starts = True
+        elif marked_file:
+            starts = header_block = _unmarked_entry(item, items[k - 1], items[k + 1] if k + 1 < len(items) else None,
+                                                    cur)
+        elif item.kind == "label" and item.field_name in ("title", "authors", "track"):
+            starts = (cur.has_abstract() and item.field_name in (opener, "title")) or \
+                any(i.kind == "label" and i.field_name == item.field_name for i in cur.items)
+        elif item.kind in ("short", "track"):
+            starts = cur.has_abstract()
+        elif item.kind == "prose":
+            starts = abstract_only and cur.has_abstract()
+        elif item.kind == "page":
+            starts = pages_lead and cur.has_abstract()
+        if starts:
+            cur = _Draft(header_block=header_block)
+            drafts.append(cur)
+            header_block = False
+        cur.items.append(item)
+    return drafts
+
+
+def _unmarked_entry(item: _Item, before: _Item, after: _Item | None, cur: _Draft) -> bool:
+    """True when, in a numbered or bulleted list, ``item`` opens a paper that has no number:
+    after a blank line that follows an abstract, a ``Title:`` label, or a title line (a header
+    line of its block) with more of the block after it (an author line, a label, the abstract)."""
+    if not cur.has_abstract() or item.mark or item.block == before.block:
+        return False
+    if item.kind == "label":
+        return item.field_name == "title"
+    if item.kind != "short" or after is None or after.block != item.block or \
+            after.kind not in ("short", "label", "prose", "track"):
+        return False
+    return _title_line(item.text) or (not _SENTENCE_END.search(item.text) and author_score(after.text) >= 2.5)
+
+
+def _split_by_pattern(drafts: list[_Draft]) -> list[_Draft]:
+    """Split drafts holding more blank-separated header lines than the list's usual entry.
+
+    When most entries have ``k`` header lines and a draft has ``k + 2`` or more,
+    each its own block, the last ``k`` open a new entry; the ones before stay
+    with the first (a short abstract taken for a header).
+    """
+    counts = Counter(len(_headers(d)) for d in drafts)
+    if not counts:
+        return drafts
+    k = counts.most_common(1)[0][0]
+    out: list[_Draft] = []
+    for draft in drafts:
+        heads = _headers(draft)
+        blocks = [h.block for h in heads]
+        if k >= 1 and len(heads) >= k + 2 and len(set(blocks)) == len(blocks) and \
+                all(h.kind == "short" for h in heads) and draft.items[:len(heads)] == heads:
+            cut = len(heads) - k
+            out += [_Draft(draft.items[:cut]), _Draft(draft.items[cut:])]
+        else:
+            out.append(draft)
+    return out
+
+
+def _abstract_only(items: list[_Item]) -> bool:
+    """True when the list gives abstracts alone: header lines are rare next to prose paragraphs
+    (a few short one-line paragraphs do not make a list of titles)."""
+    headers = sum(1 for i in items if i.kind in ("short", "track") or
+                  (i.kind == "label" and i.field_name in ("title", "authors", "track")))
+    prose = sum(1 for i in items if i.kind == "prose")
+    return headers <= 0.25 * prose
+
+
+def _split_overfull(draft: _Draft) -> list[_Draft]:
+    """Split a draft holding two papers whose first abstract was too short to be seen as prose.
+
+    Evidence: a second strong author line among the header items.  The new
+    entry starts as many items before it as the first author line has before it;
+    the first part may hold no abstract at all (title and authors alone), which
+    is then reported rather than read into the next paper.
+    """
+    heads = [k for k, item in enumerate(draft.items) if item.kind in ("short", "track", "label", "number")]
+    strong = [k for k in heads if draft.items[k].kind == "short" and author_score(draft.items[k].text) >= 3.0]
+    # two author-like lines in a row are one paper's title and authors ("A and B Recovery" / "C, D")
+    strong = [k for n, k in enumerate(strong) if n == 0 or strong[n - 1] != k - 1]
+    if len(strong) < 2 or any(i.kind == "prose" for i in draft.items[:strong[-1]]):
+        return [draft]
+    lead = strong[0]
+    # the first part may end right after its author line only when a title line stands above that line
+    # (title and authors with no abstract); after a number alone, the "author line" is a title
+    titled = any(i.kind != "number" for i in draft.items[:lead])
+    cuts = []
+    for k in strong[1:]:
+        cut = k - lead
+        if cut > (cuts[-1] if cuts else strong[0] + (0 if titled else 1)):
+            cuts.append(cut)
+    parts, start = [], 0
+    for cut in cuts:
+        parts.append(_Draft(draft.items[start:cut]))
+        start = cut
+    parts.append(_Draft(draft.items[start:]))
+    return parts
+
+
+@dataclass
+class _Evidence:
+    """What the whole file says: how often each short line recurs, and whether the first
+    header line of entries recurs often (a track column, since titles are unique)."""
+
+    repeats: Counter
+    track_column: bool = False
+
+
+def _file_evidence(drafts: list["_Draft"]) -> _Evidence:
+    repeats = Counter(i.text for d in drafts for i in _headers(d) if i.kind == "short")
+    firsts = [h[0].text for h in (_headers(d) for d in drafts) if h and h[0].kind == "short"]
+    if len(firsts) < 4:
+        return _Evidence(repeats)
+    rate = sum(repeats[t] >= 2 for t in firsts) / len(firsts)
+    median = sorted(len(t) for t in firsts)[len(firsts) // 2]
+    colons = sum(":" in t for t in firsts) / len(firsts)
+    return _Evidence(repeats, rate >= 0.3 or (median <= 45 and colons < 0.1))
+
+
+def _role_scores(item: _Item, evidence: _Evidence) -> dict[str, float]:
+    """Local evidence for each role a short line can take."""
+    text = item.text
+    prose = prose_score(text)
+    track = track_score(text, evidence.repeats[text])
+    title = title_score(text)
+    if evidence.track_column and author_score(text) < 2.5:
+        track, title = track + 3.0, title - 3.0
+    return {
+        "title": title,
+        "track": track,
+        "authors": author_score(text),
+        "abs": prose,
+        "cont": prose,
+    }
+
+
+def _assignments(n: int, fixed: list[str | None], allow_cont: bool) -> Iterable[tuple[str, ...]]:
+    """Every order-respecting role tuple for ``n`` header items.
+
+    The shape is ``cont* {title, track, authors} abs*``: leading items may
+    continue the previous abstract, title/track/authors appear at most once
+    each (in any order; :func:`_best_roles` prefers title, track, authors),
+    trailing items open the abstract.  ``fixed`` pins the
+    role of labelled or separator-track items.
+    """
+    subsets = [p for k in range(4) for s in itertools.combinations(("title", "track", "authors"), k)
+               for p in itertools.permutations(s)]
+    for conts in range(n + 1 if allow_cont else 1):
+        for middle in subsets:
+            if conts + len(middle) > n:
+                continue
+            combo = ("cont",) * conts + middle + ("abs",) * (n - conts - len(middle))
+            if all(f is None or f == r for f, r in zip(fixed, combo)):
+                yield combo
+
+
+@functools.lru_cache(maxsize=4096)
+def _assignments_cached(n: int, fixed: tuple[str | None, ...], allow_cont: bool) -> tuple[tuple[str, ...], ...]:
+    """:func:`_assignments` as a tuple, computed once per ``(n, fixed, allow_cont)``."""
+    return tuple(_assignments(n, fixed, allow_cont))  # type: ignore[arg-type]
+
+
+_CANONICAL = ["title", "track", "authors"]
+AMBIGUOUS_MARGIN = 1.5  # below this score margin a role choice is reported as a warning
+
+
+def _best_roles(headers: list[_Item], repeats: _Evidence, prior: Counter | None, allow_cont: bool
+                ) -> tuple[tuple[str, ...], float]:
+    """Choose roles for the header items of one entry; returns the roles and the margin over the runner-up."""
+    fixed: list[str | None] = []
+    for item in headers:
+        if item.kind == "track":
+            fixed.append("track")
+        elif item.kind == "label":
+            fixed.append({"title": "title", "authors": "authors", "track": "track"}.get(item.field_name or ""))
+        else:
+            fixed.append(None)
+    local = [_role_scores(i, repeats) if f is None else None for i, f in zip(headers, fixed)]
+    total = sum(prior.values()) if prior else 0
+    scored = []
+    for combo in _assignments_cached(len(headers), tuple(fixed), allow_cont):
+        score = sum(0.0 if loc is None else loc[r] for loc, r in zip(local, combo))
+        middle = [r for r in combo if r in _CANONICAL]
+        if middle != sorted(middle, key=_CANONICAL.index):
+            score -= 1.5  # title, track, authors is the usual order
+        if prior is not None and total and all(r == "cont" for r in combo):
+            score += 2.5 * math.log(0.2)  # a draft read wholly as continuation makes no entry: a mild cost
+        elif prior is not None and total:
+            key = tuple(r for r in combo if r in ("title", "track", "authors"))
+            score += 2.5 * math.log((prior[key] + 0.5) / (total + 1))
+        scored.append((score, combo))
+    if not scored:
+        return tuple("abs" for _ in headers), 0.0
+    scored.sort(key=lambda s: -s[0])
+    margin = scored[0][0] - scored[1][0] if len(scored) > 1 else 99.0
+    return scored[0][1], margin
+
+
+def _headers(draft: _Draft) -> list[_Item]:
+    """The header items of a draft: shorts, tracks and header labels before its first prose paragraph."""
+    out = []
+    for item in draft.items:
+        if item.kind == "prose" or (item.kind == "label" and item.field_name == "abstract"):
+            break
+        if item.kind in ("short", "track") or (item.kind == "label" and item.field_name in ("title", "authors", "track")):
+            out.append(item)
+    return out
