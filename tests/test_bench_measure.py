@@ -38,7 +38,7 @@ def test_the_package_is_byte_compiled_before_measuring(tmp_path):
     package = tmp_path / "site_builder"
     shutil.copytree(ROOT / "site_builder", package, ignore=shutil.ignore_patterns("__pycache__"))
     run.compile_package(package)
-    modules = sorted(package.glob("*.py"))
+    modules = sorted(package.rglob("*.py"))
     assert len(modules) > 20
     for module in modules:
         compiled = Path(importlib.util.cache_from_source(str(module)))

@@ -149,9 +149,9 @@ def test_strict_build_is_not_failed_by_a_corrupt_cache(tmp_path, seeds_copy):
 
 def test_parallel_writer_gives_the_same_bytes(tmp_path, seeds_copy, monkeypatch):
     run(seeds_copy, tmp_path / "serial", None)
-    monkeypatch.setattr(workers, "worker_count", lambda: 2)
-    monkeypatch.setattr(workers, "MIN_PARALLEL_WORK", 0)
-    monkeypatch.setattr(workers, "MIN_MAP_ITEMS", 0)
+    monkeypatch.setattr(parallel, "worker_count", lambda: 2)
+    monkeypatch.setattr(parallel, "MIN_PARALLEL_WORK", 0)
+    monkeypatch.setattr(parallel, "MIN_MAP_ITEMS", 0)
     monkeypatch.setattr(workers, "CHUNK", 7)
     used = []
     real_pool = parallel.multiprocessing.get_context("fork").Pool
@@ -218,8 +218,8 @@ def test_a_deleted_index_script_is_written_again(tmp_path, seeds_copy):
 def fail_paper_writes_in_workers(monkeypatch):
     """Make pages render in two forked workers, where writing any paper page fails with ENOSPC;
     returns the real write function (to undo it)."""
-    monkeypatch.setattr(workers, "worker_count", lambda: 2)
-    monkeypatch.setattr(workers, "MIN_PARALLEL_WORK", 0)
+    monkeypatch.setattr(parallel, "worker_count", lambda: 2)
+    monkeypatch.setattr(parallel, "MIN_PARALLEL_WORK", 0)
     monkeypatch.setattr(workers, "CHUNK", 7)
     real = workers._write
 
@@ -440,7 +440,7 @@ def test_a_failing_index_process_fails_the_build_and_keeps_the_previous_site(tmp
     site, cache = tmp_path / "site", tmp_path / "cache"
     assert build_into(site, "--cache", str(cache), seeds=seeds_copy) == 0
     before = files_of(site)
-    monkeypatch.setattr(workers, "worker_count", lambda: 2)
+    monkeypatch.setattr(parallel, "worker_count", lambda: 2)
     parent = os.getpid()
 
     def failing(site_model, state=None, models=None):
@@ -599,8 +599,8 @@ def test_page_keys_computed_in_the_workers_of_a_first_build_are_the_parents(tmp_
     difference. The pages are then kept (not rendered again) and the bytes are a no-cache build's."""
     from site_builder import pipeline
 
-    monkeypatch.setattr(workers, "worker_count", lambda: 2)
-    monkeypatch.setattr(workers, "MIN_PARALLEL_WORK", 0)
+    monkeypatch.setattr(parallel, "worker_count", lambda: 2)
+    monkeypatch.setattr(parallel, "MIN_PARALLEL_WORK", 0)
     monkeypatch.setattr(workers, "CHUNK", 7)
     deferred = []
     real_job = workers.page_job
@@ -619,7 +619,7 @@ def test_page_keys_computed_in_the_workers_of_a_first_build_are_the_parents(tmp_
     assert_same_site(tmp_path / "plain", site)
 
 
-@pytest.mark.parametrize("where", ["index_run.IndexRun.__init__", "writer.Output.commit"])
+@pytest.mark.parametrize("where", ["output.search_index.IndexRun.__init__", "output.writer.Output.commit"])
 def test_ctrl_c_before_or_while_committing_leaves_the_site_and_no_staging_folder(tmp_path, seeds_copy, monkeypatch,
                                                                                   where):
     """Ctrl-C as the index process starts, or as the staged files are committed, leaves the previous site as it
@@ -630,7 +630,7 @@ def test_ctrl_c_before_or_while_committing_leaves_the_site_and_no_staging_folder
     run(seeds_copy, site, cache)
     before = files_of(site)
     change_one_abstract(seeds_copy)
-    module, cls, method = where.split(".")
+    module, cls, method = where.rsplit(".", 2)
     owner = getattr(importlib.import_module(f"site_builder.{module}"), cls)
 
     def interrupt(*args, **kwargs):
@@ -681,7 +681,7 @@ def test_other_files_written_in_a_background_process_are_recorded_as_in_one_proc
         rewritten = sorted(p.relative_to(site).as_posix() for p in bibs if inode(p) != bibs[p])
         return [(r.files, r.reused, r.pages, [str(d) for d in r.diagnostics.items]) for r in reports] + [rewritten]
 
-    monkeypatch.setattr(workers, "worker_count", lambda: 2)  # (a thread left by another test would make it 1)
+    monkeypatch.setattr(parallel, "worker_count", lambda: 2)  # (a thread left by another test would make it 1)
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1717243200")  # the feeds' date, else the lists' newest mtime
     monkeypatch.setattr(pipeline, "apply_other_files", counting)
     background = builds(tmp_path / "bg", tmp_path / "bg-cache")
@@ -700,7 +700,7 @@ def test_other_files_written_in_a_background_process_are_recorded_as_in_one_proc
 def test_a_build_whose_index_process_cannot_be_forked_writes_the_index_itself(tmp_path, seeds_copy, monkeypatch):
     """index_run: when two workers are usable but no background process can be forked, the index (made
     with the papers' digests share) is built in the build's process, without the share: same bytes."""
-    monkeypatch.setattr(workers, "worker_count", lambda: 2)
+    monkeypatch.setattr(parallel, "worker_count", lambda: 2)
     monkeypatch.setattr(parallel, "start_background", lambda job: None)
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1717243200")
     run(seeds_copy, tmp_path / "site", tmp_path / "cache")

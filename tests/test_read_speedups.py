@@ -15,6 +15,7 @@ import pytest
 from conftest import ROOT
 from site_builder.incremental import lists as listcache
 from site_builder.read import plaintext as reader, duplicates as reader_duplicates
+from site_builder import parallel
 from site_builder.output import workers
 from site_builder.incremental.cache import BuildCache
 from site_builder.config import load_config
@@ -81,7 +82,7 @@ def test_mostly_not_names_implies_no_author_line(corpus):
 def test_workers_report_an_unwritable_list_cache_once(tmp_path, monkeypatch):
     """Lists read in forked workers (over MIN_PARALLEL_BYTES) whose cache files cannot be written:
     the entries are the reader's, and the build cache warns once."""
-    monkeypatch.setattr(workers, "worker_count", lambda: 2)  # as tests/test_cache.py: the pool path
+    monkeypatch.setattr(parallel, "worker_count", lambda: 2)  # as tests/test_cache.py: the pool path
     seeds = tmp_path / "seeds"
     records = load_corpus(DEFAULT_CORPUS, 10**6)
     groups = sorted({(r["venue"], r["year"]) for r in records})[:3]

@@ -302,7 +302,7 @@ def test_an_update_imports_neither_scipy_nor_scikit_learn(tmp_path):
     script = (
         "import json, sys\n"
         "from pathlib import Path\n"
-        "from site_builder import related\n"
+        "from site_builder.model import related\n"
         f"texts, keys = json.loads(Path({str(tmp_path / 'texts.json')!r}).read_text(encoding='utf-8'))\n"
         f"state = related.load_state(Path({str(tmp_path / 'state.npz')!r}), 'code')\n"
         "rows, _ = related.incremental_related(texts, keys, previous=state)\n"

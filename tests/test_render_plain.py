@@ -106,7 +106,7 @@ def test_plain_rendering_imports_no_markdown_it():
     markdown-it-py, latex2mathml or texhabits; a text with markup still renders through them."""
     import subprocess
     import sys
-    code = ("import sys; from site_builder import model, render;"
+    code = ("import sys; from site_builder.text import render;"
             "r = render.render_abstract('Plain prose.\\n\\nTwo paragraphs.'); t = render.render_inline('A title');"
             "assert r.html == '<p>Plain prose.</p>\\n<p>Two paragraphs.</p>\\n', r;"
             "print(sorted({m.split('.')[0] for m in sys.modules} & {'markdown_it', 'latex2mathml', 'mdit_py_plugins'}),"

@@ -12,13 +12,14 @@ from conftest import CONFIG, SEEDS
 from site_builder.read import continuation, plaintext as reader, heading as reader_heading, lines as reader_lines
 from site_builder.model import urls
 
-ROOT = Path(urls.__file__).resolve().parent.parent
+ROOT = Path(urls.__file__).resolve().parents[2]
 
 #: Run in a fresh process: a build with the cache, then what it imported and compiled (the deferred patterns
 #: and python-slugify are loaded on first use only).
 _BUILD = """
 import sys
-from site_builder import cli, continuation, reader_heading, reader_lines
+from site_builder import cli
+from site_builder.read import continuation, heading as reader_heading, lines as reader_lines
 assert cli.main(['--seeds', {seeds!r}, '--config', {config!r}, '--out', {out!r}, '--cache', {cache!r}, '--quiet']) == 0
 print('slugify' in sys.modules, reader_heading._heading_forms.cache_info().currsize,
       reader_lines._name_token.cache_info().currsize, reader_lines._connectives.cache_info().currsize,
