@@ -70,3 +70,16 @@ def pytest_collection_modifyitems(config, items):
     """Run the tests marked ``forks`` first: :func:`site_builder.parallel.worker_count` is 1 (no forking) while
     another thread runs, and the session's browser fixture keeps one running once a browser test has run."""
     items.sort(key=lambda item: item.get_closest_marker("forks") is None)  # stable: the rest keep their order
+
+
+def files_of(folder: Path) -> dict[str, bytes]:
+    """Every file under ``folder`` by relative path, with its bytes."""
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def assert_same_site(a: Path, b: Path) -> None:
+    """The folders ``a`` and ``b`` hold the same files with the same bytes."""
+    fa, fb = files_of(a), files_of(b)
+    assert sorted(fa) == sorted(fb)
+    different = [path for path in fa if fa[path] != fb[path]]
+    assert different == []

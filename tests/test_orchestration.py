@@ -120,7 +120,7 @@ def test_a_kept_search_index_is_still_a_top_level_name_of_the_404_page(tmp_path)
 
     from site_builder.model.urls import SEARCH_INDEX_JS
 
-    from test_cache import assert_same_site
+    from conftest import assert_same_site
 
     site, cache = tmp_path / "site", tmp_path / "cache"
     config = load_config(CONFIG)

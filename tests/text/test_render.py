@@ -13,7 +13,7 @@ from site_builder.corpus import DEFAULT_CORPUS
 from site_builder.read.plaintext import read_list
 from site_builder.text.render import RenderedAbstract, render_abstract, render_inline, render_math
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CORPUS = DEFAULT_CORPUS
 _spec = importlib.util.spec_from_file_location("check_render_corpus", ROOT / "scripts" / "check_render_corpus.py")
 check = importlib.util.module_from_spec(_spec)

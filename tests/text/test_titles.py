@@ -19,7 +19,7 @@ from site_builder.text import titles
 from site_builder.read.plaintext import read_list
 from site_builder.text.titles import derive_title, introduced_name
 
-SEEDS = Path(__file__).resolve().parent.parent / "seeds"
+SEEDS = Path(__file__).resolve().parents[2] / "seeds"
 
 
 def _abstracts() -> list[str]:

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from site_builder.read.plaintext import ReadError, decode_bytes, merge_duplicates, page_words, parse_heading, parse_track, read_list, read_lists, read_text, split_authors, split_lines, strip_label, strip_number
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SEEDS = ROOT / "seeds"
 ICLR = SEEDS / "000_3c4c43013b737622.txt"
 ICML24 = SEEDS / "002_5674a7518f4475d5.txt"

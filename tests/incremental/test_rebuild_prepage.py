@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 from lists import load_corpus, write_lists  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "tests"))
-from test_cache import assert_same_site  # noqa: E402
+from conftest import assert_same_site  # noqa: E402
 
 HOSTILE = ROOT / "tests" / "fixtures" / "hostile"
 

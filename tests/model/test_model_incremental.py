@@ -34,7 +34,7 @@ from site_builder.incremental.cache import BuildCache
 from site_builder.config import load_config
 from site_builder.corpus import DEFAULT_CORPUS
 from site_builder.pipeline import build
-from test_cache import assert_same_site
+from conftest import assert_same_site
 
 
 @dataclass(frozen=True, eq=False)

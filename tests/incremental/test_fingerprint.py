@@ -142,7 +142,7 @@ def test_dataclasses_are_told_apart_by_class_and_fields_and_stand_as_their_diges
 def test_digests_are_the_same_in_another_process_with_another_hash_seed():
     site = _seed_model()
     here = (Fingerprinter().of(site), Fingerprinter().of({"a", "b", ("c", 1)}))
-    script = ("import sys; sys.path.insert(0, 'tests'); import test_fingerprint as t; "
+    script = ("import sys; sys.path[:0] = ['tests', 'tests/incremental']; import test_fingerprint as t; "
               "from site_builder.incremental.digest import Fingerprinter as F; "
               "print(F().of(t._seed_model()), F().of({'a', 'b', ('c', 1)}))")
     root = Path(pipeline.__file__).resolve().parent.parent

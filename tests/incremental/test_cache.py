@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CONFIG, SEEDS, build_into
+from conftest import CONFIG, SEEDS, assert_same_site, build_into, files_of
 from features_support import NOTES
 from site_builder import progress as progress_module
 from site_builder import parallel
@@ -19,16 +19,6 @@ from site_builder.pipeline import build
 from site_builder.progress import Progress
 
 
-def files_of(folder: Path) -> dict[str, bytes]:
-    """Every file under ``folder`` by relative path, with its bytes."""
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
-
-
-def assert_same_site(a: Path, b: Path) -> None:
-    fa, fb = files_of(a), files_of(b)
-    assert sorted(fa) == sorted(fb)
-    different = [path for path in fa if fa[path] != fb[path]]
-    assert different == []
 
 
 def run(seeds: Path, out: Path, cache: Path | None):

@@ -12,7 +12,7 @@ from site_builder.read import lines as reader_lines
 from site_builder.read.text import clean
 
 CORPUS = Path("/work/shared/corpus/papers.jsonl")
-SEEDS = Path(__file__).resolve().parent.parent / "seeds"
+SEEDS = Path(__file__).resolve().parents[2] / "seeds"
 
 
 def _texts() -> list[str]:
