@@ -6,7 +6,6 @@ import gc
 import shutil
 import tomllib
 from dataclasses import astuple, dataclass
-from operator import attrgetter
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
@@ -14,24 +13,23 @@ from typing import TYPE_CHECKING, Callable
 import jinja2
 
 from .incremental import lists as listcache, strmemo, unchanged
-from .pages import replan
 from .model import urls
 from . import parallel
-from .output import workers
 from .output.bibfiles import write_bib_files
 from .output.papersjson import write_papers_json
 from .incremental.cache import BuildCache, files_not_as_recorded, paper_work, read_manifest
-from .incremental.digest import code_version, folder_digest
+from .incremental.digest import code_version
 from .config import SiteConfig, toml_error_location
 from .diagnostics import Diagnostics
 from .output.feeds import DateError, build_time, rfc3339
 from .output.hosting import write_hosting_files
 from .model.site import OVERRIDABLE, Site, build_site
-from .pages.plan import Page, Planned, common_context, outline_pages
+from .pages.plan import common_context, outline_pages
 from .progress import Progress
 from .read.plaintext import Entry
 from .output.search_index import INDEX_FILES, IndexRun
-from .output.writer import Output, OutputError, make_environment, page_folder, render_page, unrecorded_names
+from .output.rendering import PageReuse, write_pages
+from .output.writer import Output, OutputError, make_environment, unrecorded_names
 
 if TYPE_CHECKING:
     from .model.library import Library, build_library
@@ -236,153 +234,6 @@ def template_bytecode(cache: BuildCache):
     return jinja2.FileSystemBytecodeCache(str(current))
 
 
-#: Key of a page that :func:`page_key` computes when the page is rendered (in the worker that renders it).
-DEFERRED_KEY = "deferred"
-
-
-def page_key(page, shared: tuple, cache: BuildCache) -> str | None:
-    """The key :func:`page_keys` gives ``page``, with ``shared`` from :func:`shared_key_parts`."""
-    return cache.fingerprints.of((shared, page))
-
-
-def page_keys(pages, cache: BuildCache, shared: tuple) -> list[tuple[str, str | None]]:
-    """``(path, key)`` of each page: :meth:`BuildCache.key` of exactly what :func:`writer.render_page`
-    hands its template (the page with its context, and the common context digested in ``shared``,
-    see :func:`shared_key_parts`) and of the template folder in use.
-
-    None (the page is always rendered) without a cache, or when the context holds something that
-    cannot be digested (``search.html`` gets the whole library). See :mod:`site_builder.incremental.cache`.
-    """
-    if not cache.enabled:
-        return [(page.path, None) for page in pages]
-    if shared[2] is None:
-        return [(page.path, None) for page in pages]
-    return [(page.path, page_key(page, shared, cache)) for page in pages]
-
-
-def shared_key_parts(common: dict, cache: BuildCache) -> tuple:
-    """What every page key includes: the code version, the template folder's digest and the
-    digest of ``common`` (None when it cannot be digested)."""
-    return (cache.code, folder_digest(TEMPLATES), cache.fingerprints.of(common))
-
-
-def pages_to_render(outline: list[Planned], site: Site, library: Library, output: Output,
-                    cache: BuildCache, shared: tuple | None) -> list[tuple[Page, str | None]]:
-    """The pages of ``outline`` that must be rendered, each with its key; every other page is kept
-    from the previous output (:meth:`BuildCache.reuse_pages`).
-
-    A page is kept when its key is the one its file had in the previous build and the file is
-    untouched since. Pages that :func:`replan.split_outline` finds unchanged are kept on the previous
-    key without building their context; the others are planned and keyed (:func:`page_keys`).
-    ``shared`` is :func:`shared_key_parts` (None without a cache).
-    Without a cache every page is returned (key None). When the previous build recorded nothing for
-    this output (a first build), keyed pages come with :data:`DEFERRED_KEY`: their keys are computed
-    where they are rendered (:func:`write_pages`, in the workers), off the build's serial path.
-    """
-    if not cache.enabled:
-        return [(planned.make(), None) for planned in outline]
-    previous = replan.PlanRecord.from_json(cache.previous_plan)
-    record = replan.plan_record(site, library, outline, cache.fingerprints, shared, previous)
-    cache.plan = record.to_json()
-    if not cache.has_previous and shared[2] is not None:
-        # Nothing to reuse (a first build into this output): keys are computed where the pages are rendered.
-        return [(planned.make(), None if planned.sources is None else DEFERRED_KEY) for planned in outline]
-    unchanged, stale = replan.split_outline(outline, previous, record)
-    not_kept = cache.keep_pages(list(map(attrgetter("path"), unchanged)), output)
-    if replan.check_mode():
-        _check_kept([planned for planned in unchanged if planned.path not in not_kept], cache, shared)
-    if not_kept:
-        stale += [planned for planned in unchanged if planned.path in not_kept]
-    always = [planned.make() for planned in stale if planned.sources is None]
-    pages = [planned.make() for planned in stale if planned.sources is not None]
-    keys = page_keys(pages, cache, shared)
-    reused = cache.reuse_pages(keys, output)
-    return ([(page, None) for page in always]
-            + [(page, key) for page, (_, key) in zip(pages, keys) if page.path not in reused])
-
-
-def _check_kept(kept: list[Planned], cache: BuildCache, shared: tuple) -> None:
-    """Check mode of :mod:`site_builder.pages.replan`: every kept page has the key a full build gives it."""
-    for (path, key), planned in zip(page_keys([planned.make() for planned in kept], cache, shared), kept):
-        if key != cache.previous_key(path):
-            raise replan.ReplanMismatch(f"{path}: kept by replan, but its key changed")
-
-
-def write_pages(env, outline: list[Planned], common: dict, site: Site, library: Library, output: Output,
-                cache: BuildCache, progress: Progress, meanwhile: Callable[[], None] = lambda: None) -> None:
-    """Write the pages of ``outline`` into ``output``, and run ``meanwhile`` (the build's other files).
-
-    With a cache, a page whose key (:func:`page_keys`) is the one its file had in the previous
-    build, and whose file is untouched since, is kept from the previous output instead of
-    rendered (:func:`pages_to_render`). The rest is written on every core when
-    :func:`parallel.parallel_workers` allows (``meanwhile`` then runs in this process while the
-    workers render), else in this process (``meanwhile`` after the pages).
-    """
-    progress.stage("page keys and reuse")
-    shared = shared_key_parts(common, cache) if cache.enabled else None
-    todo = pages_to_render(outline, site, library, output, cache, shared)
-    progress.stage("pages", len(todo), "pages")
-
-    def key_of(page, key):
-        return page_key(page, shared, cache) if key == DEFERRED_KEY else key
-
-    lists = take_item_html(env, [page for page, _ in todo], common, cache, shared)
-
-    def keep_items(pages: list[Page]) -> None:
-        keep_item_html(env, [page for page in pages if page.path in lists], common, cache, shared)
-
-    if not parallel.parallel_workers(len(todo)):
-        for page, key in todo:
-            output.write_text(page.path, render_page(env, page, common))
-            cache.record(page.path, key_of(page, key), output)
-            progress.advance()
-        keep_items([page for page, _ in todo])
-        meanwhile()
-        return
-    jobs = [(workers.page_job(env, chunk, common, output.staging, key_of, keep_items if lists else None),
-             len(chunk)) for chunk in workers.page_chunks(todo)]
-    workers.claim_all(output, [page.path for page, _ in todo])
-
-    def done(results, weight):
-        for written in results:
-            cache.record_stat(written.path, written.key, written.stat)
-        progress.advance(weight)
-
-    parallel.run_jobs(jobs, done, meanwhile)
-
-
-#: A page listing at least this many papers (a venue's or a track's) keeps the HTML of the list items rendered
-#: in its folder for the next build (:func:`take_item_html`).
-ITEMS_KEPT = 200
-
-
-def take_item_html(env, pages: list[Page], common: dict, cache: BuildCache, shared: tuple | None) -> set[str]:
-    """The paths of ``pages`` that list at least :data:`ITEMS_KEPT` papers (their context's ``papers``), after
-    handing the :class:`~site_builder.output.writer.PageFolder` of each one's folder the HTML of the items the
-    previous build rendered there (:meth:`BuildCache.item_html`) and the fingerprinter's digest: an item of the
-    same digest (the same :class:`~site_builder.pages.views.Item`) in the same folder, with the same code, templates
-    and config (``shared``), is the same HTML, and a one-abstract rebuild renders one item of the largest
-    venue's ~1,600 instead of all. None without a cache."""
-    if not cache.enabled or shared is None or None in shared:
-        return set()
-    lists = set()
-    for page in pages:
-        papers = page.context.get("papers")
-        if type(papers) is tuple and len(papers) >= ITEMS_KEPT:
-            lists.add(page.path)
-            folder = page_folder(env, page.path, common["config"])
-            folder.digest = cache.fingerprints.digest
-            folder.known.update(cache.item_html(page.path, shared))
-    return lists
-
-
-def keep_item_html(env, pages: list[Page], common: dict, cache: BuildCache, shared: tuple | None) -> None:
-    """Keep for the next build (:meth:`BuildCache.save_item_html`) the items' HTML rendered in the folder of
-    each of ``pages`` (pages of :func:`take_item_html`, once rendered)."""
-    for page in pages:
-        cache.save_item_html(page.path, shared, page_folder(env, page.path, common["config"]).rendered_items())
-
-
 def write_site(site: Site, output: Output, library: Library | None = None, updated: datetime | None = None,
                cache: BuildCache | None = None, progress: Progress | None = None,
                index: IndexRun | None = None) -> int:
@@ -427,7 +278,8 @@ def write_site(site: Site, output: Output, library: Library | None = None, updat
             if background is not None:
                 cache.deferred_elsewhere()  # the forked process runs them
                 meanwhile = lambda: apply_other_files(background.result(), output, cache)  # noqa: E731
-        write_pages(env, outline, common_context(site), site, library, output, cache, progress, meanwhile)
+        reuse = PageReuse(cache, common_context(site), TEMPLATES)
+        write_pages(env, outline, site, library, output, reuse, progress, meanwhile)
         if index.pending:
             progress.stage("search index (finishing)")
         index.finish()

@@ -15,7 +15,7 @@ Two kinds of reuse, both keyed by content, never by time stamps of inputs:
   the search index (key: the whole site model, which is all they show), and
   every page whose context can be digested (all but ``search.html``).
 
-  **The rule for page keys** (:func:`site_builder.pipeline.page_keys`): the key
+  **The rule for page keys** (:class:`site_builder.output.rendering.PageReuse`): the key
   of a page is the digest (:class:`Fingerprinter`) of exactly the values
   :func:`site_builder.output.writer.render_page` hands its template: the
   :class:`~site_builder.pages.plan.Page` (path, template, title and its whole
@@ -353,7 +353,7 @@ class BuildCache:
     def item_html(self, path: str, shared: tuple) -> dict:
         """The HTML of the list items rendered in the folder of the page ``path`` (site-root relative) when
         a previous build of this code rendered that page with the same ``shared`` key parts
-        (:func:`site_builder.pipeline.shared_key_parts`): ``{digest + show_track byte: html}``, see
+        (:attr:`site_builder.output.rendering.PageReuse.shared`): ``{digest + show_track byte: html}``, see
         :class:`site_builder.output.writer.PageFolder`. Empty when there is none (or no cache)."""
         if self.folder is None or None in shared:
             return {}

@@ -286,7 +286,7 @@ def cached_index(papers: Sequence, cache) -> AuthorIndex:
     if saved is not None and saved.get("digest") == digest:
         index = AuthorIndex.from_saved(papers, saved)
         if index is not None:
-            index.input_digest = digest  # for site_builder.pages.replan.authors_digest
+            index.input_digest = digest  # for the BibTeX keys (site_builder.model.bibtex.cached_keys)
             return index
         cache.diagnostics.warning(str(path), 0, "cache file corrupt, ignored: not an author index")
     index = AuthorIndex(papers)

@@ -95,7 +95,7 @@ class PageFolder:
       ``urls``) and then looked up;
     - ``paper_item``: see :meth:`paper_item`.
 
-    ``known`` (set by the build, see :func:`site_builder.pipeline.write_pages`) is the HTML of items a previous
+    ``known`` (set by the build, see :meth:`site_builder.output.rendering.PageReuse.take_items`) is the HTML of items a previous
     build rendered in this folder, ``{digest + show_track byte: html}`` (:func:`item_slot`), ``digest`` the
     function giving an item's digest (:meth:`~site_builder.incremental.cache.Fingerprinter.digest`).
     """

@@ -2,10 +2,11 @@
 
 A page's context (:func:`site_builder.pages.plan.outline_pages`) is a function of three things:
 
-- the site's **structure** (:func:`structure_digest`): the config and templates, the venues and tracks,
-  the number of papers of each venue and track, every author (key, slug, spellings, number of papers),
-  every tag and keyword (slug, label, path, number of papers) and the reading status counts. Index
-  pages (home, authors, tags, keywords, "My list") show nothing else;
+- the site's **structure** (:func:`structure_digest`): what the index pages show (home, authors, tags,
+  keywords, "My list": the pages without sources, which show no paper's data): the venues and tracks and their
+  numbers of papers, every author's name, page and number of papers, every tag and keyword, the reading status
+  counts, with the config, code and templates. It is the digest of those pages' keys, so it holds exactly what
+  they receive, no list kept by hand;
 - its **sources** (:attr:`~site_builder.pages.plan.Planned.sources`): which papers it shows, in which order
   and places (a paper page: the paper, its neighbours in its venue and track, its related papers), as
   :func:`~site_builder.pages.plan.paper_identity` (where each was read, which an edited abstract or title
@@ -24,7 +25,7 @@ The previous build's digests are kept in its manifest (:class:`~site_builder.inc
 and none of whose source papers changed (data or BibTeX key) gets the same context, hence the same key, as in the
 previous build: it is kept without building its views or digesting its context
 (:func:`split_outline`). Every other page is planned and keyed as in a full build
-(:func:`site_builder.pipeline.page_keys`), so a page kept here is one the full path would also keep.
+(:meth:`site_builder.output.rendering.PageReuse.keys`), so a page kept here is one the full path would also keep.
 With ``SITE_BUILDER_CHECK_REPLAN=1`` in the environment every kept page is keyed the full way too and
 a difference raises :class:`ReplanMismatch` (``tests/test_cache.py`` runs its edits so).
 """
@@ -34,12 +35,11 @@ from __future__ import annotations
 import hashlib
 import os
 from array import array
-from collections import Counter
 from dataclasses import dataclass
 from itertools import compress, count, repeat
 from operator import attrgetter, is_, is_not, methodcaller, ne, not_
 
-from .plan import AUTHORS_PER_INDEX_PAGE, Planned, identities_of
+from .plan import Planned, identities_of
 
 #: Hex digits kept of each digest (128 bits).
 DIGITS = 32
@@ -54,20 +54,16 @@ class PlanRecord:
     """What the next build compares: ``structure`` (hex digest, None when it cannot be trusted),
     ``papers`` (the papers' identities and the digests of their data, :func:`paper_digests`), ``pages`` (the pages' paths
     and the digests of their sources, :func:`page_digests`), ``own`` (what only each paper's page shows of it, in the
-    order of ``papers``, :func:`own_data`) and ``authors`` (``[input digest, digest]`` of the structure's authors
-    part, :func:`authors_digest`; None when not known). Digests are :class:`bytes` (the manifest is
-    :mod:`marshal` data)."""
+    order of ``papers``, :func:`own_data`). Digests are :class:`bytes` (the manifest is :mod:`marshal` data)."""
 
     structure: str | None
     papers: list
     pages: list
     own: list
-    authors: list | None = None
 
     def to_json(self) -> dict:
         """The record as plain data for the manifest (:mod:`marshal`-able: str, bytes, dict, list, None)."""
-        return {"structure": self.structure, "papers": self.papers, "pages": self.pages, "own": self.own,
-                "authors": self.authors}
+        return {"structure": self.structure, "papers": self.papers, "pages": self.pages, "own": self.own}
 
     @staticmethod
     def from_json(data) -> "PlanRecord | None":
@@ -79,66 +75,21 @@ class PlanRecord:
         if not (isinstance(structure, str) and isinstance(papers, list) and len(papers) == 2
                 and isinstance(pages, list) and len(pages) == 3 and isinstance(own, list)):
             return None
-        authors = data.get("authors")
-        return PlanRecord(structure, papers, pages, own, authors if isinstance(authors, list) else None)
+        return PlanRecord(structure, papers, pages, own)
 
 
 def _sha(value) -> str:
     return hashlib.sha256(repr(value).encode("utf-8", "surrogatepass")).hexdigest()[:DIGITS]
 
 
-def authors_digest(library, previous: "PlanRecord | None") -> tuple[str, list | None]:
-    """``(digest, record)``: the hex digest of the structure's authors part (each author's key, slug,
-    spellings and number of papers, in index order) and ``[input digest, digest]`` for :attr:`PlanRecord.authors`.
-
-    The author index is a function of the papers' authors as written, in order (its
-    :func:`~site_builder.model.authors.input_digest`, which :func:`~site_builder.model.authors.cached_index` keeps on the
-    index as ``input_digest``; ``authors.json`` is reused on the same rule): when that is the one the
-    ``previous`` record names, its digest is taken as it is instead of digesting ~19,000 authors again
-    (~30 ms). Without an ``input_digest`` on the index, the digest is computed and the record is None."""
-    known = getattr(library.authors, "input_digest", None)
-    if (isinstance(known, str) and previous is not None and isinstance(previous.authors, list)
-            and len(previous.authors) == 2 and previous.authors[0] == known and isinstance(previous.authors[1], str)):
-        return previous.authors[1], previous.authors
-    digest = _sha(tuple([(a.key, a.slug, tuple(sorted(a.spellings.items())), len(a.papers))  # name: the top spelling
-                         for a in library.authors.authors]))
-    return digest, ([known, digest] if isinstance(known, str) else None)
-
-
-def structure_digest(site, library, fingerprints, shared: tuple, authors: str | None = None) -> str | None:
-    """Hex digest of the site's structure (see the module docstring), with ``shared`` (the code,
-    template and config digests of :func:`site_builder.pipeline.page_keys`) and ``authors`` (the digest
-    of :func:`authors_digest`; default: computed). None when a part cannot be digested by ``fingerprints``
-    (a :class:`~site_builder.incremental.cache.Fingerprinter`)."""
-    of = fingerprints.of
-    places: dict[int, str | None] = {}
-
-    def place(obj) -> str | None:
-        digest = places.get(id(obj))
-        if digest is None:
-            digest = places[id(obj)] = of(obj)
-        return digest
-
-    # Papers per (venue, track), counted by object in C, then by digest (equal objects count together).
-    papers = site.papers
-    venue_of, track_of = list(map(attrgetter("venue"), papers)), list(map(attrgetter("track"), papers))
-    objects = dict(zip(map(id, venue_of), venue_of))
-    objects.update(zip(map(id, track_of), track_of))
-    counts: Counter = Counter()
-    for (venue, track), n in Counter(zip(map(id, venue_of), map(id, track_of))).items():
-        track = objects[track]
-        counts[place(objects[venue]), place(track) if track is not None else ""] += n
-    venues = tuple([(place(v), tuple([place(t) for t in site.tracks_of(v)])) for v in site.venues])
-    tracks = tuple([place(t) for t in site.tracks])
-    if authors is None:
-        authors = authors_digest(library, None)[0]
-    terms = tuple([(t.kind, t.slug, t.label, t.path, len(t.papers)) for t in (*library.tags, *library.keywords)])
-    notes = (bool(library.notes), library.status_counts() if library.notes else None)
-    parts = (shared, len(site.papers), tuple(sorted(counts.items())), venues, tracks, authors, terms, notes,
-             AUTHORS_PER_INDEX_PAGE)
-    if None in shared or None in places.values():
+def structure_digest(index_keys: list[str | None]) -> str | None:
+    """Hex digest of the site's structure (see the module docstring): of ``index_keys``, the keys of the index
+    pages (the pages of the outline without sources, ``()``, in plan order, as
+    :meth:`~site_builder.output.rendering.PageReuse.keys` gives them). None when one of them is None (a context
+    or the common context that cannot be digested): nothing is then kept without its context."""
+    if None in index_keys:
         return None
-    return _sha(parts)
+    return _sha(tuple(index_keys))
 
 
 #: Bytes of one paper's digest in :attr:`PlanRecord.papers` (SHA-256).
@@ -263,18 +214,15 @@ def _differing(old: bytes, new: bytes, size: int, block: int = 256) -> set[int]:
     return result
 
 
-def plan_record(site, library, outline: list[Planned], fingerprints, shared: tuple,
-                previous: PlanRecord | None = None) -> PlanRecord:
-    """The :class:`PlanRecord` of this build (structure None when the papers cannot be digested);
-    ``previous``: the previous build's, whose authors digest is reused when it can be (:func:`authors_digest`)."""
+def plan_record(site, library, outline: list[Planned], fingerprints, index_keys: list[str | None]) -> PlanRecord:
+    """The :class:`PlanRecord` of this build: the structure digest of ``index_keys`` (:func:`structure_digest`),
+    the papers' digests by ``fingerprints`` (a :class:`~site_builder.incremental.digest.Fingerprinter`), the
+    pages' sources. The structure is None, and the record empty, when either cannot be digested."""
     papers = paper_digests(site, library, fingerprints)
-    structure, authors = None, None
-    if papers is not None:
-        digest, authors = authors_digest(library, previous)
-        structure = structure_digest(site, library, fingerprints, shared, digest)
+    structure = structure_digest(index_keys) if papers is not None else None
     if structure is None:
-        return PlanRecord(None, [[], b""], [[], b"", b""], [], None)
-    return PlanRecord(structure, papers, page_digests(outline), own_data(site, library), authors)
+        return PlanRecord(None, [[], b""], [[], b"", b""], [])
+    return PlanRecord(structure, papers, page_digests(outline), own_data(site, library))
 
 
 def split_outline(outline: list[Planned], previous: PlanRecord | None,

@@ -12,7 +12,7 @@ from conftest import CONFIG, SEEDS, assert_same_site, build_into, files_of
 from features_support import NOTES
 from site_builder import progress as progress_module
 from site_builder import parallel
-from site_builder.output import workers
+from site_builder.output import rendering, workers
 from site_builder.incremental.cache import MEMO_NAME
 from site_builder.config import load_config
 from site_builder.pipeline import build
@@ -309,10 +309,10 @@ def test_an_edit_rebuilt_with_reused_pages_gives_the_bytes_of_a_build_without_ca
     splits = []
     real_split = replan.split_outline
     monkeypatch.setattr(replan, "split_outline", lambda *a: splits.append(real_split(*a)) or splits[-1])
-    # Every list page keeps its items' HTML for the next build (pipeline.take_item_html); count those taken.
+    # Every list page keeps its items' HTML for the next build (PageReuse.take_items); count those taken.
     from site_builder.output import writer
 
-    monkeypatch.setattr(pipeline, "ITEMS_KEPT", 1)
+    monkeypatch.setattr(rendering, "ITEMS_KEPT", 1)
     taken = []
     real_known = writer.PageFolder._known
     monkeypatch.setattr(writer.PageFolder, "_known", lambda *a: taken.append(real_known(*a)) or taken[-1])
@@ -584,7 +584,7 @@ def test_a_rebuild_plans_only_the_pages_that_show_a_changed_paper(tmp_path, seed
 
 
 def test_page_keys_computed_in_the_workers_of_a_first_build_are_the_parents(tmp_path, seeds_copy, monkeypatch):
-    """A first build into an output renders with deferred keys (pipeline.DEFERRED_KEY), computed in the forked
+    """A first build into an output renders with deferred keys (rendering.DEFERRED_KEY), computed in the forked
     workers; a rebuild in replan's check mode keys every kept page again in the parent, and fails on any
     difference. The pages are then kept (not rendered again) and the bytes are a no-cache build's."""
     from site_builder import pipeline
@@ -595,8 +595,8 @@ def test_page_keys_computed_in_the_workers_of_a_first_build_are_the_parents(tmp_
     deferred = []
     real_job = workers.page_job
     monkeypatch.setattr(workers, "page_job", lambda env, chunk, *a: deferred.extend(
-        key for _, key in chunk if key == pipeline.DEFERRED_KEY) or real_job(env, chunk, *a))
-    monkeypatch.setattr(pipeline, "ITEMS_KEPT", 1)  # every list page keeps its items' HTML, saved by the workers
+        key for _, key in chunk if key == rendering.DEFERRED_KEY) or real_job(env, chunk, *a))
+    monkeypatch.setattr(rendering, "ITEMS_KEPT", 1)  # every list page keeps its items' HTML, saved by the workers
     site, cache = tmp_path / "site", tmp_path / "cache"
     pages = run(seeds_copy, site, cache).pages
     assert len(deferred) > pages // 2
