@@ -512,9 +512,21 @@ class ListReader:
         texts = ["\n".join(piece[1]).strip() for _, _, piece in units]
         fixed = [k == 0 and bool(f["title"] or f["authors"] or f["track"] or f["number"] is not None)
                  for f, k, _ in units]
+        scores = continuation_scores(texts)
+        groups, opening = self._join_paragraphs(units, texts, fixed, scores)
+        final = self._join_abstracts(units, texts, fixed, groups, opening, scores)
+        self.pending = [self._joined_fields(units, group) for group in final]
+
+    def _join_paragraphs(self, units: list[tuple[dict, int, tuple]], texts: list[str], fixed: list[bool],
+                         scores: list) -> tuple[list[list[int]], list]:
+        """Round one of :meth:`_join_continuations`: a paragraph (``units[u]``: its entry's fields, the
+        paragraph's index among that entry's pieces, the piece; ``texts[u]`` its text; ``fixed[u]`` True under
+        a title, track, author line or number) joins the paper above when the boundary's score (``scores``,
+        :func:`continuation_scores` of ``texts``) is at least :data:`MERGE_WARN`, with a warning below
+        :data:`MERGE`. Returns the unit indexes of each paper and the boundary that opened each (None for
+        the first)."""
         groups: list[list[int]] = []  # unit indexes of each paper
         opening = []  # the round-one boundary that opened each group (None for the first)
-        scores = continuation_scores(texts)
         for u, bound in enumerate([None, *scores]):
             if groups and not fixed[u] and bound.score >= MERGE_WARN:
                 groups[-1].append(u)
@@ -523,6 +535,14 @@ class ListReader:
             else:
                 groups.append([u])
                 opening.append(bound)
+        return groups, opening
+
+    def _join_abstracts(self, units: list[tuple[dict, int, tuple]], texts: list[str], fixed: list[bool],
+                        groups: list[list[int]], opening: list, scores: list) -> list[list[int]]:
+        """Round two of :meth:`_join_continuations`: the papers of round one (``groups``, opened by the
+        boundaries ``opening``) scored against each other as wholes (``scores`` of round one when nothing
+        merged), joined from :data:`MERGE_WARN` with a warning, kept apart with a warning from :data:`WARN`.
+        Returns the unit indexes of each paper."""
         merged_texts = ["\n\n".join(texts[u] for u in g) for g in groups]
         if merged_texts != texts:  # (nothing merged: the same paragraphs score the same)
             scores = continuation_scores(merged_texts)
@@ -542,23 +562,27 @@ class ListReader:
                 self.warn(line, f"paragraph {excerpt(texts[group[0]], 40)} read as a separate paper; it may "
                                 f"continue the abstract at line {above} ({why})")
             final.append(group)
-        out: list[dict] = []
-        for group in final:
-            f0, k0, _ = units[group[0]]
-            head = dict(f0) if k0 == 0 else {"title": None, "authors": (), "et_al": False, "track": (),
-                                             "keywords": (), "number": None}
-            current = {**head, "line": f0["line"] if k0 == 0 else units[group[0]][2][0],
-                       "pieces": [units[u][2] for u in group], "pages": [], "status": None}
-            for u in group:
-                f, k, piece = units[u]
-                if k == len(f["pieces"]) - 1:  # the source entry's last paragraph: its trailing words
-                    current["pages"] += f["pages"]
-                    current["status"] = current["status"] or f["status"]
-                    current["end"] = f["end"]
-                else:
-                    current["end"] = piece[0] + len(piece[1]) - 1
-            out.append(current)
-        self.pending = out
+        return final
+
+    @staticmethod
+    def _joined_fields(units: list[tuple[dict, int, tuple]], group: list[int]) -> dict:
+        """The fields of the paper made of the paragraphs ``group`` (indexes into ``units``, as in
+        :meth:`_join_paragraphs`): the header fields of its first paragraph's entry when that paragraph
+        opened it, the page and status words and end line of each entry whose last paragraph it takes."""
+        f0, k0, _ = units[group[0]]
+        head = dict(f0) if k0 == 0 else {"title": None, "authors": (), "et_al": False, "track": (),
+                                         "keywords": (), "number": None}
+        current = {**head, "line": f0["line"] if k0 == 0 else units[group[0]][2][0],
+                   "pieces": [units[u][2] for u in group], "pages": [], "status": None}
+        for u in group:
+            f, k, piece = units[u]
+            if k == len(f["pieces"]) - 1:  # the source entry's last paragraph: its trailing words
+                current["pages"] += f["pages"]
+                current["status"] = current["status"] or f["status"]
+                current["end"] = f["end"]
+            else:
+                current["end"] = piece[0] + len(piece[1]) - 1
+        return current
 
     def _merged_warning(self, line: int, text: str, above: int, bound) -> None:
         why = ", ".join(_REASONS[r] for r in bound.reasons)
