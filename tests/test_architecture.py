@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 from functools import lru_cache
@@ -73,3 +74,23 @@ def test_import_contracts_are_kept():
                           env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert done.returncode == 0, done.stdout + done.stderr
     assert "2 kept, 0 broken" in done.stdout
+
+
+def test_no_module_uses_another_modules_private_names():
+    packages = {".".join(p.parent.relative_to(ROOT).parts) for p in PACKAGE.rglob("__init__.py")}
+    found = [use for name, tree in _modules().items() for use in _private_uses(name, tree, name in packages)]
+    assert found == []
+
+
+def test_functions_are_small():
+    """No function over 60 lines; the median function at most 8 (the project's rule, DEVELOPERS' guide)."""
+    lengths, long = [], []
+    for name, tree in _modules().items():
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                lines = node.end_lineno - node.lineno + 1
+                lengths.append(lines)
+                if lines > 60:
+                    long.append(f"{name}.{node.name}: {lines} lines")
+    assert long == []
+    assert statistics.median(lengths) <= 8

@@ -498,57 +498,75 @@ def _read_lists(configured: list[tuple], cache: BuildCache | None = None, digest
     """
     digests = digests if digests is not None else {}
     cache = cache if cache is not None else BuildCache(None)
-    code = cache.code
     reads: list[_Read | None] = []
     todo: list[int] = []
     old_ids: dict = {}
     configured = [(path, venue, year, rest[0] if rest else True) for path, venue, year, *rest in configured]
     for index, (path, venue, year, explicit) in enumerate(configured):
-        name = str(path)
-        data = _load(_cache_path(cache.folder, name), cache) if cache.folder is not None else None
-        read = None
-        if data is not None:
-            digest = digests.get(name)
-            if digest is None:
-                try:
-                    digest = hashlib.sha256(Path(path).read_bytes()).digest()
-                except OSError:
-                    digest = None
-            fresh = digest is not None and data.get("key") == file_key(name, venue, year, None, code, explicit, digest)
-            if _remember(cache, data) and fresh:
-                try:
-                    read = _Read(decode(data["result"]), data["ids"], [], data["key"])
-                except (KeyError, TypeError, ValueError):
-                    read = None
+        data = _load(_cache_path(cache.folder, str(path)), cache) if cache.folder is not None else None
+        read = _cached_read(cache, data, path, venue, year, explicit, digests) if data is not None else None
         reads.append(read)
         if read is None:
             todo.append(index)
             if data is not None:
                 _old_ids(data, old_ids)
     if todo:
-        global _KNOWN, _CACHE, _IDS
-        _KNOWN, _CACHE, _IDS = frozenset(cache.known_items()), cache, old_ids
-        items = [(str(configured[i][0]), *configured[i][1:], code) for i in todo]
-        sizes = []
-        for i in todo:
-            try:
-                sizes.append(Path(configured[i][0]).stat().st_size)
-            except OSError:
-                sizes.append(0)
-        try:
-            parsed = _parse_all(items, sizes, defer_writes)
-        finally:
-            _KNOWN, _CACHE, _IDS = frozenset(), None, {}
-        for i, read in zip(todo, parsed):
+        for i, read in zip(todo, _read_files(cache, [configured[i] for i in todo], old_ids, defer_writes)):
             reads[i] = read
-            for entry, ids, work in zip(read.result.entries, read.ids, read.work):
-                cache.remember_ids(entry.abstract, entry.title, ids)
-                if work is not None:
-                    cache.remember_work(entry.abstract, entry.title, work)
-            if read.unwritten is not None:
-                cache.warn_write(Path(read.unwritten[0]), read.unwritten[1])
     _merge([read for read in reads if read is not None])
     return [read.result for read in reads]  # type: ignore[union-attr]
+
+
+def _cached_read(cache: BuildCache, data: dict, path, venue: str | None, year: int | None, explicit: bool,
+                 digests: dict) -> _Read | None:
+    """The read of list ``path`` that its cache file (``data``, as :func:`_load` gives it) holds, when that
+    is of the file's present bytes (their digest from ``digests``, else the file is read to hash it) and
+    of this config and code; None otherwise (also when the file cannot be read or ``data`` is malformed).
+    The cache file's per-paper values are handed to ``cache`` either way (:func:`_remember`)."""
+    name = str(path)
+    digest = digests.get(name)
+    if digest is None:
+        try:
+            digest = hashlib.sha256(Path(path).read_bytes()).digest()
+        except OSError:
+            digest = None
+    fresh = digest is not None and data.get("key") == file_key(name, venue, year, None, cache.code, explicit, digest)
+    if _remember(cache, data) and fresh:
+        try:
+            return _Read(decode(data["result"]), data["ids"], [], data["key"])
+        except (KeyError, TypeError, ValueError):
+            return None
+    return None
+
+
+def _read_files(cache: BuildCache, configured: list[tuple], old_ids: dict, defer_writes: bool) -> list[_Read]:
+    """:func:`read_one` of each ``(path, venue, year, explicit)`` of ``configured``, in order (on every core,
+    :func:`_parse_all`), and the per-paper values of each handed to ``cache``. ``old_ids``: the ids the
+    old cache files of these lists held (:func:`_old_ids`), which the reads may take again."""
+    global _KNOWN, _CACHE, _IDS
+    _KNOWN, _CACHE, _IDS = frozenset(cache.known_items()), cache, old_ids
+    items = [(str(path), venue, year, explicit, cache.code) for path, venue, year, explicit in configured]
+    sizes = [_file_size(path) for path, *_ in configured]
+    try:
+        parsed = _parse_all(items, sizes, defer_writes)
+    finally:
+        _KNOWN, _CACHE, _IDS = frozenset(), None, {}
+    for read in parsed:
+        for entry, ids, work in zip(read.result.entries, read.ids, read.work):
+            cache.remember_ids(entry.abstract, entry.title, ids)
+            if work is not None:
+                cache.remember_work(entry.abstract, entry.title, work)
+        if read.unwritten is not None:
+            cache.warn_write(Path(read.unwritten[0]), read.unwritten[1])
+    return parsed
+
+
+def _file_size(path) -> int:
+    """The size in bytes of the file at ``path``; 0 when it cannot be read."""
+    try:
+        return Path(path).stat().st_size
+    except OSError:
+        return 0
 
 
 def _merge(reads: list[_Read]) -> None:

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from ..diagnostics import Diagnostic
 from .entries import Entry, ListResult
-from .text import _excerpt
+from .text import excerpt
 
 #: Hex digits of a paper id (:func:`paper_id`).
 ID_LENGTH = 10
@@ -88,7 +88,7 @@ def merge_duplicates(results: list[ListResult]) -> None:
                             f"keeping {_venue(first)}")
             result.diagnostics.append(Diagnostic(
                 entry.path, entry.line, "warning",
-                f"the same paper as {first.path}:{first.line} ({_excerpt(first.title or first.abstract, 40)}); "
+                f"the same paper as {first.path}:{first.line} ({excerpt(first.title or first.abstract, 40)}); "
                 f"read once{conflict}"))
         result.entries = kept
     _RECENT = recent

@@ -12,12 +12,14 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 from .text import clean
-from .lines import _SENTENCE_END, _tokens, author_score, capital_ratio, furniture, is_prose, name_shape, page_words, parse_track, prose_score, strip_label, strip_number, title_score, track_score
+from .lines import SENTENCE_END, split_words, author_score, capital_ratio, furniture, is_prose, name_shape, page_words, parse_track, prose_score, strip_label, strip_number, title_score, track_score
 
 
 @dataclass
-class _Item:
-    """One structural unit of a list: kind, first line, text or raw lines."""
+class Item:
+    """One structural unit of a list (what :func:`blocks_to_items` gives): its kind, its first ``line``
+    (1-based) and last (``end``), its ``text`` (cleaned) or ``raw`` source lines, the index of its
+    ``block``, and what its kind carries (label name, list number, page words, track parts)."""
 
     kind: str  # number | label | page | furniture | track | short | prose
     line: int
@@ -33,9 +35,12 @@ class _Item:
     note: str = ""  # "lone abstract label": an "Abstract:" label in a list without other labels
 
 
-def _blocks(lines: list[str], start: int) -> list[list[tuple[int, str]]]:
+def split_blocks(lines: list[str], start: int) -> list[list[tuple[int, str]]]:
     """Group non-blank lines (from index ``start``) into runs separated by blank lines; a run
-    holding several numbered papers with no blank line between them is split (:func:`_split_numbered`)."""
+    holding several numbered papers with no blank line between them is split (:func:`split_numbered`).
+
+    ``lines``: the list's source lines; returns each block as ``[(line number, 1-based; raw line), ...]``,
+    in order, none empty. Raises nothing."""
     blocks: list[list[tuple[int, str]]] = []
     current: list[tuple[int, str]] = []
     for index in range(start, len(lines)):
@@ -47,13 +52,16 @@ def _blocks(lines: list[str], start: int) -> list[list[tuple[int, str]]]:
             current = []
     if current:
         blocks.append(current)
-    return [part for block in blocks for part in _split_numbered(block)]
+    return [part for block in blocks for part in split_numbered(block)]
 
 
-def _split_numbered(block: list[tuple[int, str]]) -> list[list[tuple[int, str]]]:
+def split_numbered(block: list[tuple[int, str]]) -> list[list[tuple[int, str]]]:
     """Split a run that opens with a list number (``1.``, ``[1]``, ``(1)``) before each later line
     that carries the next number in the same style and is not prose (a title line), so
-    ``1. A⏎authors⏎abstract⏎2. B⏎…`` with no blank lines gives one run per paper."""
+    ``1. A⏎authors⏎abstract⏎2. B⏎…`` with no blank lines gives one run per paper.
+
+    ``block``: ``[(line number, raw line), ...]``, not empty; returns its parts in order (``[block]`` when
+    it is not cut). Raises nothing."""
     style, number, _ = strip_number(clean(block[0][1]))
     if style in (None, "bullet"):
         return [block]
@@ -66,11 +74,16 @@ def _split_numbered(block: list[tuple[int, str]]) -> list[list[tuple[int, str]]]
     return parts + [block[cut:]]
 
 
-def _numbering(blocks: list[list[tuple[int, str]]]) -> tuple[str | None, set[int]]:
+def find_numbering(blocks: list[list[tuple[int, str]]]) -> tuple[str | None, set[int]]:
     """Find the file's numbering: its style and the lines whose number continues the sequence.
 
     A style counts only when its chain of consecutive numbers (n, n+1, ...) at
     block starts covers at least half of the blocks that start an entry-like run.
+
+    ``blocks`` as :func:`split_blocks` gives them. Returns ``(style, line numbers)``: the style
+    (``"bullet"`` or a number style of :func:`~site_builder.read.lines.strip_number`) and the 1-based
+    lines whose number or bullet opens a paper, or ``(None, set())`` when the list is not numbered.
+    Raises nothing.
     """
     firsts = [(b[0][0], strip_number(clean(b[0][1]))) for b in blocks]
     styles = Counter(s for _, (s, _, _) in firsts if s)
@@ -98,9 +111,9 @@ def _numbering(blocks: list[list[tuple[int, str]]]) -> tuple[str | None, set[int
 
 
 def block_facts(block: list[tuple[int, str]]) -> tuple:
-    """Everything the file-wide choices read from one block (as :func:`_blocks` gives it): the
-    numbering (:func:`_numbering`: the first line's number style, number and mark, which lines are
-    prose), the labels (``reader._Reader._labelled``) and the compact layout (:func:`_is_compact`).
+    """Everything the file-wide choices read from one block (as :func:`split_blocks` gives it): the
+    numbering (:func:`find_numbering`: the first line's number style, number and mark, which lines are
+    prose), the labels (``reader.ListReader._labelled``) and the compact layout (:func:`is_compact`).
     Two blocks with equal facts weigh the same in those choices (:mod:`site_builder.read.reread`
     relies on it: keep this in step with those three functions)."""
     first = clean(block[0][1])
@@ -114,40 +127,42 @@ def block_facts(block: list[tuple[int, str]]) -> tuple:
             page_words(block[0][1]), furniture(block[0][1]), tuple(heads))
 
 
-def _line_item(number: int, raw: str, block: int, marked: bool, labelled: bool) -> _Item:
+def _line_item(number: int, raw: str, block: int, marked: bool, labelled: bool) -> Item:
     """Classify one header-position line (number and bullet already removed when ``marked``)."""
     text = clean(raw)
     name, rest = strip_label(raw.lstrip())
     if name is not None:
         note = "" if labelled or name != "abstract" else "lone abstract label"
-        return _Item("label", number, clean(rest), [rest], field_name=name, mark=marked, block=block, note=note)
+        return Item("label", number, clean(rest), [rest], field_name=name, mark=marked, block=block, note=note)
     words = page_words(text)
     if words:
-        return _Item("page", number, text, words=words, mark=marked, block=block)
+        return Item("page", number, text, words=words, mark=marked, block=block)
     if furniture(text):
-        return _Item("furniture", number, text, mark=marked, block=block)
+        return Item("furniture", number, text, mark=marked, block=block)
     track = parse_track(text)
     if track and all(name_shape(part) == 1.0 and len(part.split()) >= 2 for part in track):
         track = None  # "Ana Perez · Jian Li": names, an author line
     if track and len(track) >= 2 and not is_prose(text):
-        return _Item("track", number, text, track=track, mark=marked, block=block)
+        return Item("track", number, text, track=track, mark=marked, block=block)
     if is_prose(text):
-        return _Item("prose", number, text, [raw], mark=marked, block=block)
-    return _Item("short", number, text, [raw], mark=marked, block=block)
+        return Item("prose", number, text, [raw], mark=marked, block=block)
+    return Item("short", number, text, [raw], mark=marked, block=block)
 
 
 def _sentence_like(text: str) -> bool:
     """True when a short line reads as a sentence, not a title or author line: six or more words
     ending in a full stop or exclamation mark, not in Title Case, not shaped like names."""
     ratio = capital_ratio(text)
-    return bool(re.search(r"[.!。！]['\"”’)]*$", text)) and len(_tokens(text)) >= 6 and \
+    return bool(re.search(r"[.!。！]['\"”’)]*$", text)) and len(split_words(text)) >= 6 and \
         (ratio is None or ratio < 0.6) and author_score(text) < 2.5
 
 
-def _sentences_as_prose(items: list[_Item]) -> list[_Item]:
+def sentences_as_prose(items: list[Item]) -> list[Item]:
     """In a list whose short lines are mostly sentences (one-sentence abstracts, TL;DRs), read those
     lines as abstract paragraphs rather than as title, track or author candidates (when at least
-    a quarter of the short lines are sentences: titles rarely end in a full stop)."""
+    a quarter of the short lines are sentences: titles rarely end in a full stop).
+
+    Changes the kind of those items in place and returns ``items`` (the same list). Raises nothing."""
     shorts = [i for i in items if i.kind == "short"]
     sentences = [i for i in shorts if _sentence_like(i.text)]
     if not sentences or len(sentences) < 0.25 * len(shorts):
@@ -157,9 +172,10 @@ def _sentences_as_prose(items: list[_Item]) -> list[_Item]:
     return items
 
 
-def _is_compact(blocks: list[list[tuple[int, str]]]) -> bool:
+def is_compact(blocks: list[list[tuple[int, str]]]) -> bool:
     """True when header lines share blocks with the abstract: many blocks hold an author,
-    track or label line above further lines, and few header lines stand alone as a block."""
+    track or label line above further lines, and few header lines stand alone as a block.
+    ``blocks`` as :func:`split_blocks` gives them. Raises nothing."""
     def stacked(block: list[tuple[int, str]]) -> bool:
         for _, raw in block[:-1][:4]:
             text = strip_number(clean(raw))[2]
@@ -179,9 +195,9 @@ def _title_line(text: str) -> bool:
     """True when a line reads as a title: two or more words in Title Case (or with a colon),
     no full stop at the end, not shaped like an author list."""
     ratio = capital_ratio(text)
-    if _SENTENCE_END.search(text) and not text.endswith("?"):
+    if SENTENCE_END.search(text) and not text.endswith("?"):
         return False
-    if len(_tokens(text)) < 2 or author_score(text) >= 2.5 or page_words(text):
+    if len(split_words(text)) < 2 or author_score(text) >= 2.5 or page_words(text):
         return False
     return ratio is not None and (ratio >= 0.6 or (":" in text and ratio >= 0.4))
 
@@ -189,7 +205,7 @@ def _title_line(text: str) -> bool:
 def _open_end(text: str) -> bool:
     """True when ``text`` does not end a sentence with a full stop or exclamation mark (a question
     mark may end a title)."""
-    return not _SENTENCE_END.search(text) or text.endswith("?")
+    return not SENTENCE_END.search(text) or text.endswith("?")
 
 
 def _header_prefix(block: list[tuple[int, str]]) -> int:
@@ -202,7 +218,7 @@ def _header_prefix(block: list[tuple[int, str]]) -> int:
     (an uppercase letter), not by the lowercase rest of a wrapped sentence.  0 otherwise.
     A single short line under such header lines that is not a sentence (a stray word, page
     furniture such as ``Page 3``) is a header candidate too (all lines are headers): it is no abstract,
-    and the roles then name it (:func:`_best_roles`, with a warning in the reader).
+    and the roles then name it (:func:`choose_roles`, with a warning in the reader).
     """
     if len(block) < 2:
         return 0
@@ -217,14 +233,14 @@ def _header_prefix(block: list[tuple[int, str]]) -> int:
         elif i == 0 and (_title_line(text) or (_open_end(text) and len(texts) > 1 and (
                 author_score(texts[1]) >= 2.5 or name_shape(texts[1]) == 1.0))):
             pass  # a title, or a line in sentence case right above an author line
-        elif i > 0 and k == i and name_shape(text) == 1.0 and not _SENTENCE_END.search(text):
+        elif i > 0 and k == i and name_shape(text) == 1.0 and not SENTENCE_END.search(text):
             strong = True  # a single author under a title
         else:
             break
         k = i + 1
     rest = texts[k:]
     if strong and len(rest) == 1 and not is_prose(rest[0]) and prose_score(rest[0]) < 0 and \
-            not _SENTENCE_END.search(rest[0]):
+            not SENTENCE_END.search(rest[0]):
         return len(texts)  # a stray short line (a word, page furniture) under header lines: no abstract
     if k == 0 or (rest and not re.match(r"^[\"'“‘(\[]?(?:[A-Z0-9$\\*]|[^\x00-\x7f])", rest[0])):
         return 0
@@ -251,11 +267,11 @@ def _wrapped_start(block: list[tuple[int, str]]) -> bool:
     if len(block) < 2:
         return False
     first, second = (strip_number(clean(raw))[2] for _, raw in block[:2])
-    return bool(re.match(r"[a-z]", second)) and not _SENTENCE_END.search(first) and author_score(second) < 2.5 \
+    return bool(re.match(r"[a-z]", second)) and not SENTENCE_END.search(first) and author_score(second) < 2.5 \
         and author_score(first) < 2.5 and len(parse_track(first) or ()) < 2 and strip_label(first)[0] is None
 
 
-def _items(blocks: list[list[tuple[int, str]]], numbered: set[int], labelled: bool, compact: bool) -> list[_Item]:
+def blocks_to_items(blocks: list[list[tuple[int, str]]], numbered: set[int], labelled: bool, compact: bool) -> list[Item]:
     """Turn blocks into items: header lines one by one, then the rest of the block as one prose paragraph.
 
     Unless the list is ``compact``, a block of several lines is one paragraph
@@ -263,10 +279,15 @@ def _items(blocks: list[list[tuple[int, str]]], numbered: set[int], labelled: bo
     list too when the lines under the block's header lines (:func:`_header_prefix`) are the
     lines of a paragraph wrapped over several (:func:`_paragraph_lines`), or the block opens
     with a wrapped sentence (:func:`_wrapped_start`); else each line is a header candidate.
+
+    ``blocks`` as :func:`split_blocks` gives them; ``numbered``: the lines whose number opens a paper
+    (:func:`find_numbering`); ``labelled``: the list uses field labels; ``compact``: :func:`is_compact`.
+    Returns the :class:`Item` of every line in order (a numbered line gives a ``number`` item and the
+    item of its rest). Raises nothing.
     """
-    items: list[_Item] = []
+    items: list[Item] = []
     for b, block in enumerate(blocks):
-        prose: _Item | None = None
+        prose: Item | None = None
         heads = _header_prefix(block)
         # compact: header lines are read one by one, unless they stand above an abstract wrapped over
         # several lines, whose first line then opens one paragraph (else each wrapped line is a header
@@ -281,7 +302,7 @@ def _items(blocks: list[list[tuple[int, str]]], numbered: set[int], labelled: bo
             if number in numbered:
                 style, value, rest = strip_number(raw.lstrip())
                 if style:
-                    items.append(_Item("number", number, clean(raw)[:len(text) - len(clean(rest))].strip(),
+                    items.append(Item("number", number, clean(raw)[:len(text) - len(clean(rest))].strip(),
                                        number=value, mark=True, block=b))
                     raw, text, marked = rest, clean(rest), True
                     if not text:
@@ -296,9 +317,9 @@ def _items(blocks: list[list[tuple[int, str]]], numbered: set[int], labelled: bo
             item = _line_item(number, raw, b, marked, labelled)
             if item.kind in ("short", "track") and (not compact or wrapped) and index >= heads and \
                     (index + 1 < len(block) or heads > 0):
-                item = _Item("prose", number, item.text, [raw], mark=marked, block=b)
+                item = Item("prose", number, item.text, [raw], mark=marked, block=b)
             if item.kind == "label" and item.field_name == "abstract":
-                item = _Item("prose", number, item.text, [item.raw[0]], field_name="abstract", mark=marked, block=b,
+                item = Item("prose", number, item.text, [item.raw[0]], field_name="abstract", mark=marked, block=b,
                              note=item.note)
             item.end = number
             items.append(item)
@@ -310,10 +331,11 @@ def _items(blocks: list[list[tuple[int, str]]], numbered: set[int], labelled: bo
 # Entries
 
 @dataclass
-class _Draft:
-    """An entry under construction: its items before and after the abstract starts."""
+class EntryDraft:
+    """An entry under construction (what :func:`group_drafts` gives): its items, in order, before and after
+    its abstract starts."""
 
-    items: list[_Item] = field(default_factory=list)
+    items: list[Item] = field(default_factory=list)
     header_block: bool = False  # opened by an unnumbered title + author block in a numbered list
 
     def has_abstract(self) -> bool:
@@ -326,7 +348,7 @@ class _Draft:
         return self.items[0].line
 
 
-def _segment(items: list[_Item], abstract_only: bool, marked_file: bool, pages_lead: bool) -> list[_Draft]:
+def group_drafts(items: list[Item], abstract_only: bool, marked_file: bool, pages_lead: bool) -> list[EntryDraft]:
     """Group items into entry drafts.
 
     A number or bullet always opens a draft; in a numbered or bulleted list
@@ -335,9 +357,13 @@ def _segment(items: list[_Item], abstract_only: bool, marked_file: bool, pages_l
     opens entries in this file, e.g. ``Title:``, or appears twice: a
     ``Track:`` line after ``Abstract:`` belongs to the paper above), and so does a prose paragraph in a list
     of abstracts alone, or page words when the list puts them before a paper.
+
+    ``items`` as :func:`blocks_to_items` gives them; ``abstract_only``: :func:`is_abstract_only` (for a list
+    neither numbered nor labelled); ``marked_file``: the list is numbered or bulleted; ``pages_lead``: page
+    words come before the first abstract. Returns the drafts in order, every item in one. Raises nothing.
     """
-    drafts: list[_Draft] = []
-    cur: _Draft | None = None
+    drafts: list[EntryDraft] = []
+    cur: EntryDraft | None = None
     opener = next((i.field_name for i in items if i.kind == "label" and i.field_name in ("title", "authors", "track")),
                   None)
     header_block = False
@@ -360,14 +386,14 @@ def _segment(items: list[_Item], abstract_only: bool, marked_file: bool, pages_l
         elif item.kind == "page":
             starts = pages_lead and cur.has_abstract()
         if starts:
-            cur = _Draft(header_block=header_block)
+            cur = EntryDraft(header_block=header_block)
             drafts.append(cur)
             header_block = False
         cur.items.append(item)
     return drafts
 
 
-def _unmarked_entry(item: _Item, before: _Item, after: _Item | None, cur: _Draft) -> bool:
+def _unmarked_entry(item: Item, before: Item, after: Item | None, cur: EntryDraft) -> bool:
     """True when, in a numbered or bulleted list, ``item`` opens a paper that has no number:
     after a blank line that follows an abstract, a ``Title:`` label, or a title line (a header
     line of its block) with more of the block after it (an author line, a label, the abstract)."""
@@ -378,49 +404,54 @@ def _unmarked_entry(item: _Item, before: _Item, after: _Item | None, cur: _Draft
     if item.kind != "short" or after is None or after.block != item.block or \
             after.kind not in ("short", "label", "prose", "track"):
         return False
-    return _title_line(item.text) or (not _SENTENCE_END.search(item.text) and author_score(after.text) >= 2.5)
+    return _title_line(item.text) or (not SENTENCE_END.search(item.text) and author_score(after.text) >= 2.5)
 
 
-def _split_by_pattern(drafts: list[_Draft]) -> list[_Draft]:
+def split_by_header_pattern(drafts: list[EntryDraft]) -> list[EntryDraft]:
     """Split drafts holding more blank-separated header lines than the list's usual entry.
 
     When most entries have ``k`` header lines and a draft has ``k + 2`` or more,
     each its own block, the last ``k`` open a new entry; the ones before stay
     with the first (a short abstract taken for a header).
+
+    Returns the drafts in order (new ones for those split; the items are not copied). Raises nothing.
     """
-    counts = Counter(len(_headers(d)) for d in drafts)
+    counts = Counter(len(header_items(d)) for d in drafts)
     if not counts:
         return drafts
     k = counts.most_common(1)[0][0]
-    out: list[_Draft] = []
+    out: list[EntryDraft] = []
     for draft in drafts:
-        heads = _headers(draft)
+        heads = header_items(draft)
         blocks = [h.block for h in heads]
         if k >= 1 and len(heads) >= k + 2 and len(set(blocks)) == len(blocks) and \
                 all(h.kind == "short" for h in heads) and draft.items[:len(heads)] == heads:
             cut = len(heads) - k
-            out += [_Draft(draft.items[:cut]), _Draft(draft.items[cut:])]
+            out += [EntryDraft(draft.items[:cut]), EntryDraft(draft.items[cut:])]
         else:
             out.append(draft)
     return out
 
 
-def _abstract_only(items: list[_Item]) -> bool:
+def is_abstract_only(items: list[Item]) -> bool:
     """True when the list gives abstracts alone: header lines are rare next to prose paragraphs
-    (a few short one-line paragraphs do not make a list of titles)."""
+    (a few short one-line paragraphs do not make a list of titles). ``items`` as :func:`blocks_to_items`
+    gives them. Raises nothing."""
     headers = sum(1 for i in items if i.kind in ("short", "track") or
                   (i.kind == "label" and i.field_name in ("title", "authors", "track")))
     prose = sum(1 for i in items if i.kind == "prose")
     return headers <= 0.25 * prose
 
 
-def _split_overfull(draft: _Draft) -> list[_Draft]:
+def split_overfull(draft: EntryDraft) -> list[EntryDraft]:
     """Split a draft holding two papers whose first abstract was too short to be seen as prose.
 
     Evidence: a second strong author line among the header items.  The new
     entry starts as many items before it as the first author line has before it;
     the first part may hold no abstract at all (title and authors alone), which
     is then reported rather than read into the next paper.
+
+    Returns the parts in order (``[draft]`` when not split). Raises nothing.
     """
     heads = [k for k, item in enumerate(draft.items) if item.kind in ("short", "track", "label", "number")]
     strong = [k for k in heads if draft.items[k].kind == "short" and author_score(draft.items[k].text) >= 3.0]
@@ -439,14 +470,14 @@ def _split_overfull(draft: _Draft) -> list[_Draft]:
             cuts.append(cut)
     parts, start = [], 0
     for cut in cuts:
-        parts.append(_Draft(draft.items[start:cut]))
+        parts.append(EntryDraft(draft.items[start:cut]))
         start = cut
-    parts.append(_Draft(draft.items[start:]))
+    parts.append(EntryDraft(draft.items[start:]))
     return parts
 
 
 @dataclass
-class _Evidence:
+class FileEvidence:
     """What the whole file says: how often each short line recurs, and whether the first
     header line of entries recurs often (a track column, since titles are unique)."""
 
@@ -454,18 +485,21 @@ class _Evidence:
     track_column: bool = False
 
 
-def _file_evidence(drafts: list["_Draft"]) -> _Evidence:
-    repeats = Counter(i.text for d in drafts for i in _headers(d) if i.kind == "short")
-    firsts = [h[0].text for h in (_headers(d) for d in drafts) if h and h[0].kind == "short"]
+def file_evidence(drafts: list[EntryDraft]) -> FileEvidence:
+    """The :class:`FileEvidence` of a list's drafts: how often each short header line recurs, and whether
+    the first header lines of entries recur often enough (or are short and without colons) to be a track
+    column (read from four or more entries opening with a short line). Raises nothing."""
+    repeats = Counter(i.text for d in drafts for i in header_items(d) if i.kind == "short")
+    firsts = [h[0].text for h in (header_items(d) for d in drafts) if h and h[0].kind == "short"]
     if len(firsts) < 4:
-        return _Evidence(repeats)
+        return FileEvidence(repeats)
     rate = sum(repeats[t] >= 2 for t in firsts) / len(firsts)
     median = sorted(len(t) for t in firsts)[len(firsts) // 2]
     colons = sum(":" in t for t in firsts) / len(firsts)
-    return _Evidence(repeats, rate >= 0.3 or (median <= 45 and colons < 0.1))
+    return FileEvidence(repeats, rate >= 0.3 or (median <= 45 and colons < 0.1))
 
 
-def _role_scores(item: _Item, evidence: _Evidence) -> dict[str, float]:
+def _role_scores(item: Item, evidence: FileEvidence) -> dict[str, float]:
     """Local evidence for each role a short line can take."""
     text = item.text
     prose = prose_score(text)
@@ -487,7 +521,7 @@ def _assignments(n: int, fixed: list[str | None], allow_cont: bool) -> Iterable[
 
     The shape is ``cont* {title, track, authors} abs*``: leading items may
     continue the previous abstract, title/track/authors appear at most once
-    each (in any order; :func:`_best_roles` prefers title, track, authors),
+    each (in any order; :func:`choose_roles` prefers title, track, authors),
     trailing items open the abstract.  ``fixed`` pins the
     role of labelled or separator-track items.
     """
@@ -512,9 +546,16 @@ _CANONICAL = ["title", "track", "authors"]
 AMBIGUOUS_MARGIN = 1.5  # below this score margin a role choice is reported as a warning
 
 
-def _best_roles(headers: list[_Item], repeats: _Evidence, prior: Counter | None, allow_cont: bool
+def choose_roles(headers: list[Item], repeats: FileEvidence, prior: Counter | None, allow_cont: bool
                 ) -> tuple[tuple[str, ...], float]:
-    """Choose roles for the header items of one entry; returns the roles and the margin over the runner-up."""
+    """Choose roles for the header items of one entry; returns the roles and the margin over the runner-up.
+
+    ``headers``: the draft's :func:`header_items`; ``repeats``: the list's :func:`file_evidence`; ``prior``:
+    how many entries of the list use each tuple of roles (title, track, authors in their order), None in
+    the first pass; ``allow_cont``: leading items may continue the abstract above. Returns ``(roles,
+    margin)``: one of ``"title"``, ``"track"``, ``"authors"``, ``"abs"`` (an abstract paragraph) or
+    ``"cont"`` (a further paragraph of the abstract above) per header item, and the score margin over the
+    runner-up (99.0 without a runner-up, 0.0 when no assignment fits and all are ``"abs"``; below :data:`AMBIGUOUS_MARGIN` the reader warns). Raises nothing."""
     fixed: list[str | None] = []
     for item in headers:
         if item.kind == "track":
@@ -544,8 +585,9 @@ def _best_roles(headers: list[_Item], repeats: _Evidence, prior: Counter | None,
     return scored[0][1], margin
 
 
-def _headers(draft: _Draft) -> list[_Item]:
-    """The header items of a draft: shorts, tracks and header labels before its first prose paragraph."""
+def header_items(draft: EntryDraft) -> list[Item]:
+    """The header items of a draft: shorts, tracks and header labels (title, authors, track) before its first
+    prose paragraph or abstract label, in order (``[]`` when there are none). Raises nothing."""
     out = []
     for item in draft.items:
         if item.kind == "prose" or (item.kind == "label" and item.field_name == "abstract"):

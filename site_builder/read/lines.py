@@ -244,10 +244,14 @@ def _name_token() -> re.Pattern[str]:
                       r"\([A-Z][\w'’.\-]*\))$")
 
 
-_SENTENCE_END = re.compile(r"[.!?。！？]['\"”’)]*$")
+#: Matches the end of a line that ends a sentence: a full stop, question or exclamation mark (ASCII or
+#: CJK), then any closing quotes or parenthesis (``SENTENCE_END.search(line)``).
+SENTENCE_END = re.compile(r"[.!?。！？]['\"”’)]*$")
 
 
-def _tokens(text: str) -> list[str]:
+def split_words(text: str) -> list[str]:
+    """The words of ``text``: its pieces between runs of white space, none empty (``"A  b c"`` gives
+    ``["A", "b", "c"]``; ``""`` gives ``[]``). Raises nothing."""
     return text.split()  # the same as splitting at r"\s+" and dropping empty pieces (str.isspace == \s)
 
 
@@ -274,7 +278,7 @@ def name_shape(name: str) -> float:
     if len(name) > 60:
         return 0.0  # checked first: _typo_initials keeps the length
     name = _typo_initials(name)
-    tokens = _tokens(name)
+    tokens = split_words(name)
     if not 1 <= len(tokens) <= 7 or len(name) > 60:
         return 0.0
     if any(t[0].islower() and t.strip(",.") in FUNCTION_WORDS and t not in _PARTICLES for t in tokens):
@@ -323,11 +327,11 @@ def author_score(text: str) -> float:
         score += 3.0 + min(len(names), 6) * 0.3
     elif 0.0 not in shapes:
         score += 0.5
-        if len(names) == 1 and shapes == [1.0] and 2 <= len(_tokens(names[0])) <= 4:
+        if len(names) == 1 and shapes == [1.0] and 2 <= len(split_words(names[0])) <= 4:
             score += 1.5  # one name such as "Ana Perez": an author line of one author
     if re.search(r"[:?!]|\d", text):
         score -= 3.0
-    if _SENTENCE_END.search(text) and not _ENDS_INITIAL.search(text, max(0, len(text) - 7)):
+    if SENTENCE_END.search(text) and not _ENDS_INITIAL.search(text, max(0, len(text) - 7)):
         score -= 2.0
     return score
 
@@ -387,7 +391,7 @@ def capital_ratio(text: str) -> float | None:
 @functools.lru_cache(maxsize=65536)
 def title_score(text: str) -> float:
     """Log-odds-like evidence that ``text`` is a paper title (positive: title)."""
-    tokens = _tokens(text)
+    tokens = split_words(text)
     score = 1.0
     ratio = capital_ratio(text)
     if ratio is not None:
@@ -396,7 +400,7 @@ def title_score(text: str) -> float:
         score += 2.0
     if re.search(r"[:?]", text):
         score += 1.5
-    if _SENTENCE_END.search(text) and not text.endswith("?"):
+    if SENTENCE_END.search(text) and not text.endswith("?"):
         score -= 4.0  # titles rarely end in a full stop; one-sentence paragraphs do
     if len(text) > 220:
         score -= 4.0
@@ -418,7 +422,7 @@ def track_score(text: str, repeats: int) -> float:
     score = 3.0 if repeats >= 2 else -1.5
     if len(text) > 80:
         score -= 5.0
-    if _SENTENCE_END.search(text) or re.search(r"[:?]", text):
+    if SENTENCE_END.search(text) or re.search(r"[:?]", text):
         score -= 3.0
     if split_authors(text)[1]:
         score -= 5.0
@@ -445,7 +449,7 @@ def prose_score(text: str) -> float:
     ratio = capital_ratio(text)
     if ratio is not None:
         score += -2.0 if ratio >= 0.6 else 1.5 if ratio < 0.3 else 0.0
-    if _SENTENCE_END.search(text) or text.endswith(":"):
+    if SENTENCE_END.search(text) or text.endswith(":"):
         score += 2.5
     if re.match(r"^[a-z(\[]", text):
         score += 2.0
@@ -487,4 +491,4 @@ def is_prose(text: str) -> bool:
     if re.search(r"https?://|www\.", text) and len(text) > 60 and " " in text:
         return True
     sentences = len(_sentence_break().findall(text)) if _STOP_CHAR.search(text) else 0
-    return (sentences >= 2 and len(text) > 120) or (sentences >= 1 and _SENTENCE_END.search(text) is not None and len(text) > 150)
+    return (sentences >= 2 and len(text) > 120) or (sentences >= 1 and SENTENCE_END.search(text) is not None and len(text) > 150)

@@ -63,9 +63,11 @@ from .continuation import CHAIN_PRIOR, MERGE, MERGE_WARN, WARN, continuation_sco
 from ..diagnostics import Diagnostic
 from .duplicates import identity_key, merge_duplicates
 from .heading import is_heading_line, parse_heading
-from .items import AMBIGUOUS_MARGIN, _abstract_only, _best_roles, _blocks, _Draft, _file_evidence, _headers, _is_compact, _Item, _items, _numbering, _segment, _sentences_as_prose, _split_by_pattern, _split_overfull
+from .items import (AMBIGUOUS_MARGIN, EntryDraft, Item, blocks_to_items, choose_roles, file_evidence, find_numbering,
+                    group_drafts, header_items, is_abstract_only, is_compact, sentences_as_prose,
+                    split_blocks, split_by_header_pattern, split_overfull)
 from .lines import FUNCTION_WORDS, LABELS, PAGE_WORDS, STATUS_WORDS, TITLE_WORDS, author_score, capital_ratio, is_prose, name_shape, name_shaped, page_words, parse_track, prose_score, split_authors, strip_label, strip_number, title_score, track_score
-from .text import _ZERO_WIDTH, _excerpt, clean, decode_bytes, decode_list, remove_controls, split_lines
+from .text import ZERO_WIDTH, clean, excerpt, decode_bytes, decode_list, remove_controls, split_lines
 from .entries import Entry, Heading, ListResult, ReadError
 
 __all__ = [
@@ -148,12 +150,12 @@ def _join_pieces(pieces: list[tuple[int, list[str]]], source: list[str]) -> str:
     return "".join(out).strip()
 
 
-def _field_text(item: _Item) -> str:
+def _field_text(item: Item) -> str:
     """A title or author field: the source line with only its ends stripped (inner spaces kept)."""
-    return _ZERO_WIDTH.sub("", item.raw[0]).strip() if item.raw else item.text
+    return ZERO_WIDTH.sub("", item.raw[0]).strip() if item.raw else item.text
 
 
-def _title_text(item: _Item) -> str:
+def _title_text(item: Item) -> str:
     """A title field: :func:`_field_text` without a list marker the numbering did not take
     (``1)``, ``•``, ``*``, ``#7`` in a list that mixes them) and without ``**`` emphasis
     around the whole title."""
@@ -176,8 +178,16 @@ def _one_name(text: str) -> bool:
         and not text.rstrip().endswith(".")
 
 
-class _Reader:
-    """State for reading one list text; see :func:`read_text`."""
+class ListReader:
+    """State for reading one list text; see :func:`read_text`.
+
+    :meth:`run` reads it in full; :meth:`structure` then :meth:`assemble` are its two stages, and
+    :mod:`site_builder.read.reread` keeps and restores what lies between them: :attr:`lines` (the text's
+    lines), :attr:`flags` (the file-wide choices), :attr:`pending` (each entry's fields as a dict: ``line``,
+    ``end``, ``title``, ``authors``, ``et_al``, ``track``, ``pieces`` (the abstract as ``(first line,
+    [source lines])``), ``status``, ``keywords``, ``number``, ``pages``), :attr:`quoted` and
+    :attr:`result` (its heading and the structure stage's diagnostics so far). :attr:`merge`, when set,
+    replaces the merge of duplicates within the list."""
 
     def __init__(self, text: str, path: str, venue: str | None, year: int | None, explicit: bool = True):
         self.path = path
@@ -185,7 +195,7 @@ class _Reader:
         self.lines = split_lines(text)
         self.config = (venue, year)
         self.result = ListResult(path, None)
-        self._pending: list[dict] = []
+        self.pending: list[dict] = []  # each entry's fields (see above), filled by structure()
         self.flags: dict = {}  # what the structure stage found for the whole file (see structure())
         self.quoted: set[int] = set()  # lines of items whose text a structure diagnostic quotes
         self.merge = None  # assemble()'s merge of duplicates within the list (None: merge_duplicates)
@@ -200,7 +210,7 @@ class _Reader:
 
     def structure(self) -> bool:
         """The structure stage: heading, blocks, items, drafts and their roles, into the entries' fields
-        (:attr:`_pending`, abstracts as pieces of source lines) and the diagnostics about them.
+        (:attr:`pending`, abstracts as pieces of source lines) and the diagnostics about them.
         False (with a warning) when the file holds no paper: no text, or a heading alone;
         :mod:`site_builder.read.reread` keeps what this stage found (:attr:`flags`, :attr:`quoted`)
         to read an edited list again."""
@@ -213,19 +223,19 @@ class _Reader:
             self.result.heading = parse_heading(self.lines[first], first + 1)
             start = first + 1
             if not any(clean(raw) for raw in self.lines[start:]):
-                self.warn(first + 1, NO_PAPERS.format(f"only its heading {_excerpt(self.lines[first].strip())}"))
+                self.warn(first + 1, NO_PAPERS.format(f"only its heading {excerpt(self.lines[first].strip())}"))
                 return False
         venue, year = self._venue_year()
-        blocks = _blocks(self.lines, start)
-        style, numbered = _numbering(blocks)
+        blocks = split_blocks(self.lines, start)
+        style, numbered = find_numbering(blocks)
         labelled = self._labelled(blocks)
-        compact = _is_compact(blocks)
-        items = _sentences_as_prose(self._drop_furniture(_items(blocks, numbered, labelled, compact)))
-        abstract_only = _abstract_only(items) and not numbered and not labelled
+        compact = is_compact(blocks)
+        items = sentences_as_prose(self._drop_furniture(blocks_to_items(blocks, numbered, labelled, compact)))
+        abstract_only = is_abstract_only(items) and not numbered and not labelled
         first_prose = next((k for k, i in enumerate(items) if i.kind == "prose"), len(items))
         pages_lead = any(i.kind == "page" for i in items[:first_prose])
-        drafts = [part for d in _segment(items, abstract_only, bool(numbered), pages_lead)
-                  for part in _split_overfull(d)]
+        drafts = [part for d in group_drafts(items, abstract_only, bool(numbered), pages_lead)
+                  for part in split_overfull(d)]
         self._build(drafts)
         self.flags = {"start": start, "numbered": numbered, "labelled": labelled, "compact": compact,
                       "abstract_only": abstract_only, "venue": venue, "year": year}
@@ -237,7 +247,7 @@ class _Reader:
         the cut-off check and the duplicates within the list merged."""
         if self.flags["abstract_only"]:
             self._join_continuations()
-        for fields in self._pending:
+        for fields in self.pending:
             self._emit(fields, self.flags["venue"], self.flags["year"])
         if not self.result.entries and not any(d.level == "error" for d in self.result.diagnostics):
             self.warn(0, "no paper found in the list (no abstract paragraph)", "error")
@@ -258,7 +268,7 @@ class _Reader:
             return
         text = entries[-1].abstract.rstrip()
         if not re.search(r"[.!?。！？…][\"'”’)\]*_}$]*$|https?://\S+$", text):
-            self.warn(last, f"the list ends mid-sentence ({_excerpt(text[-40:], 40)}): the last abstract, at line "
+            self.warn(last, f"the list ends mid-sentence ({excerpt(text[-40:], 40)}): the last abstract, at line "
                             f"{entries[-1].line}, may be cut off")
 
     def _venue_year(self) -> tuple[str | None, int | None]:
@@ -275,7 +285,7 @@ class _Reader:
             self.warn(where, f"{said} names no venue and year, and the config gives none for {self.path}", "error")
         return venue, year
 
-    def _drop_furniture(self, items: list[_Item]) -> list[_Item]:
+    def _drop_furniture(self, items: list[Item]) -> list[Item]:
         """``items`` without the lines of page furniture (:func:`~site_builder.read.lines.furniture`:
         ``Back to top``, ``收藏 | 分享 | 下载PDF``, ``共 8 篇``), each dropped with a warning that quotes it."""
         kept = []
@@ -284,7 +294,7 @@ class _Reader:
                 kept.append(item)
                 continue
             self.quoted.add(item.line)
-            self.warn(item.line, f"line {_excerpt(item.text)} left out: page furniture (site navigation, action "
+            self.warn(item.line, f"line {excerpt(item.text)} left out: page furniture (site navigation, action "
                                  f"words or a count), not part of a paper")
         return kept
 
@@ -299,30 +309,30 @@ class _Reader:
                     count += 1
         return count >= 2
 
-    def _build(self, drafts: list[_Draft]) -> None:
-        drafts = _split_by_pattern(drafts)
-        repeats = _file_evidence(drafts)
+    def _build(self, drafts: list[EntryDraft]) -> None:
+        drafts = split_by_header_pattern(drafts)
+        repeats = file_evidence(drafts)
         # pass 1: roles from local evidence; pass 2: with the file's pattern as prior
         prior: Counter = Counter()
         for n, draft in enumerate(drafts):
-            heads = _headers(draft)
+            heads = header_items(draft)
             if heads:
-                roles, margin = _best_roles(heads, repeats, None, False)
+                roles, margin = choose_roles(heads, repeats, None, False)
                 prior[tuple(r for r in roles if r != "abs")] += 1
             else:
                 prior[()] += 1
         titled = sum(count for key, count in prior.items() if "title" in key)  # entries with a title line
         previous: dict | None = None
         for n, draft in enumerate(drafts):
-            heads = _headers(draft)
+            heads = header_items(draft)
             allow_cont = previous is not None and bool(heads) and not draft.header_block and not heads[0].mark and heads[0].kind == "short" \
                 and not any(i.kind == "number" for i in draft.items[:1])
-            roles, margin = _best_roles(heads, repeats, prior, allow_cont) if heads else ((), 99.0)
+            roles, margin = choose_roles(heads, repeats, prior, allow_cont) if heads else ((), 99.0)
             if allow_cont and any(r == "cont" and (author_score(h.text) >= 2.5 or _one_name(h.text))
                                   for r, h in zip(roles, heads)):
                 # an author line (also of one author) never continues the abstract above (title and authors
                 # with no abstract)
-                roles, margin = _best_roles(heads, repeats, prior, False)
+                roles, margin = choose_roles(heads, repeats, prior, False)
             if heads and previous is not None and all(r == "cont" for r in roles):
                 self._continue(previous, draft, margin)
                 continue
@@ -332,13 +342,13 @@ class _Reader:
                 continue
             if "title" in roles and margin >= AMBIGUOUS_MARGIN and titled <= 0.1 * sum(prior.values()):
                 line = heads[roles.index("title")]
-                self.warn(line.line, f"line {_excerpt(line.text)} read as a title, though the list's other papers "
+                self.warn(line.line, f"line {excerpt(line.text)} read as a title, though the list's other papers "
                                      f"have none (a stray line?)")
             fields = self._fields(draft, dict(zip(map(id, heads), roles)), previous, margin)
             if fields is not None:
                 previous = fields
 
-    def _continue(self, previous: dict, draft: _Draft, margin: float, why: str = "") -> None:
+    def _continue(self, previous: dict, draft: EntryDraft, margin: float, why: str = "") -> None:
         """Add a whole draft to the previous entry's abstract: its lines read as further paragraphs,
         taken from the source as they are (a bullet or number that opened them included)."""
         taken: set[int] = set()
@@ -355,12 +365,12 @@ class _Reader:
         if why or margin < AMBIGUOUS_MARGIN:
             self.quoted.add(draft.items[0].line)
         if why:
-            self.warn(draft.line, f"line {_excerpt(draft.items[0].text)} {why}")
+            self.warn(draft.line, f"line {excerpt(draft.items[0].text)} {why}")
         elif margin < AMBIGUOUS_MARGIN:
-            self.warn(draft.line, f"line {_excerpt(draft.items[0].text)} read as a further paragraph of the "
+            self.warn(draft.line, f"line {excerpt(draft.items[0].text)} read as a further paragraph of the "
                                   f"abstract above; the evidence is weak (margin {margin:.1f})")
 
-    def _fields(self, draft: _Draft, roles: dict, previous: dict | None, margin: float) -> dict | None:
+    def _fields(self, draft: EntryDraft, roles: dict, previous: dict | None, margin: float) -> dict | None:
         """Fill one entry's fields from its draft and roles; None (with a warning) when it has no abstract."""
         f = {"line": draft.line, "end": max(i.end or i.line for i in draft.items), "title": None, "authors": (),
              "et_al": False, "track": (), "pieces": [], "status": None, "keywords": (), "number": None, "pages": []}
@@ -374,10 +384,10 @@ class _Reader:
         if not f["pieces"]:
             self._no_abstract(draft)
             return None
-        self._pending.append(f)
+        self.pending.append(f)
         return f
 
-    def _place(self, f: dict, item: _Item, role: str | None, previous: dict | None, pending: str | None
+    def _place(self, f: dict, item: Item, role: str | None, previous: dict | None, pending: str | None
                ) -> str | None:
         """Put one item into the entry ``f`` (or the previous entry); returns a label still waiting for its value."""
         if item.kind == "label" and item.field_name in ("title", "authors", "track") and not item.text:
@@ -412,29 +422,29 @@ class _Reader:
             self._late_paragraph(f, item)
         return None
 
-    def _set_authors(self, f: dict, item: _Item) -> None:
+    def _set_authors(self, f: dict, item: Item) -> None:
         names, et_al = split_authors(_field_text(item))
         if not f["authors"]:
             f["et_al"] = et_al
         self._set(f, "authors", names, item)
 
-    def _late_paragraph(self, f: dict, item: _Item) -> None:
+    def _late_paragraph(self, f: dict, item: Item) -> None:
         """A header-like line after the abstract in a numbered or labelled list: a further paragraph,
         with a warning when it looks more like a title or an author line."""
         f["pieces"].append((item.line, item.raw or [item.text]))
         text = item.text
         if author_score(text) >= 2.5 or title_score(text) >= prose_score(text) + 1.0:
-            self.warn(item.line, f"line {_excerpt(text)} after the abstract read as a further paragraph of it; "
+            self.warn(item.line, f"line {excerpt(text)} after the abstract read as a further paragraph of it; "
                                  f"it looks like a title or author line (a missing number?)")
 
-    def _set(self, f: dict, key: str, value, item: _Item) -> None:
+    def _set(self, f: dict, key: str, value, item: Item) -> None:
         if f[key]:
-            self.warn(item.line, f"second {key} line {_excerpt(item.text)} in one entry; keeping the first "
-                                 f"({_excerpt(str(f[key]))})")
+            self.warn(item.line, f"second {key} line {excerpt(item.text)} in one entry; keeping the first "
+                                 f"({excerpt(str(f[key]))})")
             return
         f[key] = value
 
-    def _label_field(self, f: dict, item: _Item) -> None:
+    def _label_field(self, f: dict, item: Item) -> None:
         name = item.field_name
         if name == "title":
             self._set(f, "title", _title_text(item), item)
@@ -447,10 +457,10 @@ class _Reader:
         elif name == "status":
             f["status"] = item.text or None
         elif name == "tldr":
-            self.warn(item.line, f"TL;DR line {_excerpt(item.text)} left out: a paper has no TL;DR field, "
+            self.warn(item.line, f"TL;DR line {excerpt(item.text)} left out: a paper has no TL;DR field, "
                                  f"and it is not part of the abstract")
 
-    def _page(self, f: dict, item: _Item) -> None:
+    def _page(self, f: dict, item: Item) -> None:
         for word in item.words:
             status = STATUS_WORDS.get(word.lower())
             if status and f["status"] is None:
@@ -458,16 +468,16 @@ class _Reader:
             else:
                 f["pages"].append(word)
 
-    def _ambiguity(self, draft: _Draft, roles: dict, margin: float) -> None:
+    def _ambiguity(self, draft: EntryDraft, roles: dict, margin: float) -> None:
         for item in draft.items:
             role = roles.get(id(item))
             if role and item.kind == "short":
                 name = {"abs": "abstract paragraph", "cont": "continuation of the abstract above"}.get(role, role)
-                self.warn(item.line, f"line {_excerpt(item.text)} read as {name}; the evidence is weak "
+                self.warn(item.line, f"line {excerpt(item.text)} read as {name}; the evidence is weak "
                                      f"(margin {margin:.1f})")
 
-    def _no_abstract(self, draft: _Draft) -> None:
-        texts = "; ".join(_excerpt(i.text) for i in draft.items if i.kind != "number" and i.text)
+    def _no_abstract(self, draft: EntryDraft) -> None:
+        texts = "; ".join(excerpt(i.text) for i in draft.items if i.kind != "number" and i.text)
         if not texts:
             texts = "a number alone"
         end = max(i.end or i.line for i in draft.items)
@@ -495,16 +505,28 @@ class _Reader:
         that but from :data:`WARN` (in either round) keeps the paper with a warning.  A
         paragraph under a title, track, author line or number always opens its paper.  Page
         and status words stay with the last paragraph before them."""
-        units = [(f, k, piece) for f in self._pending
+        units = [(f, k, piece) for f in self.pending
                  for k, piece in enumerate(sorted(f["pieces"], key=lambda p: p[0]))]
         if len(units) < 2:
             return
         texts = ["\n".join(piece[1]).strip() for _, _, piece in units]
         fixed = [k == 0 and bool(f["title"] or f["authors"] or f["track"] or f["number"] is not None)
                  for f, k, _ in units]
+        scores = continuation_scores(texts)
+        groups, opening = self._join_paragraphs(units, texts, fixed, scores)
+        final = self._join_abstracts(units, texts, fixed, groups, opening, scores)
+        self.pending = [self._joined_fields(units, group) for group in final]
+
+    def _join_paragraphs(self, units: list[tuple[dict, int, tuple]], texts: list[str], fixed: list[bool],
+                         scores: list) -> tuple[list[list[int]], list]:
+        """Round one of :meth:`_join_continuations`: a paragraph (``units[u]``: its entry's fields, the
+        paragraph's index among that entry's pieces, the piece; ``texts[u]`` its text; ``fixed[u]`` True under
+        a title, track, author line or number) joins the paper above when the boundary's score (``scores``,
+        :func:`continuation_scores` of ``texts``) is at least :data:`MERGE_WARN`, with a warning below
+        :data:`MERGE`. Returns the unit indexes of each paper and the boundary that opened each (None for
+        the first)."""
         groups: list[list[int]] = []  # unit indexes of each paper
         opening = []  # the round-one boundary that opened each group (None for the first)
-        scores = continuation_scores(texts)
         for u, bound in enumerate([None, *scores]):
             if groups and not fixed[u] and bound.score >= MERGE_WARN:
                 groups[-1].append(u)
@@ -513,6 +535,14 @@ class _Reader:
             else:
                 groups.append([u])
                 opening.append(bound)
+        return groups, opening
+
+    def _join_abstracts(self, units: list[tuple[dict, int, tuple]], texts: list[str], fixed: list[bool],
+                        groups: list[list[int]], opening: list, scores: list) -> list[list[int]]:
+        """Round two of :meth:`_join_continuations`: the papers of round one (``groups``, opened by the
+        boundaries ``opening``) scored against each other as wholes (``scores`` of round one when nothing
+        merged), joined from :data:`MERGE_WARN` with a warning, kept apart with a warning from :data:`WARN`.
+        Returns the unit indexes of each paper."""
         merged_texts = ["\n\n".join(texts[u] for u in g) for g in groups]
         if merged_texts != texts:  # (nothing merged: the same paragraphs score the same)
             scores = continuation_scores(merged_texts)
@@ -529,30 +559,34 @@ class _Reader:
                 continue
             if not fixed[group[0]] and bound.score >= WARN:
                 why = ", ".join(_REASONS[r] for r in bound.reasons)
-                self.warn(line, f"paragraph {_excerpt(texts[group[0]], 40)} read as a separate paper; it may "
+                self.warn(line, f"paragraph {excerpt(texts[group[0]], 40)} read as a separate paper; it may "
                                 f"continue the abstract at line {above} ({why})")
             final.append(group)
-        out: list[dict] = []
-        for group in final:
-            f0, k0, _ = units[group[0]]
-            head = dict(f0) if k0 == 0 else {"title": None, "authors": (), "et_al": False, "track": (),
-                                             "keywords": (), "number": None}
-            current = {**head, "line": f0["line"] if k0 == 0 else units[group[0]][2][0],
-                       "pieces": [units[u][2] for u in group], "pages": [], "status": None}
-            for u in group:
-                f, k, piece = units[u]
-                if k == len(f["pieces"]) - 1:  # the source entry's last paragraph: its trailing words
-                    current["pages"] += f["pages"]
-                    current["status"] = current["status"] or f["status"]
-                    current["end"] = f["end"]
-                else:
-                    current["end"] = piece[0] + len(piece[1]) - 1
-            out.append(current)
-        self._pending = out
+        return final
+
+    @staticmethod
+    def _joined_fields(units: list[tuple[dict, int, tuple]], group: list[int]) -> dict:
+        """The fields of the paper made of the paragraphs ``group`` (indexes into ``units``, as in
+        :meth:`_join_paragraphs`): the header fields of its first paragraph's entry when that paragraph
+        opened it, the page and status words and end line of each entry whose last paragraph it takes."""
+        f0, k0, _ = units[group[0]]
+        head = dict(f0) if k0 == 0 else {"title": None, "authors": (), "et_al": False, "track": (),
+                                         "keywords": (), "number": None}
+        current = {**head, "line": f0["line"] if k0 == 0 else units[group[0]][2][0],
+                   "pieces": [units[u][2] for u in group], "pages": [], "status": None}
+        for u in group:
+            f, k, piece = units[u]
+            if k == len(f["pieces"]) - 1:  # the source entry's last paragraph: its trailing words
+                current["pages"] += f["pages"]
+                current["status"] = current["status"] or f["status"]
+                current["end"] = f["end"]
+            else:
+                current["end"] = piece[0] + len(piece[1]) - 1
+        return current
 
     def _merged_warning(self, line: int, text: str, above: int, bound) -> None:
         why = ", ".join(_REASONS[r] for r in bound.reasons)
-        self.warn(line, f"paragraph {_excerpt(text, 40)} read as a further paragraph of the abstract at line "
+        self.warn(line, f"paragraph {excerpt(text, 40)} read as a further paragraph of the abstract at line "
                         f"{above}, not as a paper ({why})")
 
 
@@ -574,7 +608,7 @@ def read_text(text: str, path: str, venue: str | None = None, year: int | None =
     :class:`ListResult` whose entries are in list order, duplicates within the
     list merged (with a warning).  Raises nothing for bad content.
     """
-    return _Reader(text, path, venue, year, explicit).run()
+    return ListReader(text, path, venue, year, explicit).run()
 
 
 def read_lists(paths: Iterable[Path | str | tuple], venue: str | None = None, year: int | None = None

@@ -1,6 +1,6 @@
 """Read an edited list again from the kept state of its previous read, re-doing only what the edit touched.
 
-A list read by :func:`reader.read_text` goes through two stages (see :class:`reader._Reader`):
+A list read by :func:`reader.read_text` goes through two stages (see :class:`reader.ListReader`):
 the *structure* stage (heading, blocks, items, drafts and the roles of their header lines, giving
 each entry's fields, its abstract as pieces of source lines, and the diagnostics about them) and
 the *assembly* stage (paragraphs of a list of abstracts alone joined, the entries made, the
@@ -18,14 +18,14 @@ same heading line and config defaults, and every line that differs lies in a blo
 lines) where
 
 * it is blank in both texts or in neither (so the blocks are the same);
-* the block cuts into the same numbered parts (``reader_items._split_numbered``), and every part
+* the block cuts into the same numbered parts (``reader_items.split_numbered``), and every part
   gives the same :func:`reader_items.block_facts`: all that the file-wide choices (numbering style,
   labels, compact layout) read from it;
-* the block's items (``reader_items._items`` with the file's choices) are the same in all that
+* the block's items (``reader_items.blocks_to_items`` with the file's choices) are the same in all that
   the later structure steps read: kind, lines, block, number, label, page words, track, note, and
   the text and lines of every item but a prose paragraph; of a prose paragraph only whether its
   first line reads as an author line (``_unmarked_entry`` asks);
-* no structure diagnostic quotes the changed line (:attr:`reader._Reader.quoted`).
+* no structure diagnostic quotes the changed line (:attr:`reader.ListReader.quoted`).
 
 Then every field of every entry and every structure diagnostic is the same as before, except the
 source lines inside the abstract pieces that cover a changed line: each such piece line was
@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..diagnostics import Diagnostic
-from .items import _items, _split_numbered, block_facts
+from .items import blocks_to_items, split_numbered, block_facts
 from .lines import author_score
 from .text import clean, split_lines
 from .entries import Heading, ListResult
@@ -96,8 +96,8 @@ class State:
 
 
 def capture(reading, config: tuple) -> State | None:
-    """The :class:`State` of a :class:`reader._Reader` right after its structure stage
-    (:meth:`reader._Reader.structure` returned True), before :meth:`~reader._Reader.assemble`;
+    """The :class:`State` of a :class:`reader.ListReader` right after its structure stage
+    (:meth:`reader.ListReader.structure` returned True), before :meth:`~reader.ListReader.assemble`;
     ``config`` is ``(venue, year, explicit)`` as given to it. None when there is nothing to keep."""
     if not reading.flags:
         return None
@@ -105,7 +105,7 @@ def capture(reading, config: tuple) -> State | None:
     flags["numbered"] = sorted(flags["numbered"])
     heading = reading.result.heading
     pending = [{**f, "authors": tuple(f["authors"]), "track": tuple(f["track"]), "pages": list(f["pages"]),
-                "pieces": [(first, list(lines)) for first, lines in f["pieces"]]} for f in reading._pending]
+                "pieces": [(first, list(lines)) for first, lines in f["pieces"]]} for f in reading.pending]
     return State(list(reading.lines), list(config), flags,
                  [heading.text, heading.venue, heading.year, heading.line] if heading else None, pending,
                  [[d.path, d.line, d.level, d.message] for d in reading.result.diagnostics],
@@ -125,7 +125,7 @@ def _extent(lines: list[str], index: int, start: int) -> tuple[int, int]:
 
 
 def _signature(item) -> tuple:
-    """What the structure steps after ``_items`` read from an item (see the module docstring)."""
+    """What the structure steps after ``blocks_to_items`` read from an item (see the module docstring)."""
     common = (item.kind, item.line, item.end, item.block, item.field_name, item.number, item.mark, item.words,
               item.track, item.note, len(item.raw))
     if item.kind == "prose":
@@ -156,23 +156,52 @@ def reread(state: State, text: str, path: str, venue: str | None, year: int | No
     changed then). ``merge``, when given, replaces the merge of duplicates within the list (it must
     do what :func:`reader.merge_duplicates` does on ``[result]``).
     """
-    from .plaintext import _Reader  # the reader imports nothing from here; late import keeps it so
+    from .plaintext import ListReader  # the reader imports nothing from here; late import keeps it so
 
     if list(state.config) != [venue, year, explicit]:
         return None
     old, new = state.lines, split_lines(text)
-    if len(old) != len(new):
-        # lines after the last non-blank one are read by nothing (blocks are runs of non-blank lines, the
-        # cut-off check looks for the last non-blank line): an edit may add or remove them
-        shorter = min(len(old), len(new))
-        if any(clean(line) for line in old[shorter:]) or any(clean(line) for line in new[shorter:]):
-            return None
-    changed = [i for i, (a, b) in enumerate(zip(old, new)) if a is not b and a != b]
+    if not _same_lines_read(old, new):
+        return None
+    replaced = _replaced_lines(state, old, new)
+    if replaced is None:
+        return None
+    pending = _pending_with(state.pending, replaced)
+    if pending is None:
+        return None
+    reading = ListReader("", path, venue, year, explicit)
+    reading.lines = new
+    reading.merge = merge
+    reading.flags = dict(state.flags, numbered=set(state.flags["numbered"]))
+    heading = state.heading
+    reading.result.heading = Heading(*heading) if heading is not None else None
+    reading.result.diagnostics = [Diagnostic(*row) for row in state.diagnostics]
+    reading.pending = pending
+    kept = State(new, state.config, state.flags, state.heading, list(pending), state.diagnostics, state.quoted)
+    return reading.assemble(), kept
+
+
+def _same_lines_read(old: list[str], new: list[str]) -> bool:
+    """True when the texts of lines ``old`` and ``new`` have the same number of lines but for blank lines
+    after the last non-blank one: lines there are read by nothing (blocks are runs of non-blank lines, the
+    cut-off check looks for the last non-blank line), and an edit may add or remove them."""
+    if len(old) == len(new):
+        return True
+    shorter = min(len(old), len(new))
+    return not (any(clean(line) for line in old[shorter:]) or any(clean(line) for line in new[shorter:]))
+
+
+def _replaced_lines(state: State, old: list[str], new: list[str]) -> dict[int, tuple] | None:
+    """The lines that differ between ``old`` and ``new`` (the lines of the text ``state`` kept and of the
+    edited one), as ``{line number: (old source, new source, old item line, new item line)}`` (an item line
+    None when no item holds that line; see :func:`_item_lines`); None when an edit may change the
+    structure (see the module docstring). Blank lines that stay blank are left out."""
     flags = state.flags
     start = flags["start"]
     quoted = set(state.quoted)
     numbered = set(flags["numbered"])
-    replaced: dict[int, tuple[str, str, str | None, str | None]] = {}  # line → old/new source, old/new item line
+    changed = [i for i, (a, b) in enumerate(zip(old, new)) if a is not b and a != b]
+    replaced: dict[int, tuple[str, str, str | None, str | None]] = {}
     done: set[int] = set()
     for index in changed:
         if index in done:
@@ -185,54 +214,65 @@ def reread(state: State, text: str, path: str, venue: str | None, year: int | No
         low, high = _extent(old, index, start)
         if _extent(new, index, start) != (low, high):
             return None
-        blocks = []
-        for lines in (old, new):
-            parts = _split_numbered([(n + 1, lines[n]) for n in range(low, high)])
-            blocks.append(parts)
-        if [[n for n, _ in p] for p in blocks[0]] != [[n for n, _ in p] for p in blocks[1]]:
+        block = _block_change(old, new, low, high, numbered, flags, quoted)
+        if block is None:
             return None
-        if [block_facts(p) for p in blocks[0]] != [block_facts(p) for p in blocks[1]]:
-            return None
-        items = [_items(parts, numbered, flags["labelled"], flags["compact"]) for parts in blocks]
-        if list(map(_signature, items[0])) != list(map(_signature, items[1])):
-            return None
-        held = [_item_lines(i) for i in items]
-        for n in range(low, high):
-            if old[n] != new[n]:
-                if (n + 1) in quoted:
-                    return None
-                replaced[n + 1] = (old[n], new[n], held[0].get(n + 1), held[1].get(n + 1))
-            done.add(n)
-    reading = _Reader("", path, venue, year, explicit)
-    reading.lines = new
-    reading.merge = merge
-    reading.flags = dict(flags, numbered=numbered)
-    heading = state.heading
-    reading.result.heading = Heading(*heading) if heading is not None else None
-    reading.result.diagnostics = [Diagnostic(*row) for row in state.diagnostics]
-    # the assembly stage never changes the structure stage's fields (joining paragraphs makes new dicts and
-    # lists, reader._Reader._join_continuations): this read and the kept state share them, but the changed ones
-    pending = []
-    for f in state.pending:
+        replaced.update(block)
+        done.update(range(low, high))
+    return replaced
+
+
+def _block_change(old: list[str], new: list[str], low: int, high: int, numbered: set[int], flags: dict,
+                  quoted: set[int]) -> dict[int, tuple] | None:
+    """The changed lines (as :func:`_replaced_lines` gives them) of the block at indexes ``[low, high)``,
+    the same in ``old`` and ``new``; None when the edit may change what the structure stage reads from
+    the block: its numbered parts, their :func:`block_facts`, its items' :func:`_signature`, or a line a
+    diagnostic quotes (``quoted``)."""
+    blocks = [split_numbered([(n + 1, lines[n]) for n in range(low, high)]) for lines in (old, new)]
+    if [[n for n, _ in p] for p in blocks[0]] != [[n for n, _ in p] for p in blocks[1]]:
+        return None
+    if [block_facts(p) for p in blocks[0]] != [block_facts(p) for p in blocks[1]]:
+        return None
+    items = [blocks_to_items(parts, numbered, flags["labelled"], flags["compact"]) for parts in blocks]
+    if list(map(_signature, items[0])) != list(map(_signature, items[1])):
+        return None
+    held = [_item_lines(i) for i in items]
+    replaced = {}
+    for n in range(low, high):
+        if old[n] != new[n]:
+            if (n + 1) in quoted:
+                return None
+            replaced[n + 1] = (old[n], new[n], held[0].get(n + 1), held[1].get(n + 1))
+    return replaced
+
+
+def _pending_with(pending: list[dict], replaced: dict[int, tuple]) -> list[dict] | None:
+    """The kept entries' fields (``pending``, as :class:`State` holds them) with the ``replaced`` lines (as
+    :func:`_replaced_lines` gives them) put into the abstract pieces that cover them; None when a piece line
+    could be either the old source line or the old item line and the new ones differ.
+
+    The assembly stage never changes the structure stage's fields (joining paragraphs makes new dicts and
+    lists, :meth:`~site_builder.read.plaintext.ListReader._join_continuations`): this read and the kept
+    state share them, but the changed ones."""
+    out = []
+    for f in pending:
         pieces = f["pieces"]
         if replaced and any(first + len(lines) > n >= first for first, lines in pieces for n in replaced):
             pieces = [_replace_lines(first, lines, replaced) for first, lines in pieces]
             if any(p is None for p in pieces):
                 return None
             f = {**f, "pieces": pieces}
-        pending.append(f)
-    reading._pending = pending
-    kept = State(new, state.config, state.flags, state.heading, list(pending), state.diagnostics, state.quoted)
-    return reading.assemble(), kept
+        out.append(f)
+    return out
 
 
 def read_text(text: str, path: str, venue: str | None = None, year: int | None = None, explicit: bool = True,
               merge: Callable[[ListResult], None] | None = None) -> tuple[ListResult, State | None]:
     """:func:`reader.read_text` of ``text``, and the :class:`State` to read an edit of it again
     (None when the text has nothing to keep: no line but blank ones). ``merge`` as in :func:`reread`."""
-    from .plaintext import _Reader
+    from .plaintext import ListReader
 
-    reading = _Reader(text, path, venue, year, explicit)
+    reading = ListReader(text, path, venue, year, explicit)
     reading.merge = merge
     if not reading.structure():
         return reading.result, None

@@ -11,7 +11,9 @@ from .entries import ReadError
 
 _SPACES = re.compile(r"[\t\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]")
 _CONTROLS = re.compile(r"[\x00-\x08\x0e-\x1f\x7f-\x9f]")
-_ZERO_WIDTH = re.compile(r"[\u200b\u200c\u200d\u2060\ufeff]")
+#: Zero-width marks (zero-width space, non-joiner and joiner, word joiner, BOM): :func:`clean` drops them,
+#: and so do the title and author fields, which keep the other characters of their source line.
+ZERO_WIDTH = re.compile(r"[\u200b\u200c\u200d\u2060\ufeff]")
 #: A character :func:`clean` keeps inside the text: neither white space (``\s`` is ``str.isspace``, which
 #: ``strip`` removes; every character of _SPACES is white space) nor zero-width.
 _VISIBLE = re.compile(r"[^\s\u200b\u200c\u200d\u2060\ufeff]")
@@ -21,8 +23,8 @@ _VISIBLE = re.compile(r"[^\s\u200b\u200c\u200d\u2060\ufeff]")
 def clean(text: str) -> str:
     """Return ``text`` with tabs and Unicode spaces as plain spaces, zero-width marks dropped, ends stripped."""
     if text.isascii():
-        return text.replace("\t", " ").strip()  # the only ASCII character of _SPACES/_ZERO_WIDTH is the tab
-    return _SPACES.sub(" ", _ZERO_WIDTH.sub("", text)).strip()
+        return text.replace("\t", " ").strip()  # the only ASCII character of _SPACES/ZERO_WIDTH is the tab
+    return _SPACES.sub(" ", ZERO_WIDTH.sub("", text)).strip()
 
 
 def _utf16_by_nuls(data: bytes) -> str | None:
@@ -153,6 +155,9 @@ def remove_controls(text: str, path: str) -> tuple[str, list[Diagnostic]]:
     return (_UNSAFE_CONTROLS.sub("", text) if warnings else text), warnings
 
 
-def _excerpt(text: str, width: int = 60) -> str:
+def excerpt(text: str, width: int = 60) -> str:
+    """``text`` as a diagnostic quotes it: runs of white space as one space, cut to ``width`` characters
+    (the last one an ellipsis ``…`` when cut), as a Python string literal (``excerpt("a  b")`` gives
+    ``"'a b'"``). Raises nothing."""
     text = " ".join(text.split())
     return repr(text if len(text) <= width else text[: width - 1] + "…")
