@@ -587,7 +587,6 @@ def test_page_keys_computed_in_the_workers_of_a_first_build_are_the_parents(tmp_
     """A first build into an output renders with deferred keys (rendering.DEFERRED_KEY), computed in the forked
     workers; a rebuild in replan's check mode keys every kept page again in the parent, and fails on any
     difference. The pages are then kept (not rendered again) and the bytes are a no-cache build's."""
-    from site_builder import pipeline
 
     monkeypatch.setattr(parallel, "worker_count", lambda: 2)
     monkeypatch.setattr(parallel, "MIN_PARALLEL_WORK", 0)
