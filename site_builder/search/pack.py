@@ -30,7 +30,7 @@ from typing import Sequence
 
 import numpy as np
 
-from .state import PackedParts, Prepared, _ranges, prepare, save_state
+from .state import PackedParts, Prepared, ranges, prepare, save_state
 from .indexer import bm25_scores
 from ..model.site import Paper
 from .documents import FIELDS
@@ -92,7 +92,7 @@ def _edited_terms(prep: Prepared, fields: int) -> np.ndarray | None:
     known = prep.old_term >= 0
     final_of_old = np.full(len(old.vocab), -1, np.int64)
     final_of_old[prep.old_term[known]] = np.flatnonzero(known)
-    before_term = final_of_old[old.term[_ranges(old.starts[rows], sizes)]]
+    before_term = final_of_old[old.term[ranges(old.starts[rows], sizes)]]
     kept = before_term >= 0
     before = np.repeat(rows, sizes)[kept] * n_terms + before_term[kept]
     # Within a row every term is held once: a pair found once is in one of the two sides only.
@@ -196,7 +196,7 @@ def _vectors(prep: Prepared, score: np.ndarray, fields: int) -> tuple[bytes, np.
     if len(inner):
         rows = np.unique(row[inner])
         sizes = starts[rows + 1] - starts[rows]
-        entries = _ranges(starts[rows], sizes)  # every entry of those rows, ascending
+        entries = ranges(starts[rows], sizes)  # every entry of those rows, ascending
         first = np.zeros(len(entries), bool)
         first[_starts(sizes)[:-1]] = True
         term_then = old.term[old_entry[entries]].astype(np.int64)
