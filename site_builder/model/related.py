@@ -80,7 +80,7 @@ from itertools import chain, filterfalse
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 import numpy as np
 
@@ -621,8 +621,84 @@ def _entries(indptr: np.ndarray, rows: np.ndarray) -> np.ndarray:
     return np.repeat(indptr[rows], lengths) + _ramp(lengths)
 
 
+class _Alignment(NamedTuple):
+    """How the texts of an update stand to the previous state's: ``n`` texts (as many as before), ``take``
+    candidates kept per text, ``mapping`` (int64, per text: its previous position, -1 for an added text),
+    ``kept`` (bool, per text: ``mapping >= 0``), ``removed`` (bool, per previous text: gone) and ``added``
+    (int64: the positions of the added texts, ascending)."""
+
+    n: int
+    take: int
+    mapping: np.ndarray
+    kept: np.ndarray
+    removed: np.ndarray
+    added: np.ndarray
+
+
+class _Vocabulary(NamedTuple):
+    """The vocabulary after an update: ``terms`` (sorted), ``remap`` (int64, old column → new column, -1:
+    the term is gone; None: the columns are the old ones), ``df`` (int64, documents per term), ``column``
+    (term → new column, for every term the update touches and still held) and ``changed`` (int64, sorted:
+    the columns of the held terms whose ``df`` changed)."""
+
+    terms: list[str]
+    remap: np.ndarray | None
+    df: np.ndarray
+    column: abc.Callable[[str], int]
+    changed: np.ndarray
+
+
+class _Counts(NamedTuple):
+    """The count matrix of an update, rows in the new order: CSR ``indptr`` (int64) with the row
+    ``lengths`` (int64), ``indices`` (int32, new columns), ``counts`` (float32) and ``data`` (int64,
+    the :func:`quantized` weights: the previous ones, 0 for the added rows until weighed)."""
+
+    indptr: np.ndarray
+    lengths: np.ndarray
+    indices: np.ndarray
+    counts: np.ndarray
+    data: np.ndarray
+
+
+class _Reweighed(NamedTuple):
+    """The ``rows`` (int64, ascending) weighed again by an update, the positions of their entries in the
+    CSR data (``entry``, row after row) and those entries' own CSR ``indptr`` (int64)."""
+
+    rows: np.ndarray
+    entry: np.ndarray
+    indptr: np.ndarray
+
+
 def _update(texts: Sequence[str], keys: list[str], k: int, previous: State) -> State | None:
-    """The incremental update (see the module docstring), or None when it does not apply."""
+    """The incremental update (see the module docstring, steps 1 to 3), or None when it does not apply."""
+    align = _alignment(keys, k, previous)
+    if align is None:
+        return None
+    added_counts = {int(i): terms(texts[i]) for i in align.added}
+    vocab = _updated_vocabulary(previous, added_counts, _df_delta(previous, added_counts, align.removed))
+    counted = _count_rows(previous, align, _added_rows(added_counts, vocab.column), vocab.remap)
+    if counted is None:
+        return None  # a kept text uses a term that vanished: the state is inconsistent
+    reweighed = _reweigh(counted, vocab, align)
+    matrix = _Rows(counted.indptr, counted.indices, counted.data, max(len(vocab.terms), 1))
+    changed, slack = _slack(previous, align, counted, reweighed)
+    best, bound = _carried(previous, align)
+    rescored = _rescore(best, changed, matrix)
+    best.order(align.kept)  # the rows now out of order (a candidate rescored, or removed) are ordered again
+    _add_texts(best, matrix, align)
+    count, threshold, new_bound = _keep_certain(best, bound, slack, align)
+    # rows with fewer than k certain candidates (rare) are computed in full
+    again = np.flatnonzero((count < min(k, align.n - 1)) & align.kept & (threshold > 0))
+    _recompute(best, new_bound, again, matrix, counted, align.take)
+    LAST_UPDATE.update(changed=int(changed.sum()), added=len(align.added), reweighed=len(reweighed.rows),
+                       rescored=rescored, recomputed=len(again))
+    return State(keys, vocab.terms, counted.indptr, counted.indices, counted.counts, counted.data,
+                 best.cols, best.scores, new_bound, k)
+
+
+def _alignment(keys: list[str], k: int, previous: State) -> _Alignment | None:
+    """How ``keys`` stand to ``previous``'s, or None when the update does not apply: another ``k`` or
+    number of texts, keys repeated, kept texts reordered (ties could break differently) or many added."""
     n = len(keys)
     take = min(k + SLACK, n - 1)
     if (previous.k != k or len(previous.keys) != n or previous.best_cols.shape[1] != take or take <= 0
@@ -637,105 +713,164 @@ def _update(texts: Sequence[str], keys: list[str], k: int, previous: State) -> S
     added = np.flatnonzero(~kept)
     if len(added) > max(16, n // 100):
         return None  # many new texts: recomputing is about as cheap
-    added_counts = {int(i): terms(texts[i]) for i in added}
+    return _Alignment(n, take, mapping, kept, removed, added)
+
+
+def _df_delta(previous: State, added_counts: dict[int, Counter], removed: np.ndarray) -> Counter:
+    """Documents gained (+) and lost (-) per term by adding the texts of ``added_counts`` and removing the
+    previous texts marked in ``removed``; terms whose number of documents is the same left out."""
     old_vocab = previous.vocabulary
-    # documents gained (+) and lost (-) per term
     delta: Counter = Counter()
     for counter in added_counts.values():
         delta.update(counter.keys())
     for r in np.flatnonzero(removed):
         for c in previous.indices[previous.indptr[r]:previous.indptr[r + 1]].tolist():
             delta[old_vocab[c]] -= 1
-    delta = Counter({t: d for t, d in delta.items() if d != 0})
+    return Counter({t: d for t, d in delta.items() if d != 0})
+
+
+def _old_column(old_vocab: list[str], term: str) -> int | None:
+    """The column of ``term`` in the sorted ``old_vocab``, None when it is not there."""
+    i = bisect.bisect_left(old_vocab, term)
+    return i if i < len(old_vocab) and old_vocab[i] == term else None
+
+
+def _updated_vocabulary(previous: State, added_counts: dict[int, Counter], delta: Counter) -> _Vocabulary:
+    """The vocabulary after adding the texts of ``added_counts`` and the documents per term changing by
+    ``delta``: the previous one when no term comes or goes, else :func:`_new_vocabulary`."""
+    old_vocab = previous.vocabulary
     old_df = np.bincount(previous.indices, minlength=len(old_vocab))
+    columns = {t: _old_column(old_vocab, t) for t in set(delta) | {t for c in added_counts.values() for t in c}}
+    if all(c is not None for c in columns.values()) and all(old_df[columns[t]] + d > 0 for t, d in delta.items()):
+        return _same_vocabulary(old_vocab, old_df, columns, delta)
+    vocabulary, remap, df, index = _new_vocabulary(old_vocab, old_df, columns, delta)
+    changed = np.array(sorted(index[t] for t in delta if t in index), dtype=np.int64)
+    return _Vocabulary(vocabulary, remap, df, index.__getitem__, changed)
 
-    def old_column(term: str) -> int | None:
-        i = bisect.bisect_left(old_vocab, term)
-        return i if i < len(old_vocab) and old_vocab[i] == term else None
 
-    columns = {t: old_column(t) for t in set(delta) | {t for c in added_counts.values() for t in c}}
-    same_vocabulary = all(c is not None for c in columns.values()) and all(
-        old_df[columns[t]] + d > 0 for t, d in delta.items())
-    if same_vocabulary:
-        vocabulary, remap = old_vocab, None
-        df = old_df.copy()
-        for t, d in delta.items():
-            df[columns[t]] += d
-        column = columns.__getitem__
-    else:
-        vocabulary, remap, df, index = _new_vocabulary(old_vocab, old_df, columns, delta)
-        column = index.__getitem__
-    # the new count matrix, rows in the new order (kept rows: the old rows, columns renamed)
-    lengths = np.zeros(n, dtype=np.int64)
-    lengths[kept] = np.diff(previous.indptr)[mapping[kept]]
+def _same_vocabulary(old_vocab: list[str], old_df: np.ndarray, columns: dict, delta: Counter) -> _Vocabulary:
+    """The previous vocabulary ``old_vocab`` kept (every term of ``columns`` held before and after), its
+    documents per term ``old_df`` changed by ``delta``."""
+    df = old_df.copy()
+    for t, d in delta.items():
+        df[columns[t]] += d
+    changed = np.array(sorted(columns[t] for t in delta if df[columns[t]] > 0), dtype=np.int64)
+    return _Vocabulary(old_vocab, None, df, columns.__getitem__, changed)
+
+
+def _added_rows(added_counts: dict[int, Counter], column: abc.Callable[[str], int]
+                ) -> dict[int, tuple[np.ndarray, np.ndarray]]:
+    """Per added text (position → term counts), its row: ``(columns int64, counts float32)`` by column."""
     added_rows = {}
     for i, counter in added_counts.items():
         pairs = sorted((column(t), c) for t, c in counter.items())
         added_rows[i] = (np.array([c for c, _ in pairs], dtype=np.int64), np.array([v for _, v in pairs], dtype=np.float32))
-        lengths[i] = len(pairs)
-    indptr = np.zeros(n + 1, dtype=np.int64)
+    return added_rows
+
+
+def _count_rows(previous: State, align: _Alignment, added_rows: dict, remap: np.ndarray | None) -> _Counts | None:
+    """The new count matrix: the kept rows the old ones (columns renamed by ``remap``), the ``added_rows``
+    (``{row: (columns, counts)}``) at their places; None when a kept row holds a term that is gone."""
+    kept, mapping = align.kept, align.mapping
+    lengths = np.zeros(align.n, dtype=np.int64)
+    lengths[kept] = np.diff(previous.indptr)[mapping[kept]]
+    for i, (cols_i, _) in added_rows.items():
+        lengths[i] = len(cols_i)
+    indptr = np.zeros(align.n + 1, dtype=np.int64)
     np.cumsum(lengths, out=indptr[1:])
-    # weights (data): the previous ones, but for the rows with a term whose df changed (and the added rows)
     if np.array_equal(mapping[kept], np.flatnonzero(kept)):
         # every kept text in its place (an edit in place: each added text where a removed one was): the old
         # arrays' runs of kept rows, with the added rows between them (the same arrays, copied in a few pieces)
         indices, counts, data = _spliced(previous, added_rows, remap)
     else:
-        old_entry = _entries(previous.indptr, mapping[kept])
-        new_entry = _entries(indptr, np.flatnonzero(kept))
-        indices = np.zeros(indptr[-1], dtype=np.int64)
-        counts = np.zeros(indptr[-1], dtype=np.float32)
-        old_indices = previous.indices[old_entry]
-        indices[new_entry] = old_indices if remap is None else remap[old_indices]
-        counts[new_entry] = previous.counts[old_entry]
-        for i, (cols_i, values_i) in added_rows.items():
-            indices[indptr[i]:indptr[i + 1]], counts[indptr[i]:indptr[i + 1]] = cols_i, values_i
-        data = np.zeros(indptr[-1], dtype=np.int64)
-        data[new_entry] = previous.weights[old_entry]
+        indices, counts, data = _moved(previous, align, indptr, added_rows, remap)
     if len(indices) and indices.min() < 0:
-        return None  # a kept text uses a term that vanished: the state is inconsistent
-    indices = indices.astype(np.int32)
-    changed_cols = np.array(sorted(column(t) for t in delta if df[column(t)] > 0), dtype=np.int64) \
-        if same_vocabulary else np.array(sorted(column(t) for t in delta if t in index), dtype=np.int64)
-    reweigh = np.zeros(n, dtype=bool)
-    reweigh[added] = True
-    if len(changed_cols):
-        hit = np.zeros(max(len(vocabulary), 1), dtype=bool)
-        hit[changed_cols] = True
+        return None
+    return _Counts(indptr, lengths, indices.astype(np.int32), counts, data)
+
+
+def _moved(previous: State, align: _Alignment, indptr: np.ndarray, added_rows: dict, remap: np.ndarray | None
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(indices, counts, weights)`` (int64, float32, int64) as :func:`_spliced` gives them, for kept rows
+    that moved: the kept rows' entries gathered to their new places (CSR ``indptr``), the added rows set."""
+    old_entry = _entries(previous.indptr, align.mapping[align.kept])
+    new_entry = _entries(indptr, np.flatnonzero(align.kept))
+    indices = np.zeros(indptr[-1], dtype=np.int64)
+    counts = np.zeros(indptr[-1], dtype=np.float32)
+    old_indices = previous.indices[old_entry]
+    indices[new_entry] = old_indices if remap is None else remap[old_indices]
+    counts[new_entry] = previous.counts[old_entry]
+    for i, (cols_i, values_i) in added_rows.items():
+        indices[indptr[i]:indptr[i + 1]], counts[indptr[i]:indptr[i + 1]] = cols_i, values_i
+    data = np.zeros(indptr[-1], dtype=np.int64)
+    data[new_entry] = previous.weights[old_entry]
+    return indices, counts, data
+
+
+def _reweigh(counted: _Counts, vocab: _Vocabulary, align: _Alignment) -> _Reweighed:
+    """Weigh again (into ``counted.data``) the rows with a term whose ``df`` changed, and the added rows;
+    the others keep the previous weights, the same bit for bit (module docstring, step 1)."""
+    indptr, lengths, indices = counted.indptr, counted.lengths, counted.indices
+    reweigh = np.zeros(align.n, dtype=bool)
+    reweigh[align.added] = True
+    if len(vocab.changed):
+        hit = np.zeros(max(len(vocab.terms), 1), dtype=bool)
+        hit[vocab.changed] = True
         nonempty = lengths > 0
         reweigh[nonempty] |= np.logical_or.reduceat(hit[indices], indptr[:-1][nonempty])
     rows = np.flatnonzero(reweigh)
     entry = _entries(indptr, rows)
     sub_indptr = np.zeros(len(rows) + 1, dtype=np.int64)
     np.cumsum(lengths[rows], out=sub_indptr[1:])
-    data[entry] = _fixed(_weight_data(sub_indptr, indices[entry], counts[entry], len(vocabulary), df, n))
-    matrix = _Rows(indptr, indices, data, max(len(vocabulary), 1))
+    counted.data[entry] = _fixed(_weight_data(sub_indptr, indices[entry], counted.counts[entry], len(vocab.terms),
+                                              vocab.df, align.n))
+    return _Reweighed(rows, entry, sub_indptr)
+
+
+def _slack(previous: State, align: _Alignment, counted: _Counts, reweighed: _Reweighed
+           ) -> tuple[np.ndarray, np.ndarray]:
+    """``(changed, slack)``: per text, whether it is kept with a changed integer vector (bool), and the
+    bound on the change of its score with any kept text (float64; module docstring, step 1)."""
+    kept, mapping = align.kept, align.mapping
+    rows = reweighed.rows
     # change of each kept vector (same terms, same order): new - old, exact integers
     # (only reweighed rows can have changed; per row the same sums as over the whole matrix)
     moved = rows[kept[rows]]
-    change = data[_entries(indptr, moved)].astype(np.float64) - \
+    change = counted.data[_entries(counted.indptr, moved)].astype(np.float64) - \
         previous.weights[_entries(previous.indptr, mapping[moved])].astype(np.float64)
-    changed_norm = np.zeros(n, dtype=np.float64)  # 0 for texts whose vector is the same
-    changed_norm[moved] = np.sqrt(_row_sums(change * change, _starts(lengths[moved])))
+    changed_norm = np.zeros(align.n, dtype=np.float64)  # 0 for texts whose vector is the same
+    changed_norm[moved] = np.sqrt(_row_sums(change * change, _starts(counted.lengths[moved])))
     changed = kept & (changed_norm > 0)
     largest_change = changed_norm.max(initial=0.0)
-    old_norm = np.zeros(n, dtype=np.float64)
+    old_norm = np.zeros(align.n, dtype=np.float64)
     old_norm[kept] = np.sqrt(_row_sums(previous.weights.astype(np.float64) ** 2, previous.indptr))[mapping[kept]]
     norm = old_norm.copy()  # a row not weighed again is the same row: the same sum
-    norm[rows] = np.sqrt(_row_sums(data[entry].astype(np.float64) ** 2, sub_indptr))
+    norm[rows] = np.sqrt(_row_sums(counted.data[reweighed.entry].astype(np.float64) ** 2, reweighed.indptr))
     # |new - old score of i, j| <= |d_i|·|new_j| + |old_i|·|d_j| (Cauchy-Schwarz), over all j; with a margin
     slack = (changed_norm * norm.max(initial=0.0) + old_norm * largest_change) * (1 + 1e-9) + 4
     if largest_change == 0:
         slack[:] = 0.0  # no kept vector changed: every kept score is the same
-    # previous candidates in new positions; removed texts dropped
+    return changed, slack
+
+
+def _carried(previous: State, align: _Alignment) -> tuple[_Best, np.ndarray]:
+    """``(best, bound)``: the previous candidates and bounds of the kept texts in their new positions,
+    removed texts dropped (none for the added texts: candidates empty, bound 0)."""
+    n, kept, mapping = align.n, align.kept, align.mapping
     new_pos = np.full(n + 1, n, dtype=np.int64)
     new_pos[mapping[kept]] = np.flatnonzero(kept)
-    best = _Best(n, take, n)
+    best = _Best(n, align.take, n)
     best.cols[kept] = new_pos[np.minimum(previous.best_cols[mapping[kept]], n)]
     best.scores[kept] = np.where(best.cols[kept] < n, previous.best_scores[mapping[kept]], -np.inf)
     bound = np.zeros(n, dtype=np.float64)
     bound[kept] = previous.bound[mapping[kept]]
-    # rescore the candidates where either text changed: exact integer dot products
+    return best, bound
+
+
+def _rescore(best: _Best, changed: np.ndarray, matrix: _Rows) -> int:
+    """Rescore the candidates in ``best`` where either text ``changed`` (exact integer dot products of
+    ``matrix``'s rows), dropping those no longer positive; the number of candidates rescored."""
+    n = matrix.n
     held = best.cols < n
     redo = held & (changed[:, None] | changed[np.minimum(best.cols, n - 1)])
     if redo.any():
@@ -745,35 +880,51 @@ def _update(texts: Sequence[str], keys: list[str], k: int, previous: State) -> S
         a, b = np.where(changed[a], a, b), np.where(changed[a], b, a)  # a: a changed text (fewer distinct rows)
         best.scores[redo] = matrix.pair_scores(a, b).astype(np.float64)[where]
         best.positive()
-    best.order(kept)  # the rows now out of order (a candidate rescored, or removed) are ordered again
-    # the added texts: full rows; their scores with every text are candidates of every row
-    added_cols, added_scores, dense = _few_rows(matrix, added, take)
+    return int(redo.sum())
+
+
+def _add_texts(best: _Best, matrix: _Rows, align: _Alignment) -> None:
+    """The added texts' rows computed in full into ``best``; their scores with every kept text merged into
+    that text's candidates (by symmetry)."""
+    added, kept = align.added, align.kept
+    added_cols, added_scores, dense = _few_rows(matrix, added, align.take)
     if len(added):
         with_added = dense.T[kept]
         best.merge(kept, np.broadcast_to(added, with_added.shape).copy(), np.where(with_added > 0, with_added, -np.inf))
     best.cols[added], best.scores[added] = added_cols, added_scores
-    # certain candidates: above every score a text outside the list can have now
+
+
+def _keep_certain(best: _Best, bound: np.ndarray, slack: np.ndarray, align: _Alignment
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Keep in ``best`` only the certain candidates: above every score a text outside the list can have now
+    (``bound + slack``; module docstring, step 3). Returns per text ``(count, threshold, new bound)``:
+    the number of certain candidates (int), the threshold and the bound (float64) for the next update."""
+    n, added = align.n, align.added
     threshold = np.where(bound > 0, bound + slack, 0.0)
     threshold[added] = -1.0
     certain = best.scores > threshold[:, None]
     count = certain.sum(axis=1)
-    new_bound = np.where(count < take, threshold, np.maximum(threshold, best.scores[:, -1]))
+    new_bound = np.where(count < align.take, threshold, np.maximum(threshold, best.scores[:, -1]))
     new_bound[added] = best.bounds()[added]
     best.cols[~certain], best.scores[~certain] = n, -np.inf
-    # rows with fewer than k certain candidates (rare) are computed in full
-    again = np.flatnonzero((count < min(k, n - 1)) & kept & (threshold > 0))
-    if len(again):
-        again_best = _Best(len(again), take, n)
-        if len(again) <= 16:
-            again_best.cols, again_best.scores, _ = _few_rows(matrix, again, take)
-        else:  # many rows: scipy's sparse product
-            again_best.cols, again_best.scores, _ = _rows(_csr(indptr, indices, data, (n, max(len(vocabulary), 1))),
-                                                          again, take)
-        best.cols[again], best.scores[again] = again_best.cols, again_best.scores
-        new_bound[again] = again_best.bounds()
-    LAST_UPDATE.update(changed=int(changed.sum()), added=len(added), reweighed=len(rows),
-                       rescored=int(redo.sum()), recomputed=len(again))
-    return State(keys, vocabulary, indptr, indices, counts, data, best.cols, best.scores, new_bound, k)
+    return count, threshold, new_bound
+
+
+def _recompute(best: _Best, new_bound: np.ndarray, again: np.ndarray, matrix: _Rows, counted: _Counts,
+               take: int) -> None:
+    """Compute the rows ``again`` in full into ``best`` and ``new_bound``: a few without scipy
+    (:func:`_few_rows`), many with scipy's sparse product (:func:`_rows` of the ``counted`` matrix)."""
+    if not len(again):
+        return
+    n = matrix.n
+    again_best = _Best(len(again), take, n)
+    if len(again) <= 16:
+        again_best.cols, again_best.scores, _ = _few_rows(matrix, again, take)
+    else:  # many rows: scipy's sparse product
+        again_best.cols, again_best.scores, _ = _rows(_csr(counted.indptr, counted.indices, counted.data,
+                                                           (n, matrix.columns)), again, take)
+    best.cols[again], best.scores[again] = again_best.cols, again_best.scores
+    new_bound[again] = again_best.bounds()
 
 
 def _mapping(keys: list[str], old_keys: list[str]) -> np.ndarray:

@@ -26,11 +26,11 @@ The state (with the pieces) is saved for the next build unless nothing changed.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 import numpy as np
 
-from .state import PackedParts, Prepared, _ranges, prepare, save_state
+from .state import PackedParts, Prepared, ranges, prepare, save_state
 from .indexer import bm25_scores
 from ..model.site import Paper
 from .documents import FIELDS
@@ -92,7 +92,7 @@ def _edited_terms(prep: Prepared, fields: int) -> np.ndarray | None:
     known = prep.old_term >= 0
     final_of_old = np.full(len(old.vocab), -1, np.int64)
     final_of_old[prep.old_term[known]] = np.flatnonzero(known)
-    before_term = final_of_old[old.term[_ranges(old.starts[rows], sizes)]]
+    before_term = final_of_old[old.term[ranges(old.starts[rows], sizes)]]
     kept = before_term >= 0
     before = np.repeat(rows, sizes)[kept] * n_terms + before_term[kept]
     # Within a row every term is held once: a pair found once is in one of the two sides only.
@@ -147,6 +147,19 @@ def _gap_values(term: np.ndarray, head: np.ndarray) -> np.ndarray:
     return gap
 
 
+class _Splices(NamedTuple):
+    """The changed entries of kept rows, written anew in place of their old text (:func:`_splices`), in
+    entry order: per entry its ``row`` (int64), where its old gap and score stand in the state's text
+    (``at``) and their width there (``old_width``), the width of the new ones (``new_width``); ``text``:
+    the new gaps and scores packed, entry after entry."""
+
+    row: np.ndarray
+    at: np.ndarray
+    old_width: np.ndarray
+    new_width: np.ndarray
+    text: str
+
+
 def _vectors(prep: Prepared, score: np.ndarray, fields: int) -> tuple[bytes, np.ndarray]:
     """``(vectors, sizes per row)`` of ``prep`` with the entries' scores ``score``. A row (field vector)
     of a paper the state holds has the entries of its row in the state, in the same order (the same
@@ -160,58 +173,99 @@ def _vectors(prep: Prepared, score: np.ndarray, fields: int) -> tuple[bytes, np.
     if packed is None or not len(old.digests) or not len(old.term):
         text, sizes = vector_parts(prep.term, prep.row, score, n_rows)
         return text.encode("ascii"), sizes
-    starts, old_entry = prep.starts, prep.old_entry
-    kept = old_entry >= 0  # the entries of rows the state holds (a new paper's entries are -1)
-    differs = packed.scores[old_entry] != score  # (-1 reads the last score: a new paper's, masked below)
-    heads = starts[:-1][starts[1:] > starts[:-1]]  # the first entry of each row that has entries
-    if not np.array_equal(prep.old_term, np.arange(len(old.vocab))):
-        # A kept entry's gap changed when its term number moved otherwise than the entry's before it.
-        moved = (np.arange(len(prep.terms)) - prep.old_term)[prep.term]
-        gap_moved = np.empty(len(moved), bool)
-        np.not_equal(moved[1:], moved[:-1], out=gap_moved[1:])
-        gap_moved[heads] = moved[heads] != 0
-        differs |= gap_moved
-    differs &= kept
-    changed = np.flatnonzero(differs)
-    row = prep.row[changed]
-    splice = np.zeros(n_rows, bool)
-    splice[row] = True
+    kept = prep.old_entry >= 0  # the entries of rows the state holds (a new paper's entries are -1)
+    changed = _changed_entries(prep, score, kept)
     fresh = np.repeat(prep.source >= len(old.digests), fields)  # rows of papers the state lacks: packed whole
     pick = np.flatnonzero(~kept)
     text, fresh_sizes = vector_parts(prep.term[pick], prep.row[pick], score[pick], n_rows)
     old_row = (prep.source[:, None] * fields + np.arange(fields)).reshape(-1).clip(max=len(packed.vector_sizes) - 1)
     old_begin = _starts(packed.vector_sizes)[old_row]  # per row: its part in the state's text
     old_size = packed.vector_sizes[old_row]
-    # Where each changed entry's old gap and score stand in the state's text: at its row's start for a
-    # row's first entry, else after the old numbers of the entries before it in the row.
+    splices = _splices(prep, score, changed, old_begin)
+    # Whole rows come from the state's text (kept) or the fresh rows' text (new papers).
+    whole_begin = np.where(fresh, len(packed.vectors) + _starts(fresh_sizes)[:-1], old_begin)
+    whole_size = np.where(fresh, fresh_sizes, old_size)
+    begins, sizes = _pieces(splices, whole_begin, whole_size, old_begin, old_size, len(packed.vectors) + len(text))
+    row_sizes = whole_size + np.bincount(
+        splices.row, weights=splices.new_width - splices.old_width, minlength=n_rows).astype(np.int64)
+    return _gather([packed.vectors, text.encode("ascii"), splices.text.encode("ascii")], begins, sizes), row_sizes
+
+
+def _changed_entries(prep: Prepared, score: np.ndarray, kept: np.ndarray) -> np.ndarray:
+    """The entries (int64, ascending) of rows the state holds (``kept``, per entry) whose score (``score``)
+    or term gap differs from the state's."""
+    old = prep.old
+    differs = old.packed.scores[prep.old_entry] != score  # (-1 reads the last score: a new paper's, masked below)
+    if not np.array_equal(prep.old_term, np.arange(len(old.vocab))):
+        differs |= _gaps_moved(prep)
+    differs &= kept
+    return np.flatnonzero(differs)
+
+
+def _gaps_moved(prep: Prepared) -> np.ndarray:
+    """Per entry (bool): whether its term gap (or a row's first term number) changed because term numbers
+    moved: its term number moved otherwise than the entry's before it (for a row's first entry: at all)."""
+    starts = prep.starts
+    heads = starts[:-1][starts[1:] > starts[:-1]]  # the first entry of each row that has entries
+    moved = (np.arange(len(prep.terms)) - prep.old_term)[prep.term]
+    gap_moved = np.empty(len(moved), bool)
+    np.not_equal(moved[1:], moved[:-1], out=gap_moved[1:])
+    gap_moved[heads] = moved[heads] != 0
+    return gap_moved
+
+
+def _splices(prep: Prepared, score: np.ndarray, changed: np.ndarray, old_begin: np.ndarray) -> _Splices:
+    """The :class:`_Splices` of the ``changed`` entries (ascending), the rows' parts in the state's text
+    starting at ``old_begin`` (per row). An entry's old gap and score stand at its row's start for a row's
+    first entry, else after the old numbers of the entries before it in the row."""
+    old, starts, old_entry = prep.old, prep.starts, prep.old_entry
+    row = prep.row[changed]
     head = changed == starts[row]
     before = changed - 1
     before[head] = changed[head]
     old_term = old.term[old_entry[changed]].astype(np.int64)
     old_gap = np.where(head, old_term, old_term - old.term[old_entry[before]] - 1)
-    old_score = packed.scores[old_entry[changed]].astype(np.int64)
+    old_score = old.packed.scores[old_entry[changed]].astype(np.int64)
     old_width = _widths(old_gap) + _widths(old_score)
     at = old_begin[row]
     inner = np.flatnonzero(~head)
     if len(inner):
-        rows = np.unique(row[inner])
-        sizes = starts[rows + 1] - starts[rows]
-        entries = _ranges(starts[rows], sizes)  # every entry of those rows, ascending
-        first = np.zeros(len(entries), bool)
-        first[_starts(sizes)[:-1]] = True
-        term_then = old.term[old_entry[entries]].astype(np.int64)
-        width = _widths(_gap_values(term_then, first)) + _widths(packed.scores[old_entry[entries]].astype(np.int64))
-        end = np.cumsum(width)
-        offset = end - width - (end - width)[np.flatnonzero(first)][np.cumsum(first) - 1]
-        at[inner] += offset[np.searchsorted(entries, changed[inner])]
+        at[inner] += _offsets_in_rows(prep, changed[inner], row[inner])
     term = prep.term[changed]
     values = np.empty(2 * len(changed), np.int64)
     values[0::2] = np.where(head, term, term - prep.term[before] - 1)
     values[1::2] = score[changed]
-    new_text, new_width = pack_numbers(values), _widths(values)
-    new_width = new_width[0::2] + new_width[1::2]
-    # Pieces in output order (row, then place in the row): whole rows; a spliced row's old text up to
-    # each changed entry, the entry anew, and after the last one the rest of the row.
+    new_width = _widths(values)
+    return _Splices(row, at, old_width, new_width[0::2] + new_width[1::2], pack_numbers(values))
+
+
+def _offsets_in_rows(prep: Prepared, entries_at: np.ndarray, rows_of: np.ndarray) -> np.ndarray:
+    """Per entry of ``entries_at`` (ascending, none a row's first; their rows ``rows_of``), where its old
+    numbers start within its row's part of the state's text: the widths of the old gaps and scores of
+    the entries before it in the row, summed (for every entry of those rows at once, by one cumulative sum)."""
+    old, starts, old_entry = prep.old, prep.starts, prep.old_entry
+    rows = np.unique(rows_of)
+    sizes = starts[rows + 1] - starts[rows]
+    entries = ranges(starts[rows], sizes)  # every entry of those rows, ascending
+    first = np.zeros(len(entries), bool)
+    first[_starts(sizes)[:-1]] = True
+    term_then = old.term[old_entry[entries]].astype(np.int64)
+    width = _widths(_gap_values(term_then, first)) + _widths(old.packed.scores[old_entry[entries]].astype(np.int64))
+    end = np.cumsum(width)
+    offset = end - width - (end - width)[np.flatnonzero(first)][np.cumsum(first) - 1]
+    return offset[np.searchsorted(entries, entries_at)]
+
+
+def _pieces(splices: _Splices, whole_begin: np.ndarray, whole_size: np.ndarray, old_begin: np.ndarray,
+            old_size: np.ndarray, new_at: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(begins, sizes)`` of the byte ranges of the sources :func:`_vectors` gathers, in output order (row,
+    then place in the row): a row without splices whole (``whole_begin``, ``whole_size``); a spliced row's
+    old text (``old_begin``, ``old_size`` per row) up to each changed entry, the entry anew (the splices'
+    text at ``new_at``), and after the last one the rest of the row."""
+    n_rows = len(whole_size)
+    row, at, old_width, new_width = splices.row, splices.at, splices.old_width, splices.new_width
+    splice = np.zeros(n_rows, bool)
+    splice[row] = True
     same_row = np.r_[False, row[1:] == row[:-1]] if len(row) else np.zeros(0, bool)
     last = np.r_[~same_row[1:], True] if len(row) else np.zeros(0, bool)
     rank = np.arange(len(row)) - np.maximum.accumulate(np.where(same_row, 0, np.arange(len(row))))
@@ -219,18 +273,13 @@ def _vectors(prep: Prepared, score: np.ndarray, fields: int) -> tuple[bytes, np.
     previous_end[1:] = (at + old_width)[:-1]
     from_ = np.where(same_row, previous_end, old_begin[row])
     whole = np.flatnonzero(~splice)
-    blob1, blob2 = len(packed.vectors), len(packed.vectors) + len(text)
     piece_row = np.concatenate([whole, row, row, row[last]])
     piece_place = np.concatenate([np.zeros(len(whole), np.int64), 2 * rank, 2 * rank + 1,
                                   np.full(int(last.sum()), 2 * n_rows + 2 * len(row), np.int64)])
-    begins = np.concatenate([np.where(fresh[whole], blob1 + _starts(fresh_sizes)[:-1][whole], old_begin[whole]),
-                             from_, blob2 + _starts(new_width)[:-1], (at + old_width)[last]])
-    sizes = np.concatenate([np.where(fresh[whole], fresh_sizes[whole], old_size[whole]), at - from_, new_width,
-                            (old_begin + old_size)[row[last]] - (at + old_width)[last]])
+    begins = np.concatenate([whole_begin[whole], from_, new_at + _starts(new_width)[:-1], (at + old_width)[last]])
+    sizes = np.concatenate([whole_size[whole], at - from_, new_width, (old_begin + old_size)[row[last]] - (at + old_width)[last]])
     order = np.lexsort((piece_place, piece_row))
-    row_sizes = np.where(fresh, fresh_sizes, old_size) + np.bincount(
-        row, weights=new_width - old_width, minlength=n_rows).astype(np.int64)
-    return _gather([packed.vectors, text.encode("ascii"), new_text.encode("ascii")], begins[order], sizes[order]), row_sizes
+    return begins[order], sizes[order]
 
 
 def _records(prep: Prepared, papers: Sequence[Paper], record) -> tuple[bytes, np.ndarray]:

@@ -56,7 +56,7 @@ import os
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 import numpy as np
 
@@ -241,8 +241,11 @@ def save_state(path: Path, state: TermState) -> bool:
         return False
 
 
-def _ranges(begins: np.ndarray, sizes: np.ndarray) -> np.ndarray:
-    """Concatenation of ``arange(b, b + s)`` for each begin ``b`` and size ``s`` (int64)."""
+def ranges(begins: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """The concatenation of ``arange(b, b + s)`` for each begin ``b`` and size ``s`` (int64 arrays of the
+    same length, sizes non-negative), as one int64 array of ``sizes.sum()`` positions, made with one
+    ``repeat`` and one ``arange`` (no Python step per range). E.g. the entries of some CSR rows:
+    ``ranges(starts[rows], starts[rows + 1] - starts[rows])``."""
     total = int(sizes.sum())
     if not total:
         return np.zeros(0, np.int64)
@@ -331,6 +334,21 @@ def text_digests(papers: Sequence[Paper], old: TermState, models: Sequence[bytes
     return [known.get(m) or paper_digest(p) for p, m in zip(papers, models)]
 
 
+@dataclass
+class _Fresh:
+    """The papers of a build the state lacks, tokenized (:func:`_tokenize_fresh`). ``source`` (int64, per
+    paper of the build): its index in the state, or ``len(old.digests)`` plus its number among the fresh
+    papers; ``count``: the fresh papers; per (fresh paper, field) row, its token count (``lengths``) and
+    distinct terms (``sizes``); per entry of those rows, by row, its term (``terms``) and frequency (``tf``)."""
+
+    source: np.ndarray
+    count: int
+    lengths: list[int]
+    sizes: list[int]
+    terms: list[str]
+    tf: list[int]
+
+
 def prepare(papers: Sequence[Paper], path: Path | None, models: Sequence[bytes] | None = None) -> Prepared:
     """The index entries of ``papers`` (:class:`Prepared`), reusing the tokenized papers of the state
     saved at ``path`` (None: no state) and tokenizing (:func:`search.document_terms`) the others.
@@ -338,16 +356,32 @@ def prepare(papers: Sequence[Paper], path: Path | None, models: Sequence[bytes] 
     find papers the state holds without hashing their texts (:func:`text_digests`), and kept in the
     state. Saves nothing. Never raises because of the state file (raises ValueError when ``models`` is
     not one 32-byte digest per paper)."""
-    if models is not None:
-        models = list(models)
-        if len(models) != len(papers) or any(len(m) != MODEL_DIGEST_SIZE for m in models):
-            raise ValueError(f"{len(papers)} papers need as many {MODEL_DIGEST_SIZE}-byte model digests")
+    models = _checked_models(papers, models)
     old = (load_state(path) if path is not None else None) or _empty()
     digests = text_digests(papers, old, models)
-    known = {d: i for i, d in enumerate(old.digests)}
-    n_old, v_old = len(old.digests), len(old.vocab)
+    fresh = _tokenize_fresh(papers, digests, old)
+    new_terms, new_term = _number_new_terms(old.vocab, fresh)
+    merged, position = _merge_order(old.vocab, new_terms)
+    pool = _pool(old, fresh, position, new_term, len(merged))
+    return _laid_out(old, fresh.source, merged, position, pool, digests, models)
 
-    # Tokenize the papers whose texts are not in the state; their terms numbered after the old vocabulary.
+
+def _checked_models(papers: Sequence[Paper], models: Sequence[bytes] | None) -> list[bytes] | None:
+    """``models`` as a list (None stays None); raises ValueError unless it is one
+    :data:`MODEL_DIGEST_SIZE`-byte digest per paper."""
+    if models is None:
+        return None
+    models = list(models)
+    if len(models) != len(papers) or any(len(m) != MODEL_DIGEST_SIZE for m in models):
+        raise ValueError(f"{len(papers)} papers need as many {MODEL_DIGEST_SIZE}-byte model digests")
+    return models
+
+
+def _tokenize_fresh(papers: Sequence[Paper], digests: list[bytes], old: TermState) -> _Fresh:
+    """Where each paper's rows are (in ``old``, by its digest of ``digests``, or fresh) and the fresh
+    papers tokenized (:func:`search.document_terms`), in order (:class:`_Fresh`)."""
+    known = {d: i for i, d in enumerate(old.digests)}
+    n_old = len(old.digests)
     source = np.empty(len(papers), np.int64)
     fresh = 0
     new_lengths: list[int] = []
@@ -368,35 +402,59 @@ def prepare(papers: Sequence[Paper], path: Path | None, models: Sequence[bytes] 
             new_sizes.append(len(counts))
             fresh_terms.extend(counts)
             fresh_tf.extend(counts.values())
-    new_terms: list[str] = []
-    new_term = np.zeros(0, np.int64)
-    if fresh:
-        lookup = dict(zip(old.vocab, range(v_old)))
-        new_terms = [t for t in dict.fromkeys(fresh_terms) if t not in lookup]
-        lookup.update(zip(new_terms, range(v_old, v_old + len(new_terms))))
-        new_term = np.fromiter(map(lookup.__getitem__, fresh_terms), np.int64, len(fresh_terms))
-    merged, position = _merge_order(old.vocab, new_terms)
+    return _Fresh(source, fresh, new_lengths, new_sizes, fresh_terms, fresh_tf)
 
-    # The pool: old papers, then the fresh ones (rows of F fields each), term numbers merged.
+
+def _number_new_terms(old_vocab: list[str], fresh: _Fresh) -> tuple[list[str], np.ndarray]:
+    """``(new terms, term numbers)``: the fresh papers' terms ``old_vocab`` lacks, in order of first use,
+    and per fresh entry its term's number (int64): its place in ``old_vocab``, or after it among the new terms."""
+    if not fresh.count:
+        return [], np.zeros(0, np.int64)
+    v_old = len(old_vocab)
+    lookup = dict(zip(old_vocab, range(v_old)))
+    new_terms = [t for t in dict.fromkeys(fresh.terms) if t not in lookup]
+    lookup.update(zip(new_terms, range(v_old, v_old + len(new_terms))))
+    return new_terms, np.fromiter(map(lookup.__getitem__, fresh.terms), np.int64, len(fresh.terms))
+
+
+class _Pool(NamedTuple):
+    """The rows of the state's papers, then the fresh ones' (rows of F fields each): ``lengths`` (int64,
+    ``(P, F)``), ``starts`` (int64, ``P * F + 1``) and per entry ``term`` (int64, numbered in the merged
+    vocabulary) and ``tf`` (int64); within a row, entries by ascending term."""
+
+    lengths: np.ndarray
+    starts: np.ndarray
+    term: np.ndarray
+    tf: np.ndarray
+
+
+def _pool(old: TermState, fresh: _Fresh, position: np.ndarray, new_term: np.ndarray, n_terms: int) -> _Pool:
+    """The :class:`_Pool` of ``old``'s papers and the ``fresh`` ones, term numbers merged: ``position``
+    (int64) maps the old terms' and then the new terms' numbers to the merged vocabulary of ``n_terms``
+    terms, ``new_term`` (int64) is the fresh entries' numbers before merging (:func:`_number_new_terms`)."""
     pool_term = position[old.term]
-    if fresh:
-        sizes = np.array(new_sizes, np.int64)
-        fresh_term = position[new_term]
-        fresh_tf = np.fromiter(fresh_tf, np.int64, len(fresh_tf))
-        order = np.argsort(np.repeat(np.arange(len(sizes), dtype=np.int64), sizes) * max(len(merged), 1) + fresh_term)
-        lengths = np.concatenate([old.lengths, np.array(new_lengths, np.int64).reshape(fresh, _F)])
-        starts = np.concatenate([[0], np.cumsum(np.concatenate([np.diff(old.starts), sizes]))]).astype(np.int64)
-        pool_term = np.concatenate([pool_term, fresh_term[order]])
-        pool_tf = np.concatenate([old.tf.astype(np.int64), fresh_tf[order]])
-    else:
-        lengths, starts = old.lengths, old.starts
-        pool_tf = old.tf.astype(np.int64)
+    if not fresh.count:
+        return _Pool(old.lengths, old.starts, pool_term, old.tf.astype(np.int64))
+    sizes = np.array(fresh.sizes, np.int64)
+    fresh_term = position[new_term]
+    fresh_tf = np.fromiter(fresh.tf, np.int64, len(fresh.tf))
+    order = np.argsort(np.repeat(np.arange(len(sizes), dtype=np.int64), sizes) * max(n_terms, 1) + fresh_term)
+    lengths = np.concatenate([old.lengths, np.array(fresh.lengths, np.int64).reshape(fresh.count, _F)])
+    starts = np.concatenate([[0], np.cumsum(np.concatenate([np.diff(old.starts), sizes]))]).astype(np.int64)
+    return _Pool(lengths, starts, np.concatenate([pool_term, fresh_term[order]]),
+                 np.concatenate([old.tf.astype(np.int64), fresh_tf[order]]))
 
-    # This build's rows and entries, by paper then field.
+
+def _laid_out(old: TermState, source: np.ndarray, merged: list[str], position: np.ndarray, pool: _Pool,
+              digests: list[bytes], models: list[bytes] | None) -> Prepared:
+    """This build's rows and entries (by paper, then field) picked from the ``pool`` by ``source`` (per paper,
+    its pool paper), terms no picked entry holds dropped from ``merged`` (merged positions of the old
+    terms: ``position``), as :class:`Prepared`."""
+    v_old = len(old.vocab)
     rows = (source[:, None] * _F + np.arange(_F)).reshape(-1)
-    row_sizes = starts[rows + 1] - starts[rows]
-    picked = _ranges(starts[rows], row_sizes)
-    term = pool_term[picked]
+    row_sizes = pool.starts[rows + 1] - pool.starts[rows]
+    picked = ranges(pool.starts[rows], row_sizes)
+    term = pool.term[picked]
     df = np.bincount(term, minlength=len(merged))
     used = df > 0
     final = np.cumsum(used) - 1
@@ -406,9 +464,9 @@ def prepare(papers: Sequence[Paper], path: Path | None, models: Sequence[bytes] 
     old_of_merged[position[:v_old]] = np.arange(v_old)
     return Prepared(
         terms=tuple(merged) if used.all() else tuple(t for t, u in zip(merged, used.tolist()) if u),
-        df=df[used], term=term, tf=pool_tf[picked],
+        df=df[used], term=term, tf=pool.tf[picked],
         row=np.repeat(np.arange(len(rows), dtype=np.int64), row_sizes),
-        lengths=lengths[source], starts=np.concatenate([[0], np.cumsum(row_sizes)]).astype(np.int64),
+        lengths=pool.lengths[source], starts=np.concatenate([[0], np.cumsum(row_sizes)]).astype(np.int64),
         digests=digests, models=models, source=source, old=old, old_term=old_of_merged[used],
         old_entry=np.where(picked < len(old.term), picked, -1))
 
