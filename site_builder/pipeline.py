@@ -12,12 +12,12 @@ from typing import TYPE_CHECKING, Callable
 
 import jinja2
 
-from .incremental import lists as listcache, strmemo, unchanged
+from .incremental import lists as listcache, unchanged
 from .model import urls
 from . import parallel
 from .output.bibfiles import write_bib_files
 from .output.papersjson import write_papers_json
-from .incremental.cache import BuildCache, files_not_as_recorded, paper_work, read_manifest
+from .incremental.cache import BuildCache, CacheChanges, files_not_as_recorded, paper_work, read_manifest
 from .incremental.digest import code_version
 from .config import SiteConfig, toml_error_location
 from .diagnostics import Diagnostics
@@ -291,47 +291,45 @@ def write_site(site: Site, output: Output, library: Library | None = None, updat
     return len(outline)
 
 
-def other_files_job(write: Callable[[], None], output: Output, cache: BuildCache) -> Callable[[], dict]:
+@dataclass
+class OtherFiles:
+    """What :func:`other_files_job` changed in the forked process (picklable), for :func:`apply_other_files`:
+    the paths it ``written`` and ``kept`` into its copy of the output, and what its copy of the cache recorded
+    (:meth:`BuildCache.changes_since <site_builder.incremental.cache.BuildCache.changes_since>`)."""
+
+    written: set[str]
+    kept: set[str]
+    cache: CacheChanges
+
+
+def other_files_job(write: Callable[[], None], output: Output, cache: BuildCache) -> Callable[[], OtherFiles]:
     """A job for :func:`parallel.start_background`: run ``write`` (which writes files into ``output``'s
     staging folder and notes them in ``cache``) in the forked process, and return what it changed in
-    this process's copies of ``output`` and ``cache``, for :func:`apply_other_files` in the parent.
+    this process's copies of ``output`` and ``cache`` (:class:`OtherFiles`), for :func:`apply_other_files`
+    in the parent.
 
     The pages the parent writes or keeps meanwhile are not in the job's ``output``: the 404 page takes
     the top-level names of the pages from the outline (:func:`~site_builder.output.hosting.write_hosting_files`),
-    and a path written by both is refused by :func:`apply_other_files`. The result is a dict: ``written``
-    and ``kept`` (new paths of ``output``), ``manifest`` and ``parts`` (new or changed entries of ``cache``), ``reused``/``rendered`` (counter increments),
-    ``diagnostics`` (new cache diagnostics) and ``strings`` (new :mod:`strmemo` entries per table).
+    and a path written by both is refused by :func:`apply_other_files`.
     """
-    def job() -> dict:
+    def job() -> OtherFiles:
         written, kept = set(output.written), set(output.kept)
-        manifest, parts = dict(cache.manifest), dict(cache._parts)
-        reused, rendered, diagnostics = cache.reused, cache.rendered, len(cache.diagnostics.items)
-        tables = strmemo.mark()
+        mark = cache.mark()
         write()
-        strings = strmemo.added_since(tables)
-        return {"written": output.written - written, "kept": output.kept - kept,
-                "manifest": {p: v for p, v in cache.manifest.items() if manifest.get(p) is not v},
-                "parts": {p: v for p, v in cache._parts.items() if parts.get(p) is not v},
-                "reused": cache.reused - reused, "rendered": cache.rendered - rendered,
-                "diagnostics": cache.diagnostics.items[diagnostics:], "strings": strings}
+        return OtherFiles(output.written - written, output.kept - kept, cache.changes_since(mark))
     return job
 
 
-def apply_other_files(delta: dict, output: Output, cache: BuildCache) -> None:
+def apply_other_files(delta: OtherFiles, output: Output, cache: BuildCache) -> None:
     """Take into ``output`` and ``cache`` what :func:`other_files_job` changed in the forked process.
 
     Raises :class:`~site_builder.output.writer.OutputError` when a path it wrote is also this process's."""
-    clash = delta["written"] & output.written
+    clash = delta.written & output.written
     if clash:
         raise OutputError(f"refusing to write {min(clash)!r}: written twice")
-    output.written.update(delta["written"])
-    output.kept.update(delta["kept"])
-    cache.manifest.update(delta["manifest"])
-    cache._parts.update(delta["parts"])
-    cache.reused += delta["reused"]
-    cache.rendered += delta["rendered"]
-    cache.diagnostics.extend(delta["diagnostics"])
-    strmemo.merge(delta["strings"])
+    output.written.update(delta.written)
+    output.kept.update(delta.kept)
+    cache.apply(delta.cache)
 
 
 def build(seeds: Path, out: Path, config: SiteConfig, strict: bool = False,

@@ -52,26 +52,22 @@ beyond one site's worth.
 
 from __future__ import annotations
 
-import json
-import marshal
 import os
-import tempfile
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
 from . import strmemo
 from .digest import FORMAT, Fingerprinter, code_version, content_digest
+from .store import MANIFEST_SUFFIX, Store, decode_marshal
 from ..diagnostics import Diagnostics
 from ..read.duplicates import paper_id
 from ..text.render import RenderedAbstract, render_abstract, render_inline
 from ..text.titles import derive_title
 
 MEMO_NAME = "memo.json"
-#: First bytes of an output manifest; the rest is :mod:`marshal` data (version :data:`MANIFEST_MARSHAL`)
-#: of a dict. marshal, not JSON: the 10,000-paper manifest (~30,000 files, ~5 MB) loads in ~0.03 s and saves
-#: in ~0.01 s, against ~0.09 s and ~0.11-0.17 s as JSON (a one-abstract rebuild does both).
-MANIFEST_MAGIC = b"site-builder manifest\n"
-MANIFEST_MARSHAL = 4
+#: Output manifests, the strings and the list items' HTML are ``.marshal`` files, the memo a JSON file: all read
+#: and written by :class:`~site_builder.incremental.store.Store` (its codec and corrupt-file warning).
 #: The tables of :mod:`strmemo` (~100,000 entries at 10,000 papers), in the manifest's format (marshal keeps
 #: their tuple keys as they are: ~0.03 s to load and check, against ~0.05 s as JSON).
 STRINGS_NAME = "strings.marshal"
@@ -92,6 +88,8 @@ class BuildCache:
         self.folder = Path(folder) if folder is not None else None
         self.diagnostics = diagnostics if diagnostics is not None else Diagnostics()
         self.code = code_version()
+        #: The cache's files (one codec, one corrupt-file warning), for stages keeping values of their own.
+        self.store = Store(self.folder, self.code, self.diagnostics)
         self.fingerprints = Fingerprinter()
         self._memo_old: dict[str, Any] = {}
         self._memo_new: dict[str, Any] = {}
@@ -113,7 +111,6 @@ class BuildCache:
         self._parts: dict[str, list] = {}
         self.plan: dict | None = None  # this build's, saved with the manifest
         self._out: Path | None = None
-        self._warned_write = False
         # The previous build's files checked early in a forked process (see check_files_meanwhile):
         self._check: tuple[dict, Any] | None = None  # (the manifest checked, its job's handle)
         self._not_as_recorded: set[str] | None = None  # its answer, once taken
@@ -126,9 +123,9 @@ class BuildCache:
         #: (set by a build that runs :meth:`run_deferred`; see :func:`site_builder.incremental.lists.read_lists`).
         self.defer_writes = False
         if self.folder is not None:
-            data = self._load(self.folder / MEMO_NAME)
+            data = self.store.load(self.folder / MEMO_NAME)
             self._memo_dirty = data is None  # (re)write a missing, stale or corrupt memo file
-            strings = self._load(self.folder / STRINGS_NAME)
+            strings = self.store.load(self.folder / STRINGS_NAME)
             self._strings_dirty = strings is None or not strmemo.load_tables(strings.get("tables"))
             if data is not None:
                 self._memo_old = data.get("entries", {}) if isinstance(data.get("entries"), dict) else {}
@@ -142,51 +139,7 @@ class BuildCache:
 
     def read_bytes(self, path: Path) -> bytes | None:
         """The bytes of the cache file at ``path``; None when it is missing, or unreadable (with a warning)."""
-        try:
-            return path.read_bytes()
-        except FileNotFoundError:
-            return None
-        except OSError as exc:
-            self.diagnostics.warning(str(path), 0, f"cache file unreadable, ignored: {exc.strerror}")
-            return None
-
-    def _load(self, path: Path) -> dict | None:
-        """The JSON object at ``path`` if it is a cache file of this code version, else None.
-
-        A missing file or one of another code version is silently None; an
-        unreadable or malformed one is None with a warning.
-        """
-        raw = self.read_bytes(path)
-        if raw is None:
-            return None
-        try:
-            data = _decode_manifest(raw) if path.suffix == MANIFEST_SUFFIX else json.loads(raw.decode("utf-8"))
-            if not isinstance(data, dict) or not isinstance(data.get("format"), int):
-                raise ValueError("not a cache file")
-        except (ValueError, UnicodeDecodeError) as exc:
-            self.diagnostics.warning(str(path), 0, f"cache file corrupt, ignored: {exc}")
-            return None
-        if data.get("format") != FORMAT or data.get("code") != self.code:
-            return None
-        return data
-
-    def _save(self, path: Path, payload: dict) -> None:
-        """Write ``payload`` (plus format and code version) to ``path`` atomically, as :mod:`marshal` data after
-    :data:`MANIFEST_MAGIC` for a ``.marshal`` file (manifests, the strings), else JSON; warn once on failure."""
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-            data = {"format": FORMAT, "code": self.code, **payload}
-            if path.suffix == MANIFEST_SUFFIX:
-                raw = MANIFEST_MAGIC + marshal.dumps(data, MANIFEST_MARSHAL)
-            else:
-                # json.dumps, not json.dump: dump streams through the pure-Python encoder, several times slower
-                raw = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(raw)
-            os.replace(tmp, path)
-        except OSError as exc:
-            self.warn_write(path, exc)
+        return self.store.read_bytes(path)
 
     # -- memo of per-paper work ----------------------------------------------------------------
 
@@ -249,12 +202,8 @@ class BuildCache:
         self._deferred = []
 
     def warn_write(self, path: Path, exc: OSError) -> None:
-        """Report once per build that the cache file ``path`` could not be written (it only costs speed;
-        once also when another process of the build, e.g. the one writing the other files, reported it)."""
-        if self._warned_write or any(d.message.startswith(_WRITE_WARNING) for d in self.diagnostics.items):
-            return
-        self.diagnostics.warning(str(path), 0, f"{_WRITE_WARNING}: {exc.strerror or exc}")
-        self._warned_write = True
+        """Report once per build that the cache file ``path`` could not be written (:meth:`Store.warn_write`)."""
+        self.store.warn_write(path, exc)
 
     def _memo(self, kind: str, source: str):
         """The value of memo function ``kind`` (see :data:`MEMO_FUNCTIONS`) for ``source``."""
@@ -357,7 +306,7 @@ class BuildCache:
         :class:`site_builder.output.writer.PageFolder`. Empty when there is none (or no cache)."""
         if self.folder is None or None in shared:
             return {}
-        data = self._load(self._items_path(path))
+        data = self.store.load(self._items_path(path))
         if data is None or data.get("page") != path or data.get("shared") != list(shared):
             return {}
         items = data.get("items")
@@ -367,7 +316,7 @@ class BuildCache:
         """Keep ``items`` (:meth:`site_builder.output.writer.PageFolder.rendered_items` of the folder of the page
         ``path``) for :meth:`item_html` of a next build (nothing without a cache or with a ``shared`` None)."""
         if self.folder is not None and None not in shared and items:
-            self._save(self._items_path(path), {"page": path, "shared": list(shared), "items": items})
+            self.store.save(self._items_path(path), {"page": path, "shared": list(shared), "items": items})
 
     def _items_path(self, path: str) -> Path:
         assert self.folder is not None
@@ -386,7 +335,7 @@ class BuildCache:
         if self.folder is None:
             return
         if data is None:
-            data = self._load(self._manifest_path(self._out))
+            data = self.store.load(self._manifest_path(self._out))
         files = data.get("files") if data else None
         self._previous = files if isinstance(files, dict) else {}
         if self._check is not None and self._check[0] is not data:  # it checked another manifest's files
@@ -582,6 +531,29 @@ class BuildCache:
         st = file.stat()
         self._manifest[path] = [key, st.st_size, st.st_mtime_ns, st.st_ino]
 
+    def mark(self) -> CacheMark:
+        """Where this build's records stand now, for :meth:`changes_since` (e.g. in a forked process)."""
+        return CacheMark(dict(self._manifest), dict(self._parts), self.reused, self.rendered,
+                         len(self.diagnostics.items), strmemo.mark())
+
+    def changes_since(self, mark: CacheMark) -> CacheChanges:
+        """What this cache recorded since ``mark`` (:meth:`mark`): for :meth:`apply` in another process."""
+        manifest, parts = mark.manifest, mark.parts
+        return CacheChanges(manifest={p: v for p, v in self._manifest.items() if manifest.get(p) is not v},
+                            parts={p: v for p, v in self._parts.items() if parts.get(p) is not v},
+                            reused=self.reused - mark.reused, rendered=self.rendered - mark.rendered,
+                            diagnostics=self.diagnostics.items[mark.diagnostics:],
+                            strings=strmemo.added_since(mark.strings))
+
+    def apply(self, changes: CacheChanges) -> None:
+        """Take ``changes`` (:meth:`changes_since` of this cache's copy in another process) into this cache."""
+        self._manifest.update(changes.manifest)
+        self._parts.update(changes.parts)
+        self.reused += changes.reused
+        self.rendered += changes.rendered
+        self.diagnostics.extend(changes.diagnostics)
+        strmemo.merge(changes.strings)
+
     def save(self) -> None:
         """Write the memo (if it changed) and the manifest of this build (call after the output is committed),
         after the jobs :meth:`defer` took that no other process ran."""
@@ -589,9 +561,9 @@ class BuildCache:
         if self.folder is None:
             return
         if self._memo_dirty or set(self._memo_new) != set(self._memo_old):
-            self._save(self.folder / MEMO_NAME, {"entries": self._memo_new})
+            self.store.save(self.folder / MEMO_NAME, {"entries": self._memo_new})
         if self._strings_dirty or strmemo.changed():
-            self._save(self.folder / STRINGS_NAME, {"tables": strmemo.tables()})
+            self.store.save(self.folder / STRINGS_NAME, {"tables": strmemo.tables()})
             try:
                 (self.folder / _STRINGS_JSON).unlink(missing_ok=True)
             except OSError:
@@ -601,9 +573,36 @@ class BuildCache:
             if snapshot is not None:
                 from .unchanged import cache_state  # the cache as this build leaves it (but the manifests)
                 snapshot = {**snapshot, "cache": cache_state(self.folder)}
-            self._save(self._manifest_path(self._out), {"out": str(self._out), "files": self._manifest,
+            self.store.save(self._manifest_path(self._out), {"out": str(self._out), "files": self._manifest,
                                                         "plan": self.plan, "snapshot": snapshot,
                                                         "parts": self._parts})
+
+
+@dataclass(frozen=True)
+class CacheMark:
+    """Where a :class:`BuildCache`'s records stood (:meth:`BuildCache.mark`): copies of its manifest and
+    parts (``{path: entry}``), its counters, its number of diagnostics and a :func:`strmemo.mark`."""
+
+    manifest: dict
+    parts: dict
+    reused: int
+    rendered: int
+    diagnostics: int
+    strings: Any
+
+
+@dataclass
+class CacheChanges:
+    """What a :class:`BuildCache` recorded since a :class:`CacheMark` (:meth:`BuildCache.changes_since`), picklable:
+    new or changed ``manifest`` entries and ``parts`` (``{path: entry}``), the increments of ``reused`` and
+    ``rendered``, the new ``diagnostics`` and the new :mod:`strmemo` entries ``strings`` (per table)."""
+
+    manifest: dict = field(default_factory=dict)
+    parts: dict = field(default_factory=dict)
+    reused: int = 0
+    rendered: int = 0
+    diagnostics: list = field(default_factory=list)
+    strings: dict = field(default_factory=dict)
 
 
 def files_not_as_recorded(out: Path, files: dict) -> list[str]:
@@ -627,40 +626,16 @@ def files_not_as_recorded(out: Path, files: dict) -> list[str]:
     return result
 
 
-#: The warning about a cache file that could not be written (once per build).
-_WRITE_WARNING = "cannot write the build cache"
-
-
 def manifest_path(folder: Path, out: Path) -> Path:
     """The manifest file of the output folder ``out`` in the cache ``folder``."""
     return Path(folder) / "outputs" / f"{content_digest(str(Path(out).resolve()))[:24]}{MANIFEST_SUFFIX}"
-
-
-#: The file name suffix of output manifests (:data:`MANIFEST_MAGIC`).
-MANIFEST_SUFFIX = ".marshal"
-
-
-def _decode_manifest(raw: bytes) -> Any:
-    """The object of manifest file bytes ``raw`` (:data:`MANIFEST_MAGIC` + marshal data).
-
-    Raises ValueError when ``raw`` is not such a file (wrong first bytes, truncated or malformed data). marshal only builds str, int, list, dict, … objects, never runs code; its format
-    is documented at https://docs.python.org/3/library/marshal.html (stable across Python versions
-    for a given format version)."""
-    if not raw.startswith(MANIFEST_MAGIC):
-        raise ValueError("not a manifest file")
-    body = memoryview(raw)[len(MANIFEST_MAGIC):]
-    try:
-        data = marshal.loads(body)
-    except (EOFError, TypeError) as exc:
-        raise ValueError(f"truncated or malformed manifest: {exc}") from exc
-    return data
 
 
 def read_manifest(folder: Path, out: Path) -> dict | None:
     """The manifest of ``out`` in the cache ``folder`` when it is one of this code version, else None
     (quietly: a full build then reads it again and reports what is wrong)."""
     try:
-        data = _decode_manifest(manifest_path(folder, out).read_bytes())
+        data = decode_marshal(manifest_path(folder, out).read_bytes())
     except (OSError, ValueError):
         return None
     if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("code") != code_version():

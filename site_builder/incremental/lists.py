@@ -289,7 +289,7 @@ def _load(file: Path, cache: BuildCache) -> dict | None:
         if not isinstance(data, dict):
             raise ValueError("not a cache file")
     except Exception as exc:  # noqa: BLE001 - any corrupt pickle (UnpicklingError, EOFError, ValueError, …)
-        cache.diagnostics.warning(str(file), 0, f"cache file corrupt, ignored: {exc}")
+        cache.store.corrupt(file, exc)
         return None
     if data.get("format") != FORMAT or data.get("code") != cache.code:
         return None

@@ -123,7 +123,7 @@ def assign_keys(papers: Iterable, bases: Iterable[str] | None = None) -> dict[st
 
 
 #: The papers' base keys of the last build in the cache (a marshal file, see
-#: :meth:`BuildCache._load <site_builder.incremental.cache.BuildCache>`), with the digest of what they were made of.
+#: :class:`~site_builder.incremental.store.Store`), with the digest of what they were made of.
 BASE_KEYS_STATE = "bibkeys.marshal"
 
 
@@ -144,19 +144,20 @@ def cached_keys(papers: Sequence, cache, authors_digest: str | None) -> dict[str
     for this code version, else computed and saved there. ``cache``: a :class:`~site_builder.incremental.cache.BuildCache`
     (None, disabled, or no ``authors_digest``: computed). The keys are the same either way
     (``tests/test_model_incremental.py``); a malformed file is a cache warning and is rewritten."""
-    if cache is None or cache.folder is None or not isinstance(authors_digest, str):
+    if cache is None or not cache.enabled or not isinstance(authors_digest, str):
         return assign_keys(papers)
-    path = cache.folder / BASE_KEYS_STATE
-    digest = base_keys_digest(papers, authors_digest)
-    saved = cache._load(path)
-    if saved is not None and saved.get("digest") == digest:
-        bases = saved.get("bases")
-        if type(bases) is list and len(bases) == len(papers) and set(map(type, bases)) <= {str}:
-            return assign_keys(papers, bases)
-        cache.diagnostics.warning(str(path), 0, "cache file corrupt, ignored: not the papers' base keys")
-    bases = list(map(base_key, papers))
-    cache._save(path, {"digest": digest, "bases": bases})
+    bases = cache.store.cached(BASE_KEYS_STATE, base_keys_digest(papers, authors_digest),
+                               lambda: list(map(base_key, papers)), lambda bases: {"bases": bases},
+                               lambda saved: _saved_bases(saved, len(papers)), "the papers' base keys")
     return assign_keys(papers, bases)
+
+
+def _saved_bases(saved: dict, count: int) -> list[str] | None:
+    """The base keys in ``saved`` (a ``bibkeys.marshal`` value) when they are ``count`` strings, else None."""
+    bases = saved.get("bases")
+    if type(bases) is list and len(bases) == count and set(map(type, bases)) <= {str}:
+        return bases
+    return None
 
 
 def _letters(n: int) -> str:

@@ -173,7 +173,7 @@ def build_library(site, notes_dir: Path | None, diagnostics: Diagnostics, cache=
     problems: list[str] = []
     previous = related.load_state(path, cache.code, problems) if path is not None else None
     for problem in problems:
-        cache.diagnostics.warning(str(path), 0, f"cache file corrupt, ignored: {problem}")
+        cache.store.corrupt(path, problem)
     authors = cached_index(site.papers, cache)
     bib_keys = bibtex.cached_keys(site.papers, cache, getattr(authors, "input_digest", None))
     library = Library(site, load_notes(notes_dir, site.papers, diagnostics), related_state=previous,

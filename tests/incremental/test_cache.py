@@ -657,7 +657,7 @@ def test_other_files_written_in_a_background_process_are_recorded_as_in_one_proc
     apply = pipeline.apply_other_files
 
     def counting(delta, output, cache):
-        applied.append(sorted(delta["written"]))
+        applied.append(sorted(delta.written))
         return apply(delta, output, cache)
 
     def builds(site: Path, cache: Path) -> list:
