@@ -215,8 +215,7 @@ def template_bytecode(cache: BuildCache):
     """Jinja2's compiled templates kept in the cache folder (``templates/``), so a rebuild does not compile
     them again; None without a cache or when the folder cannot be made. Jinja2 checks each entry against
     the template's source (https://jinja.palletsprojects.com/en/3.1.x/api/#bytecode-cache); they are kept
-    in a folder per code version (the compiled code depends on :mod:`site_builder.jinja_fast` too), and
-    the folders and files of other versions are removed."""
+    in a folder per code version, and the folders and files of other versions are removed."""
     if cache.folder is None:
         return None
     folder = cache.folder / "templates"

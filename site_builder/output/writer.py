@@ -25,7 +25,6 @@ from typing import Callable
 import jinja2
 from markupsafe import Markup
 
-from .. import jinja_fast as jinja2_fast
 from ..model import urls
 from ..pages.plan import Page
 from ..pages.views import tags_in
@@ -51,8 +50,7 @@ def template_location(exc: BaseException) -> str:
 
 
 def make_environment(templates: Path) -> jinja2.Environment:
-    """A Jinja2 environment over ``templates`` with autoescaping and strict undefined, compiling and
-    rendering through :mod:`site_builder.jinja_fast` (the same output, cheaper).
+    """A Jinja2 environment over ``templates`` with autoescaping and strict undefined.
 
     Globals: ``link(target)`` (the URL of site-root relative ``target`` from the
     page being rendered), ``paper_item(item, show_track=True)`` (see :meth:`PageFolder.paper_item`),
@@ -61,7 +59,7 @@ def make_environment(templates: Path) -> jinja2.Environment:
     of its folder's :class:`PageFolder` (cheaper; they shadow the globals).
     All are pure functions of their arguments and the page's path.
     """
-    env = jinja2_fast.install(jinja2.Environment(
+    env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(templates)),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
@@ -69,7 +67,7 @@ def make_environment(templates: Path) -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
         auto_reload=False,  # one build: templates do not change while it runs (saves a stat per template and page)
-    ))
+    )
     env.globals["link"] = jinja2.pass_context(lambda ctx, target: relative_link(ctx["page"].path, target))
     env.globals["paper_item"] = jinja2.pass_context(
         lambda ctx, item, show_track=True: page_folder(env, ctx["page"].path, ctx["config"]).paper_item(item, show_track))

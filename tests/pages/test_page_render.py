@@ -1,6 +1,6 @@
-"""The page render path (writer.render_page, site_builder/jinja_fast.py, the per-folder caches) gives the
-bytes of Jinja2's own path: a stock Environment, stock Context and code generator, the macros module made
-for every page, every paper item and chrome part rendered afresh and links by urls.relative_url."""
+"""The page render path (writer.render_page, the per-folder caches) gives the bytes of the plain path: a
+stock jinja2.Environment, the macros module made for every page, every paper item and chrome part rendered
+afresh and links by urls.relative_url."""
 
 from __future__ import annotations
 
@@ -9,11 +9,9 @@ from pathlib import Path
 
 import jinja2
 import pytest
-from markupsafe import Markup, escape
 
 from conftest import CONFIG, ROOT, SEEDS
 from features_support import NOTES
-from site_builder import jinja_fast
 from site_builder.model import urls
 from site_builder.output import writer
 from site_builder.config import load_config
@@ -75,6 +73,8 @@ def corpus_lists(tmp_path_factory) -> Path:
 
 def assert_renders_like_stock(pages, common) -> None:
     env = writer.make_environment(TEMPLATES)
+    assert env.code_generator_class is jinja2.compiler.CodeGenerator  # Jinja2's own compiling and rendering
+    assert env.context_class is jinja2.runtime.Context
     _, stock = stock_environment()
     templates = set()
     for page in pages:
@@ -97,59 +97,6 @@ def test_corpus_pages_render_like_stock_jinja(corpus_lists):
     pages, common = site_pages(corpus_lists / "seeds", corpus_lists / "site.toml", None)
     assert len(pages) > 1500
     assert_renders_like_stock(pages, common)
-
-
-class Html:
-    def __init__(self, text):
-        self.text = text
-
-    def __html__(self):
-        return self.text
-
-
-@pytest.mark.parametrize("value", ["", "plain", "<a href='x'>&\"</a>", "é ☆ \u2028", Markup("<b>&amp;</b>"),
-                                   3, 2.5, None, True, Html("<i>raw</i>"), Html(Markup("<i>m</i>")),
-                                   ("a", "<"), type("S", (str,), {})("<sub>")])
-def test_escape_output_is_markupsafe_escape(value):
-    assert jinja_fast.escape_output(value) == str(escape(value))
-
-
-def test_escape_output_of_an_undefined_raises_like_escape():
-    env = jinja2.Environment(undefined=jinja2.StrictUndefined)
-    value = env.undefined(name="missing")
-    with pytest.raises(jinja2.UndefinedError):
-        escape(value)
-    with pytest.raises(jinja2.UndefinedError):
-        jinja_fast.escape_output(value)
-
-
-def test_fast_context_calls_like_jinja_context():
-    """pass_context (function and callable object), pass_environment, bound methods, builtins, a
-    StopIteration, inside a loop (the generated code passes _loop_vars): as Jinja2's own Context."""
-
-    class WithContext:
-        @jinja2.pass_context
-        def __call__(self, ctx, x):
-            return f"{ctx['who']}:{x}"
-
-    class Plain:
-        def method(self, x):
-            return f"m{x}"
-
-        @jinja2.pass_context
-        def with_context(self, ctx, x):
-            return f"c{ctx['who']}{x}"
-
-    source = ("{% for i in [1] %}{{ f(i) }}|{{ g(i) }}|{{ o.method(i) }}|{{ o.with_context(i) }}|{{ d(i) }}"
-              "|{{ e(i) }}|{{ k() is undefined }}{% set j = i %}{{ f(j) }}{% endfor %}")
-    values = dict(who="<me>", f=jinja2.pass_context(lambda ctx, x: f"{ctx['who']}{x}{ctx.get('j')}"),
-                  g=WithContext(), o=Plain(), d={1: "<one>"}.__getitem__,
-                  e=jinja2.pass_environment(lambda e, x: type(e).__name__), k=lambda: next(iter([])))
-    stock = jinja2.Environment(autoescape=True).from_string(source).render(**values)
-    fast_env = jinja_fast.install(jinja2.Environment(autoescape=True))
-    assert fast_env.from_string(source).render(**values) == stock
-    assert stock == "&lt;me&gt;1None|&lt;me&gt;:1|m1|c&lt;me&gt;1|&lt;one&gt;|Environment|True&lt;me&gt;11"
-    assert "escape_output(" in fast_env.compile("{{ x }}", raw=True)
 
 
 def test_folder_paper_items_keep_show_track_apart():
