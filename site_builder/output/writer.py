@@ -76,7 +76,6 @@ def make_environment(templates: Path) -> jinja2.Environment:
     env.globals["urls"] = urls
     env.filters["count"] = count_noun
     env.page_folders = {}  # type: ignore[attr-defined]  # (folder, id(config)) -> PageFolder, see page_folder
-    env.page_templates = {}  # type: ignore[attr-defined]  # name -> (Template, flat globals), see render_page
     return env
 
 
@@ -658,29 +657,17 @@ def render_page(env: jinja2.Environment, page: Page, common: dict) -> str:
     """The HTML of ``page`` rendered with its template, ``common`` and its context (and, from the
     :class:`PageFolder` of the page's folder, ``link``, ``macros``, ``chrome`` and ``paper_item``).
 
-    What ``env.get_template(page.template).render(page=page, **folder parts, **common, **page.context)``
-    gives, made cheaper: the template and its globals as one flat dictionary are looked up once per
-    name, the context is made directly. Raises :class:`TemplateFailure` (``template:line: error: …``)
-    when the template fails.
+    Raises :class:`TemplateFailure` (``template:line: error: …``) when the template fails.
     """
     try:
-        made = env.page_templates.get(page.template)
-        if made is None:
-            template = env.get_template(page.template)
-            made = env.page_templates[page.template] = (template, dict(template.globals))
-        template, flat = made
-        values = {**flat, **common, "page": page}
+        template = env.get_template(page.template)
+        values = {**common, "page": page}
         values.update(page.context)
         parts = page_folder(env, page.path, values["config"])
         values["link"] = parts.link
         values["macros"] = parts.macros
         values["chrome"] = parts.chrome
         values["paper_item"] = parts.paper_item
-        ctx = env.context_class(env, values, template.name, template.blocks, globals=flat)
-        try:
-            return env.concat(template.root_render_func(ctx))  # type: ignore[attr-defined]
-        except Exception:
-            env.handle_exception()  # re-raised with the template's lines in the traceback
-            raise  # not reached
+        return template.render(values)
     except jinja2.TemplateError as exc:
         raise TemplateFailure(f"{template_location(exc)}: error: rendering {page.path}: {exc}") from exc
