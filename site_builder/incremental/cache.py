@@ -40,7 +40,7 @@ Every key includes :func:`code_version`, a digest of the package's sources,
 templates, assets, the npm lock file and the versions of the Python libraries
 that shape the output; any change there makes the whole cache miss. So a
 stale cache never changes the output: the same inputs always give the same
-bytes (``tests/test_cache.py`` compares cold and warm builds file by file).
+bytes (``tests/incremental/test_cache.py`` compares cold and warm builds file by file).
 
 A cache file that cannot be read or parsed is ignored with a warning
 (``<path>:0: warning: …``) and rewritten; a cache folder that cannot be

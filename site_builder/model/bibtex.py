@@ -143,7 +143,7 @@ def cached_keys(papers: Sequence, cache, authors_digest: str | None) -> dict[str
     (:func:`base_keys_digest`; ``authors_digest``: the papers' :func:`~site_builder.model.authors.input_digest`)
     for this code version, else computed and saved there. ``cache``: a :class:`~site_builder.incremental.cache.BuildCache`
     (None, disabled, or no ``authors_digest``: computed). The keys are the same either way
-    (``tests/test_model_incremental.py``); a malformed file is a cache warning and is rewritten."""
+    (``tests/model/test_model_incremental.py``); a malformed file is a cache warning and is rewritten."""
     if cache is None or not cache.enabled or not isinstance(authors_digest, str):
         return assign_keys(papers)
     bases = cache.store.cached(BASE_KEYS_STATE, base_keys_digest(papers, authors_digest),

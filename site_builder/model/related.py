@@ -62,7 +62,7 @@ key goes and a new one comes), the kept texts in the same relative order. Then:
 
 The update's result therefore equals the full computation's. Otherwise (a different ``n``, kept
 texts reordered, many texts added, another ``k``, no previous state) everything is computed
-again. ``tests/test_rebuild_prepage.py`` checks the update against the full computation on
+again. ``tests/incremental/test_rebuild_prepage.py`` checks the update against the full computation on
 samples of real papers for many kinds of edit, chains of updates, and with one spare candidate
 only (so that rows must be recomputed).
 """

@@ -5,7 +5,7 @@ records in display order (:meth:`~site_builder.model.site.Paper.record`). With t
 is ``"[\\n"``, its items each indented by one space and separated by ``",\\n"``, then ``"\\n]"``; so
 when the papers are grouped by venue (:func:`~site_builder.output.bibfiles.venue_groups`) the file is
 ``"[\\n" + ",\\n".join(part) + "\\n]\\n"`` where each venue's ``part`` is ``json.dumps`` of its records
-without its first two and last two characters, in UTF-8 (``tests/test_cache.py`` checks the identity).
+without its first two and last two characters, in UTF-8 (``tests/incremental/test_cache.py`` checks the identity).
 
 Keys: the whole file's is the digest of the whole site (:meth:`~site_builder.incremental.cache.BuildCache.key`);
 each part's is the digest of its venue's papers (a record shows nothing else; :func:`~site_builder.output.bibfiles.venue_digests`). The manifest keeps
@@ -39,7 +39,7 @@ def item_json(record: dict) -> str:
     item at level 1: ``" {"``, each field on its own line at level 2, a non-empty list's items at
     level 3, ``"[]"`` for an empty one, ``": "`` after a key, ``","`` ending each line but the last).
     Any other value (a float, a nested dict, a ``str`` subclass, a non-``str`` key) falls back to
-    ``json.dumps`` itself. ``tests/test_model_incremental.py`` checks the identity on the corpus.
+    ``json.dumps`` itself. ``tests/model/test_model_incremental.py`` checks the identity on the corpus.
     """
     fields = []
     if not all(type(k) is str for k in record):

@@ -27,7 +27,7 @@ previous build: it is kept without building its views or digesting its context
 (:func:`split_outline`). Every other page is planned and keyed as in a full build
 (:meth:`site_builder.output.rendering.PageReuse.keys`), so a page kept here is one the full path would also keep.
 With ``SITE_BUILDER_CHECK_REPLAN=1`` in the environment every kept page is keyed the full way too and
-a difference raises :class:`ReplanMismatch` (``tests/test_cache.py`` runs its edits so).
+a difference raises :class:`ReplanMismatch` (``tests/incremental/test_cache.py`` runs its edits so).
 """
 
 from __future__ import annotations

@@ -65,7 +65,7 @@ class Citation:
     """A paper's citation data (BibTeX, Highwire tags, JSON-LD, the star button's data).
 
     The same values as :class:`~site_builder.model.library.Library`'s methods of
-    those names (``tests/test_cache.py`` checks it), computed from the
+    those names (``tests/incremental/test_cache.py`` checks it), computed from the
     fields alone.
     """
 

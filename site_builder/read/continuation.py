@@ -118,7 +118,7 @@ def _tokens(text: str) -> list[str]:  # cached: callers must not change the list
     if text.isascii():
         # lower case first: on ASCII text ``lower`` maps letters to letters one for one, so the words found
         # are the same, each already lower case, and _WORD's classes are _WORD_ASCII's there
-        # (tests/test_read_speedups.py checks it on the corpus)
+        # (tests/read/test_read_speedups.py checks it on the corpus)
         return [w.rstrip("s") for w in _WORD_ASCII.findall(text.lower()) if len(w) >= 3 and w not in _STOP]
     return [lw.rstrip("s") for w in _WORD.findall(text) if len(w) >= 3 for lw in (w.lower(),) if lw not in _STOP]
 
@@ -126,7 +126,7 @@ def _tokens(text: str) -> list[str]:  # cached: callers must not change the list
 #: :data:`_NAME` without the words it finds that are one ASCII letter and lower-case ASCII letters after it
 #: up to the word's end (``method``, ``The``): :func:`_names` drops those (``w[1:].islower()``), and no match
 #: can start inside one (no hyphen, so no word boundary, within it); the rest are found as :data:`_NAME` finds them
-#: (tests/test_read_speedups.py checks it on the corpus).
+#: (tests/read/test_read_speedups.py checks it on the corpus).
 _NAME_CANDIDATE = re.compile(r"\b[A-Za-z](?![a-z]*(?:[^\w\-]|$))[\w\-]*\b")
 _UPPER = re.compile(r"[A-Z]")
 _DIGIT = re.compile(r"\d")

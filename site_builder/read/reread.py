@@ -18,10 +18,10 @@ same heading line and config defaults, and every line that differs lies in a blo
 lines) where
 
 * it is blank in both texts or in neither (so the blocks are the same);
-* the block cuts into the same numbered parts (``reader_items.split_numbered``), and every part
-  gives the same :func:`reader_items.block_facts`: all that the file-wide choices (numbering style,
+* the block cuts into the same numbered parts (``items.split_numbered``), and every part
+  gives the same :func:`items.block_facts`: all that the file-wide choices (numbering style,
   labels, compact layout) read from it;
-* the block's items (``reader_items.blocks_to_items`` with the file's choices) are the same in all that
+* the block's items (``items.blocks_to_items`` with the file's choices) are the same in all that
   the later structure steps read: kind, lines, block, number, label, page words, track, note, and
   the text and lines of every item but a prose paragraph; of a prose paragraph only whether its
   first line reads as an author line (``_unmarked_entry`` asks);
@@ -32,7 +32,7 @@ source lines inside the abstract pieces that cover a changed line: each such pie
 either the source line itself or the line as its item holds it (a number or label cut off), and is
 replaced by the new one of the same kind (when the old line could be either and the new ones
 differ, :func:`reread` gives up). The assembly stage then runs as in a full read, on the kept
-fields. ``tests/test_reader_reread.py`` compares :func:`reread` with a full read after many kinds of
+fields. ``tests/read/test_reader_reread.py`` compares :func:`reread` with a full read after many kinds of
 edit (abstract, heading, track, author and number lines, papers added and removed, continuations).
 """
 

@@ -38,9 +38,9 @@ def search_tables(site: Site, state: Path | None = None) -> tuple[IndexTables, d
 
     Refs are short (:func:`short_ref` of the paper's position); each record
     carries the paper's stable ``id``. ``state``: a file (in the build cache
-    folder, :func:`index_state.state_path`) keeping the tokenized papers from
+    folder, :func:`state.state_path`) keeping the tokenized papers from
     one build to the next, so only changed papers are tokenized again
-    (:func:`index_state.stateful_tables`); the tables are the same with or without it.
+    (:func:`state.stateful_tables`); the tables are the same with or without it.
     """
     refs = [short_ref(i) for i in range(len(site.papers))]
     if state is not None:
@@ -74,11 +74,11 @@ def index_files(site: Site, state: Path | None = None, models: Sequence[bytes] |
     ``search-index.js``, the classic script that the search page loads (also from ``file://``).
 
     The text is ``transport.index_script(*search_tables(site))``, written by
-    :func:`index_pack.stateful_parts`; ``state``: a file (in the build cache
-    folder, :func:`index_state.state_path`) keeping the tokenized papers and
+    :func:`pack.stateful_parts`; ``state``: a file (in the build cache
+    folder, :func:`state.state_path`) keeping the tokenized papers and
     packed pieces from one build to the next (same output with or without it). ``models``: each paper's
     :meth:`cache.Fingerprinter.digests` digest, or None: lets the state find unchanged papers without
-    hashing their texts (:func:`index_state.text_digests`; same output with or without them).
+    hashing their texts (:func:`state.text_digests`; same output with or without them).
     """
     return {path: b"".join(parts).decode("utf-8") for path, parts in index_file_parts(site, state, models).items()}
 
@@ -86,7 +86,7 @@ def index_files(site: Site, state: Path | None = None, models: Sequence[bytes] |
 def index_file_parts(site: Site, state: Path | None = None, models: Sequence[bytes] | None = None
                      ) -> dict[str, list[bytes]]:
     """:func:`index_files` as ``{path: the UTF-8 bytes of its text in parts}``, to be written one part after
-    another (:func:`index_pack.stateful_parts`): the (large) packed parts are neither joined nor encoded again."""
+    another (:func:`pack.stateful_parts`): the (large) packed parts are neither joined nor encoded again."""
     refs = [short_ref(i) for i in range(len(site.papers))]
     return {urls.SEARCH_INDEX_JS: stateful_parts(site.papers, refs, search_record, state, models)}
 

@@ -1,9 +1,9 @@
 """``search-index.js`` written from the state kept between builds, re-packing only what changed.
 
 :func:`stateful_script` gives exactly ``transport.index_script`` of
-``search.search_tables`` (byte for byte; ``tests/test_search_state.py``), from
-:func:`index_state.prepare`'s entries and the packed pieces of the previous
-build (:class:`index_state.PackedParts`):
+``search.search_tables`` (byte for byte; ``tests/search/test_search_state.py``), from
+:func:`state.prepare`'s entries and the packed pieces of the previous
+build (:class:`state.PackedParts`):
 
 - field vectors: every entry scored again (:func:`indexer.bm25_scores`) on
   every build: every score depends on the document count, the average field
@@ -312,10 +312,10 @@ def stateful_parts(papers: Sequence[Paper], refs: Sequence[str], record, path: P
                    models: Sequence[bytes] | None = None) -> list[bytes]:
     """The UTF-8 bytes of ``search-index.js`` over ``papers`` in parts, to be written one after another
     (:func:`transport.script_bytes`; refs ``refs``; fields :data:`search.FIELDS`; ``record(paper)``: the
-    result record of a paper, a function of what :func:`index_state.paper_digest` covers): joined, they
+    result record of a paper, a function of what :func:`state.paper_digest` covers): joined, they
     are ``transport.index_script(search_tables(...))``. Reuses and then saves the state at ``path``
     (None: none; see the module doc). ``models``: the papers' model digests, or None (see
-    :func:`index_state.prepare`).
+    :func:`state.prepare`).
 
     Raises ValueError on a ref not made of ``[0-9a-z]``. Never raises because of the state file.
     """

@@ -1,7 +1,7 @@
 """Search tokens: the one tokenizer and normaliser shared by the index (Python) and the query (JS).
 
 ``assets/search-core.js`` implements exactly the same rules for the browser;
-``tests/test_search_tokenize.py`` checks that the two agree (through Node) on
+``tests/search/test_search_tokenize.py`` checks that the two agree (through Node) on
 the seeds, the corpus vocabulary and every Unicode code point class.
 
 Rules, in order (``text`` is any string; no step ever raises):

@@ -3,7 +3,7 @@ lunr 2.3.9 index that :mod:`site_builder.search.indexer` computes, plus the reco
 
 ``assets/search-transport.js`` unpacks it into a ``lunr.Index`` equal to what
 ``lunr.Index.load`` makes of :func:`site_builder.search.indexer.lunr_json` (every
-term, posting, field vector and score; ``tests/test_search_transport.py``
+term, posting, field vector and score; ``tests/search/test_search_transport.py``
 checks this deep and exact through Node). Nothing is recomputed in the browser:
 scores are the Python ones, sent as integers (score × 1000, which lunr rounds to).
 

@@ -26,7 +26,7 @@ the text must be plain.
 
 The plain text is what :func:`render._plain` makes of those tokens. Both
 functions return None when the text is not plain; the caller then runs
-markdown-it-py. ``tests/test_render_plain.py`` checks the two paths agree on
+markdown-it-py. ``tests/text/test_render_plain.py`` checks the two paths agree on
 every abstract and title of the corpus and on generated texts.
 """
 
@@ -42,7 +42,7 @@ if TYPE_CHECKING:  # markdown-it is imported only when a text is not plain (see 
     from markdown_it import MarkdownIt
 
 #: White space other than space and line end: ``str.isspace`` (which is also ``re``'s ``\\s``), as
-#: ``tests/test_render_plain.py`` checks. markdown-it's blank lines and indents count spaces and tabs
+#: ``tests/text/test_render_plain.py`` checks. markdown-it's blank lines and indents count spaces and tabs
 #: only, while Python's ``str.strip`` takes every kind, so such texts are not plain here.
 OTHER_SPACE = ("\t\x0b\x0c\r\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006"
                "\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000")
@@ -67,7 +67,7 @@ URL = re.compile(r"[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=%]+")
 
 def escapeHtml(raw: str) -> str:  # noqa: N802 - the name of the markdown-it-py function it equals
     """``raw`` with ``&``, ``<``, ``>`` and ``"`` escaped (not ``'``): the same as markdown-it-py's
-    ``markdown_it.common.utils.escapeHtml`` (its renderer's text escape; ``tests/test_render_plain.py``
+    ``markdown_it.common.utils.escapeHtml`` (its renderer's text escape; ``tests/text/test_render_plain.py``
     checks they agree), without importing markdown-it for plain texts."""
     return raw.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
 

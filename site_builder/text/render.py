@@ -250,7 +250,7 @@ def _plain(tokens: list[Token]) -> str:
 
 
 def _code_urls(tokens: list[Token]) -> tuple[str, ...]:
-    """hrefs of links to code hosts, in order, without repeats (see :func:`render_plain.code_urls`)."""
+    """hrefs of links to code hosts, in order, without repeats (see :func:`plain.code_urls`)."""
     return code_urls(tok.attrGet("href") for block in tokens for tok in (block.children or ())
                      if tok.type == "link_open")
 
@@ -268,7 +268,7 @@ def render_abstract(source: str) -> RenderedAbstract:
     by blank lines). Returns :class:`RenderedAbstract` with ``html`` (``<p>`` blocks,
     MathML, links with ``rel="noopener"``), ``text`` (the visible text on one line),
     ``code_urls`` and ``warnings`` (formulas shown as TeX, unknown TeX commands).
-    Never raises for any string. Plain prose takes :func:`render_plain.plain_abstract`'s
+    Never raises for any string. Plain prose takes :func:`plain.plain_abstract`'s
     fast path (same result, see there). A line broken after a hyphen is joined there (:data:`HYPHEN_BREAK`).
     """
     if "-\n" in source:
@@ -288,7 +288,7 @@ def render_inline(source: str) -> tuple[str, str]:
 
     Same inline rules as :func:`render_abstract` (math, emphasis, TeX habits);
     block syntax is not parsed at all. Warnings are dropped. Never raises. Plain prose takes
-    :func:`render_plain.plain_inline`'s fast path (same result).
+    :func:`plain.plain_inline`'s fast path (same result).
     """
     plain = plain_inline(source)
     if plain is not None:
