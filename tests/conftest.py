@@ -79,6 +79,12 @@ def _corpus_missing(exc: BaseException) -> bool:
             and str(DEFAULT_CORPUS) in (str(exc.filename), str(exc)))
 
 
+def _skip_if_corpus_missing(exc: BaseException) -> None:
+    """Skip the running test when ``exc`` is the corpus of real papers not being there; else return."""
+    if _corpus_missing(exc):
+        pytest.skip(f"the corpus of real papers is not here: {DEFAULT_CORPUS} (set PAPERS_CORPUS)")
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_setup(item):
     """A test (or fixture) that reads the corpus of real papers is skipped, with its path, where the corpus is not
@@ -86,8 +92,7 @@ def pytest_runtest_setup(item):
     try:
         return (yield)
     except FileNotFoundError as exc:
-        if _corpus_missing(exc):
-            pytest.skip(f"the corpus of real papers is not here: {DEFAULT_CORPUS} (set PAPERS_CORPUS)")
+        _skip_if_corpus_missing(exc)
         raise
 
 
@@ -97,8 +102,7 @@ def pytest_runtest_call(item):
     try:
         return (yield)
     except FileNotFoundError as exc:
-        if _corpus_missing(exc):
-            pytest.skip(f"the corpus of real papers is not here: {DEFAULT_CORPUS} (set PAPERS_CORPUS)")
+        _skip_if_corpus_missing(exc)
         raise
 
 
