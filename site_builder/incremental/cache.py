@@ -135,12 +135,6 @@ class BuildCache:
         """Whether a cache folder is in use."""
         return self.folder is not None
 
-    # -- reading and writing cache files -------------------------------------------------------
-
-    def read_bytes(self, path: Path) -> bytes | None:
-        """The bytes of the cache file at ``path``; None when it is missing, or unreadable (with a warning)."""
-        return self.store.read_bytes(path)
-
     # -- memo of per-paper work ----------------------------------------------------------------
 
     def remember_work(self, abstract: str, title: str | None, work: list[tuple[str, str, Any]]) -> None:
@@ -200,10 +194,6 @@ class BuildCache:
     def deferred_elsewhere(self) -> None:
         """Forget the jobs :meth:`defer` took: a forked process inheriting them runs them (:meth:`run_deferred`)."""
         self._deferred = []
-
-    def warn_write(self, path: Path, exc: OSError) -> None:
-        """Report once per build that the cache file ``path`` could not be written (:meth:`Store.warn_write`)."""
-        self.store.warn_write(path, exc)
 
     def _memo(self, kind: str, source: str):
         """The value of memo function ``kind`` (see :data:`MEMO_FUNCTIONS`) for ``source``."""

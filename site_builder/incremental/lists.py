@@ -239,7 +239,7 @@ def _writer(cache: BuildCache, result: ListResult, ids_list: list, work: list, k
 
 def _report(cache: BuildCache, unwritten: tuple[str, OSError] | None) -> None:
     if unwritten is not None:
-        cache.warn_write(Path(unwritten[0]), unwritten[1])
+        cache.store.warn_write(Path(unwritten[0]), unwritten[1])
 
 
 def _state_path(folder: Path, path: str) -> Path:
@@ -281,7 +281,7 @@ def _cache_path(folder: Path, path: str) -> Path:
 
 def _load(file: Path, cache: BuildCache) -> dict | None:
     """The cache file's object if it is one of this format and code version, else None (warning if corrupt)."""
-    raw = cache.read_bytes(file)
+    raw = cache.store.read_bytes(file)
     if raw is None:
         return None
     try:
@@ -385,7 +385,7 @@ def _expand(abstract: str, title: str | None, values: list) -> list:
 def _store(cache: BuildCache, file: Path, read: _Read) -> OSError | None:
     """Write ``read`` to the cache file ``file`` if its pickle decodes back to the same result
     (the very bytes written are checked); returns the error when the file could not be written (for
-    :meth:`cache.BuildCache.warn_write`)."""
+    :meth:`~site_builder.incremental.store.Store.warn_write`)."""
     work = [None if w is None else _compact(e.abstract, e.title, w) for e, w in zip(read.result.entries, read.work)]
     payload = {"format": FORMAT, "code": cache.code, "key": read.key, "result": encode(read.result), "ids": read.ids,
                "work": work}
@@ -557,7 +557,7 @@ def _read_files(cache: BuildCache, configured: list[tuple], old_ids: dict, defer
             if work is not None:
                 cache.remember_work(entry.abstract, entry.title, work)
         if read.unwritten is not None:
-            cache.warn_write(Path(read.unwritten[0]), read.unwritten[1])
+            cache.store.warn_write(Path(read.unwritten[0]), read.unwritten[1])
     return parsed
 
 

@@ -190,4 +190,4 @@ def _save_related(path: Path, state: related.State, cache) -> None:
     try:
         related.save_state(path, state, cache.code)
     except OSError as exc:
-        cache.warn_write(path, exc)
+        cache.store.warn_write(path, exc)

@@ -72,19 +72,22 @@ class PageReuse:
     def pages_to_render(self, outline: list[Planned], site, library, output: Output) -> list[tuple[Page, str | None]]:
         """The pages of ``outline`` that must be rendered, each with its key; every other page is kept from the
         previous output (:meth:`BuildCache.keep_pages`, :meth:`BuildCache.reuse_pages`). Without a cache every
-        page is returned (key None). On a first build into this output, keyed pages come with
-        :data:`DEFERRED_KEY`: their keys are computed where they are rendered, off the build's serial path."""
+        page is returned (key None). On a first build into this output, keyed pages but the index pages (keyed
+        here for the structure) come with :data:`DEFERRED_KEY`: their keys are computed where they are rendered,
+        off the build's serial path."""
         cache = self.cache
         if not cache.enabled:
             return [(planned.make(), None) for planned in outline]
         index = [planned.make() for planned in outline if planned.sources == ()]
+        index_keys = self.keys(index)
         previous = replan.PlanRecord.from_json(cache.previous_plan)
-        record = replan.plan_record(site, library, outline, cache.fingerprints, [key for _, key in self.keys(index)])
+        record = replan.plan_record(site, library, outline, cache.fingerprints, [key for _, key in index_keys])
         cache.plan = record.to_json()
         made = {page.path: page for page in index}
         if not cache.has_previous and self.shared[2] is not None:
-            return [(made.get(planned.path) or planned.make(), None if planned.sources is None else DEFERRED_KEY)
-                    for planned in outline]
+            keys = dict(index_keys)  # the index pages' keys are computed already: not again in the workers
+            return [(made[planned.path], keys[planned.path]) if planned.path in made
+                    else (planned.make(), None if planned.sources is None else DEFERRED_KEY) for planned in outline]
         unchanged, stale = replan.split_outline(outline, previous, record)
         return self._stale_pages(unchanged, stale, made, output)
 
