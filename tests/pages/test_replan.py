@@ -3,7 +3,9 @@ what the index pages receive, a page is kept when neither its sources nor their 
 
 from __future__ import annotations
 
+import copy
 import dataclasses
+import random
 
 from conftest import CONFIG, SEEDS
 from site_builder.config import load_config
@@ -12,7 +14,7 @@ from site_builder.incremental.digest import Fingerprinter
 from site_builder.model.library import Library
 from site_builder.model.site import build_site
 from site_builder.pages import replan
-from site_builder.pages.plan import outline_pages
+from site_builder.pages.plan import Planned, outline_pages, paper_identity
 from site_builder.pipeline import list_files, load_overrides, read_lists
 
 SHARED = ("code", "templates", "config")
@@ -58,11 +60,6 @@ def test_the_structure_is_the_digest_of_what_the_index_pages_receive():
 
 def _seed_plan():
     """The seed lists' model, library, outline and plan record (no cache, no previous record)."""
-    from site_builder.pages import replan
-    from site_builder.incremental.digest import Fingerprinter
-    from site_builder.model.library import Library
-    from site_builder.pages.plan import outline_pages
-
     site = _seed_model()
     library = Library(site)
     outline = outline_pages(site, library)
@@ -72,20 +69,12 @@ def _seed_plan():
 
 
 def test_paper_identities_made_by_maps_are_paper_identity():
-    from site_builder.pages import replan
-    from site_builder.pages.plan import paper_identity
-
     site = _seed_model()
     assert replan.identities_of(site.papers) == [paper_identity(p) for p in site.papers]
     assert len(set(replan.identities_of(site.papers))) == len(site.papers)
 
 
 def test_a_paper_whose_bibtex_key_alone_changed_is_planned_again_with_every_page_that_shows_it():
-    import copy
-
-    from site_builder.pages import replan
-    from site_builder.pages.plan import paper_identity
-
     site, library, outline, record = _seed_plan()
     unchanged, stale = replan.split_outline(outline, replan.PlanRecord.from_json(record.to_json()), record)
     assert [p.path for p in stale] == [p.path for p in outline if p.sources is None]  # nothing changed
@@ -99,9 +88,6 @@ def test_a_paper_whose_bibtex_key_alone_changed_is_planned_again_with_every_page
 
 
 def test_page_digests_tell_apart_every_change_of_sources():
-    from site_builder.pages import replan
-    from site_builder.pages.plan import Planned
-
     variants = [(), ("",), ("", ""), ("a:1",), ("a:1", ""), ("", "a:1"), ("a:1", "b:2"), ("b:2", "a:1")]
     outline = [Planned(f"p{n}.html", sources, None) for n, sources in enumerate(variants)]
     paths, digests, lengths = replan.page_digests(outline)
@@ -131,9 +117,6 @@ def test_page_digests_tell_apart_every_change_of_sources():
 
 
 def test_many_pages_moved_are_found_by_the_block_comparison():
-    from site_builder.pages import replan
-    from site_builder.pages.plan import Planned
-
     outline = [Planned(f"p{n}.html", (f"a:{n}", f"b:{n % 7}"), None) for n in range(2000)]
     for moved in ([], [0], [255, 256, 257], [1999], list(range(0, 2000, 97)), list(range(600, 900))):
         changed = [Planned(p.path, p.sources + ("c:1",), None) if n in moved else p for n, p in enumerate(outline)]
@@ -141,11 +124,6 @@ def test_many_pages_moved_are_found_by_the_block_comparison():
 
 
 def test_split_outline_gives_the_pages_one_test_per_page_gives(monkeypatch):
-    import copy
-    import random
-
-    from site_builder.pages import replan
-
     site, library, outline, record = _seed_plan()
 
     def reference(previous):  # the test of each page, written out
@@ -212,11 +190,6 @@ def test_split_outline_gives_the_pages_one_test_per_page_gives(monkeypatch):
 
 def test_split_outline_keeps_exactly_the_pages_neither_moved_nor_showing_a_changed_paper():
     """Few and many stale pages (both ways of :func:`replan._without`), against the pages counted by hand."""
-    import random
-
-    from site_builder.pages import replan
-    from site_builder.pages.plan import Planned
-
     rng = random.Random(7)
     ids = [f"s:{n}" for n in range(300)]
 
