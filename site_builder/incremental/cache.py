@@ -2,7 +2,7 @@
 
 Two kinds of reuse, both keyed by content, never by time stamps of inputs:
 
-- **memo** (``<cache>/memo.json``): per-paper work that is expensive and a
+- **memo** (``<cache>/memo.marshal``): per-paper work that is expensive and a
   pure function of a string: :func:`render.render_abstract`,
   :func:`titles.derive_title`, :func:`render.render_inline`. Keyed by
   SHA-256 of the function name and its input.
@@ -59,15 +59,15 @@ from typing import Any, Callable
 
 from . import strmemo
 from .digest import FORMAT, Fingerprinter, code_version, content_digest
-from .store import MANIFEST_SUFFIX, Store, decode_marshal
+from .store import SUFFIX, Store, decode
 from ..diagnostics import Diagnostics
 from ..read.duplicates import paper_id
 from ..text.render import RenderedAbstract, render_abstract, render_inline
 from ..text.titles import derive_title
 
-MEMO_NAME = "memo.json"
-#: Output manifests, the strings and the list items' HTML are ``.marshal`` files, the memo a JSON file: all read
-#: and written by :class:`~site_builder.incremental.store.Store` (its codec and corrupt-file warning).
+#: The memo, output manifests, the strings and the list items' HTML are all read and written by
+#: :class:`~site_builder.incremental.store.Store` (its codec and corrupt-file warning).
+MEMO_NAME = "memo.marshal"
 #: The tables of :mod:`strmemo` (~100,000 entries at 10,000 papers), in the manifest's format (marshal keeps
 #: their tuple keys as they are: ~0.03 s to load and check, against ~0.05 s as JSON).
 STRINGS_NAME = "strings.marshal"
@@ -292,25 +292,19 @@ class BuildCache:
     def item_html(self, path: str, shared: tuple) -> dict:
         """The HTML of the list items rendered in the folder of the page ``path`` (site-root relative) when
         a previous build of this code rendered that page with the same ``shared`` key parts
-        (:attr:`site_builder.output.rendering.PageReuse.shared`): ``{digest + show_track byte: html}``, see
-        :class:`site_builder.output.writer.PageFolder`. Empty when there is none (or no cache)."""
+        (:attr:`site_builder.output.rendering.PageReuse.shared`, strings): ``{digest + show_track byte: html}``,
+        see :class:`site_builder.output.writer.PageFolder`. Empty when there is none (or no cache)."""
         if self.folder is None or None in shared:
             return {}
-        data = self.store.load(self._items_path(path))
-        if data is None or data.get("page") != path or data.get("shared") != list(shared):
-            return {}
-        items = data.get("items")
+        data = self.store.get(_items_name(path), content_digest(path, *shared))
+        items = data.get("items") if data is not None else None
         return items if isinstance(items, dict) else {}
 
     def save_item_html(self, path: str, shared: tuple, items: dict) -> None:
         """Keep ``items`` (:meth:`site_builder.output.writer.PageFolder.rendered_items` of the folder of the page
         ``path``) for :meth:`item_html` of a next build (nothing without a cache or with a ``shared`` None)."""
         if self.folder is not None and None not in shared and items:
-            self.store.save(self._items_path(path), {"page": path, "shared": list(shared), "items": items})
-
-    def _items_path(self, path: str) -> Path:
-        assert self.folder is not None
-        return self.folder / ITEMS_NAME / f"{content_digest(path)[:24]}{MANIFEST_SUFFIX}"
+            self.store.put(_items_name(path), content_digest(path, *shared), {"items": items})
 
     # -- reuse of output files ------------------------------------------------------------------
 
@@ -616,19 +610,24 @@ def files_not_as_recorded(out: Path, files: dict) -> list[str]:
     return result
 
 
+def _items_name(path: str) -> str:
+    """The store name of the list items' HTML of the page ``path`` (:meth:`BuildCache.item_html`)."""
+    return f"{ITEMS_NAME}/{content_digest(path)[:24]}{SUFFIX}"
+
+
 def manifest_path(folder: Path, out: Path) -> Path:
     """The manifest file of the output folder ``out`` in the cache ``folder``."""
-    return Path(folder) / "outputs" / f"{content_digest(str(Path(out).resolve()))[:24]}{MANIFEST_SUFFIX}"
+    return Path(folder) / "outputs" / f"{content_digest(str(Path(out).resolve()))[:24]}{SUFFIX}"
 
 
 def read_manifest(folder: Path, out: Path) -> dict | None:
     """The manifest of ``out`` in the cache ``folder`` when it is one of this code version, else None
     (quietly: a full build then reads it again and reports what is wrong)."""
     try:
-        data = decode_marshal(manifest_path(folder, out).read_bytes())
+        data = decode(manifest_path(folder, out).read_bytes())
     except (OSError, ValueError):
         return None
-    if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("code") != code_version():
+    if data.get("format") != FORMAT or data.get("code") != code_version():
         return None
     return data
 
@@ -659,7 +658,7 @@ def _decode_inline(v: Any) -> tuple[str, str]:
     return html, text
 
 
-#: The memoised functions: kind → (compute, encode to JSON, decode from JSON; raises on a bad value).
+#: The memoised functions: kind → (compute, encode to plain data, decode from it; raises on a bad value).
 MEMO_FUNCTIONS: dict[str, tuple[Callable, Callable, Callable]] = {
     "render_abstract": (render_abstract, lambda r: [r.html, r.text, list(r.code_urls), list(r.warnings)],
                         _decode_rendered),
@@ -671,7 +670,7 @@ MEMO_FUNCTIONS: dict[str, tuple[Callable, Callable, Callable]] = {
 def paper_work(item: tuple[str, str | None]) -> list[tuple[str, str, Any]]:
     """The memo values one paper needs: ``item`` is ``(abstract, title or None)``.
 
-    Returns ``(kind, source, JSON-ready value)`` for its rendered
+    Returns ``(kind, source, plain value)`` (lists, strings) for its rendered
     abstract, derived title (when ``title`` is None) and inline-rendered
     title. A module function, so forked worker processes can run it.
     """

@@ -6,14 +6,14 @@ and diagnostics, same order, same text), but
 - a list file whose bytes, config defaults (venue, year), path and
   :func:`cache.code_version` are unchanged since the last build is not parsed
   again: its :class:`reader.ListResult` comes from
-  ``<cache>/lists/<digest of the path>.pickle`` (one file per list path, so the
-  folder never grows beyond the lists built). The file holds only lists, strings,
-  numbers and None (the dataclasses are encoded as lists of their fields) and is
-  read with an unpickler that refuses every class and function, so it can never
-  run code; pickle rather than JSON because it reads these 4 kB per paper twice
-  as fast;
+  ``<cache>/lists/<digest of the path>.marshal`` (one file per list path, so the
+  folder never grows beyond the lists built), a file of the build cache's
+  :class:`~site_builder.incremental.store.Store` whose digest is :func:`file_key`.
+  It holds only lists, tuples, strings, numbers and None (the dataclasses are
+  encoded as lists of their fields);
 - an edited list is read again from the kept state of its previous read
-  (``<cache>/lists/state/<digest of the path>.pickle``, written with the list's cache file):
+  (``<cache>/lists/state/<digest of the path>.marshal``, :meth:`~site_builder.incremental.store.Store.keep`,
+  written with the list's cache file):
   when the edit leaves its structure as it was (only abstract lines changed, in ways that change
   no title, track, author, number or label line nor any file-wide choice), only the changed
   abstracts are taken again and the entries assembled from the kept fields
@@ -51,10 +51,6 @@ from __future__ import annotations
 
 import gc
 import hashlib
-import io
-import os
-import pickle
-import tempfile
 from collections import Counter
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -64,13 +60,13 @@ from ..read import plaintext as reader, reread as reader_reread
 from ..text import render
 from .. import parallel
 from .cache import BuildCache, paper_work
+from .store import SUFFIX
 from ..diagnostics import Diagnostic
 from ..read.duplicates import paper_id
 from ..read.plaintext import Entry, Heading, ListResult
 
 FOLDER = "lists"
 STATES = "state"  # subfolder of FOLDER: each list's kept state for reading an edit again (reader_reread)
-FORMAT = 2
 #: Below this many bytes of lists to parse, they are parsed in this process (forking costs more).
 MIN_PARALLEL_BYTES = 200_000
 
@@ -130,7 +126,7 @@ def encode(result: ListResult) -> dict:
 def decode(data: dict) -> ListResult:
     """The :class:`reader.ListResult` of :func:`encode`'s output. Raises TypeError/ValueError/KeyError if malformed."""
     heading = Heading(*data["heading"]) if data["heading"] is not None else None
-    # the rows come from pickle, which keeps the entries' tuples as tuples (no conversion needed); an Entry
+    # the rows come from marshal, which keeps the entries' tuples as tuples (no conversion needed); an Entry
     # (a frozen dataclass with no __post_init__) is made as its __init__ makes it, without one
     # object.__setattr__ call per field (3x faster)
     names, new = _FIELDS[Entry], object.__new__
@@ -175,7 +171,7 @@ def read_one(item: tuple[str, str | None, int | None, bool, str], full: bool = T
     list has no kept state or its edit needs a full read."""
     path, venue, year, explicit, code = item
     folder = _CACHE.folder if _CACHE is not None else None
-    state = _load_state(folder, path, code) if folder is not None else None
+    state = _load_state(_CACHE, path) if folder is not None else None
     if state is None and not full:
         return None
     try:
@@ -229,11 +225,12 @@ def _writer(cache: BuildCache, result: ListResult, ids_list: list, work: list, k
     :func:`_store_state`); it returns ``(cache file, error)`` when a file could not be written, else None."""
     def job() -> tuple[str, OSError] | None:
         full = [w if w is not None else _recall(cache, e) for e, w in zip(result.entries, work)]
-        file = _cache_path(cache.folder, result.path)
-        error = _store(cache, file, _Read(result, ids_list, full, key))
+        name = _cache_name(result.path)
+        error = _store(cache, name, _Read(result, ids_list, full, key))
         if error is None:
-            error = _store_state(cache.folder, path, code, kept)
-        return (str(file), error) if error is not None else None
+            name = _state_name(path)
+            error = cache.store.discard(name) if kept is None else cache.store.keep(name, kept.to_plain(), warn=False)
+        return (str(cache.store.path(name)), error) if error is not None else None
     return job
 
 
@@ -242,58 +239,32 @@ def _report(cache: BuildCache, unwritten: tuple[str, OSError] | None) -> None:
         cache.store.warn_write(Path(unwritten[0]), unwritten[1])
 
 
-def _state_path(folder: Path, path: str) -> Path:
-    return folder / FOLDER / STATES / f"{hashlib.sha256(path.encode('utf-8', 'surrogatepass')).hexdigest()[:24]}.pickle"
+def _path_digest(path: str) -> str:
+    return hashlib.sha256(path.encode("utf-8", "surrogatepass")).hexdigest()[:24]
 
 
-def _load_state(folder: Path, path: str, code: str) -> reader_reread.State | None:
+def _state_name(path: str) -> str:
+    """The store name of the kept state of list ``path`` (:mod:`site_builder.read.reread`)."""
+    return f"{FOLDER}/{STATES}/{_path_digest(path)}{SUFFIX}"
+
+
+def _cache_name(path: str) -> str:
+    """The store name of the cache file of list ``path``."""
+    return f"{FOLDER}/{_path_digest(path)}{SUFFIX}"
+
+
+def _load_state(cache: BuildCache, path: str) -> reader_reread.State | None:
     """The kept state of the previous read of list ``path`` (:mod:`site_builder.read.reread`), or None
-    when there is none, it is of another code version, or it is unreadable (silently: it only saves time)."""
-    try:
-        data = _PlainUnpickler(io.BytesIO(_state_path(folder, path).read_bytes())).load()
-    except Exception:  # noqa: BLE001 - missing or corrupt: read the list in full
-        return None
-    if not isinstance(data, dict) or data.get("code") != code:
-        return None
-    return reader_reread.State.from_plain(data)
+    when there is none, it is of another code version or layout, or it is malformed (a corrupt file with a
+    warning, :meth:`Store.kept <site_builder.incremental.store.Store.kept>`; it only saves time)."""
+    data = cache.store.kept(_state_name(path))
+    return reader_reread.State.from_plain(data) if data is not None else None
 
 
-def _store_state(folder: Path, path: str, code: str, state: reader_reread.State | None) -> OSError | None:
-    """Write (or, with no ``state``, remove) the kept state of list ``path``; returns the error on failure."""
-    file = _state_path(folder, path)
-    try:
-        if state is None:
-            file.unlink(missing_ok=True)
-            return None
-        file.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{file.name}.", dir=file.parent)
-        with os.fdopen(fd, "wb") as handle:
-            pickle.dump({**state.to_plain(), "code": code}, handle, protocol=5)
-        os.replace(tmp, file)
-    except OSError as exc:
-        return exc
-    return None
-
-
-def _cache_path(folder: Path, path: str) -> Path:
-    return folder / FOLDER / f"{hashlib.sha256(path.encode('utf-8', 'surrogatepass')).hexdigest()[:24]}.pickle"
-
-
-def _load(file: Path, cache: BuildCache) -> dict | None:
-    """The cache file's object if it is one of this format and code version, else None (warning if corrupt)."""
-    raw = cache.store.read_bytes(file)
-    if raw is None:
-        return None
-    try:
-        data = _PlainUnpickler(io.BytesIO(raw)).load()
-        if not isinstance(data, dict):
-            raise ValueError("not a cache file")
-    except Exception as exc:  # noqa: BLE001 - any corrupt pickle (UnpicklingError, EOFError, ValueError, …)
-        cache.store.corrupt(file, exc)
-        return None
-    if data.get("format") != FORMAT or data.get("code") != cache.code:
-        return None
-    return data
+def _load(cache: BuildCache, path: str) -> dict | None:
+    """The cache file of list ``path`` (header fields included: its ``digest`` is the :func:`file_key` it was
+    made for) if it is one of this code version, else None (with a warning when corrupt)."""
+    return cache.store.load(cache.store.path(_cache_name(path)))
 
 
 def _remember(cache: BuildCache, data: dict) -> bool:
@@ -382,38 +353,13 @@ def _expand(abstract: str, title: str | None, values: list) -> list:
             ("render_inline", derived, [derived, derived] if inline is None else inline)]
 
 
-def _store(cache: BuildCache, file: Path, read: _Read) -> OSError | None:
-    """Write ``read`` to the cache file ``file`` if its pickle decodes back to the same result
-    (the very bytes written are checked); returns the error when the file could not be written (for
-    :meth:`~site_builder.incremental.store.Store.warn_write`)."""
+def _store(cache: BuildCache, name: str, read: _Read) -> OSError | None:
+    """Keep ``read`` as the cache file ``name`` if its bytes decode back to the same values
+    (:meth:`~site_builder.incremental.store.Store.put` with ``verify``); returns the error when the file could
+    not be written (for :meth:`~site_builder.incremental.store.Store.warn_write`)."""
     work = [None if w is None else _compact(e.abstract, e.title, w) for e, w in zip(read.result.entries, read.work)]
-    payload = {"format": FORMAT, "code": cache.code, "key": read.key, "result": encode(read.result), "ids": read.ids,
-               "work": work}
-    try:
-        blob = pickle.dumps(payload, protocol=5)
-        back = _PlainUnpickler(io.BytesIO(blob)).load()
-        # the same rows (lists and tuples of the same types and values) decode to the same result
-        same = back["result"] == payload["result"] and back["work"] == work
-    except Exception:  # noqa: BLE001 - anything that does not round-trip is simply not cached
-        same = False
-    if not same:
-        return None
-    try:
-        file.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{file.name}.", dir=file.parent)
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(blob)
-        os.replace(tmp, file)
-    except OSError as exc:
-        return exc
-    return None
-
-
-class _PlainUnpickler(pickle.Unpickler):
-    """Reads pickles of plain data only: any class or function in the stream is an error."""
-
-    def find_class(self, module: str, name: str):
-        raise pickle.UnpicklingError(f"not plain data: {module}.{name}")
+    value = {"result": encode(read.result), "ids": read.ids, "work": work}
+    return cache.store.put(name, read.key, value, warn=False, verify=True)
 
 
 # -- all files ----------------------------------------------------------------------------------
@@ -503,7 +449,7 @@ def _read_lists(configured: list[tuple], cache: BuildCache | None = None, digest
     old_ids: dict = {}
     configured = [(path, venue, year, rest[0] if rest else True) for path, venue, year, *rest in configured]
     for index, (path, venue, year, explicit) in enumerate(configured):
-        data = _load(_cache_path(cache.folder, str(path)), cache) if cache.folder is not None else None
+        data = _load(cache, str(path)) if cache.folder is not None else None
         read = _cached_read(cache, data, path, venue, year, explicit, digests) if data is not None else None
         reads.append(read)
         if read is None:
@@ -530,10 +476,10 @@ def _cached_read(cache: BuildCache, data: dict, path, venue: str | None, year: i
             digest = hashlib.sha256(Path(path).read_bytes()).digest()
         except OSError:
             digest = None
-    fresh = digest is not None and data.get("key") == file_key(name, venue, year, None, cache.code, explicit, digest)
+    fresh = digest is not None and data.get("digest") == file_key(name, venue, year, None, cache.code, explicit, digest)
     if _remember(cache, data) and fresh:
         try:
-            return _Read(decode(data["result"]), data["ids"], [], data["key"])
+            return _Read(decode(data["result"]), data["ids"], [], data["digest"])
         except (KeyError, TypeError, ValueError):
             return None
     return None

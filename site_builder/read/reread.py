@@ -75,8 +75,8 @@ class State:
     quoted: list
 
     def to_plain(self) -> dict:
-        """The state as a dict of plain data (for pickling with the list cache's plain unpickler)."""
-        return {"format": STATE_FORMAT, "lines": self.lines, "config": self.config, "flags": self.flags,
+        """The state as a dict of plain data (lists, tuples, dicts, strings, numbers, None: for the list cache)."""
+        return {"layout": STATE_FORMAT, "lines": self.lines, "config": self.config, "flags": self.flags,
                 "heading": self.heading, "pending": self.pending, "diagnostics": self.diagnostics,
                 "quoted": self.quoted}
 
@@ -84,7 +84,7 @@ class State:
     def from_plain(cls, data: dict) -> "State | None":
         """The state of :meth:`to_plain`'s dict; None when it is of another format or malformed."""
         try:
-            if data.get("format") != STATE_FORMAT:
+            if data.get("layout") != STATE_FORMAT:
                 return None
             state = cls(data["lines"], data["config"], data["flags"], data["heading"], data["pending"],
                         data["diagnostics"], data["quoted"])

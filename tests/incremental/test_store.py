@@ -3,7 +3,9 @@ one codec, one corrupt-file warning."""
 
 from __future__ import annotations
 
-import json
+import marshal
+
+import pytest
 
 from site_builder.diagnostics import Diagnostics
 from site_builder.incremental import store as store_module
@@ -16,36 +18,88 @@ def make(folder, code="v1") -> Store:
 
 
 def test_a_value_is_given_back_for_its_key_and_code_version_only(tmp_path):
-    for name in ("value.marshal", "value.json"):
-        make(tmp_path).put(name, "k1", {"items": [1, "two"]})
-        assert make(tmp_path).get(name, "k1") == {"items": [1, "two"]}
-        assert make(tmp_path).get(name, "k2") is None
-        assert make(tmp_path, code="v2").get(name, "k1") is None
-        assert make(tmp_path).get("missing.marshal", "k1") is None
+    make(tmp_path).put("value.marshal", "k1", {"items": [1, "two", ("a", None)]})
+    assert make(tmp_path).get("value.marshal", "k1") == {"items": [1, "two", ("a", None)]}
+    assert make(tmp_path).get("value.marshal", "k2") is None
+    assert make(tmp_path, code="v2").get("value.marshal", "k1") is None
+    assert make(tmp_path).get("missing.marshal", "k1") is None
 
 
 def test_the_file_format_is_the_header_then_the_value(tmp_path):
-    make(tmp_path).put("value.json", "k1", {"items": ["é"]})
-    raw = (tmp_path / "value.json").read_bytes()
-    assert json.loads(raw) == {"format": FORMAT, "code": "v1", "digest": "k1", "items": ["é"]}
-    assert "é".encode() in raw  # not ASCII-escaped
-    make(tmp_path).put("value.marshal", "k1", {"items": [1]})
+    make(tmp_path).put("value.marshal", "k1", {"items": [1, "é"]})
     raw = (tmp_path / "value.marshal").read_bytes()
-    assert raw.startswith(store_module.MANIFEST_MAGIC)
-    assert store_module.decode_marshal(raw) == {"format": FORMAT, "code": "v1", "digest": "k1", "items": [1]}
+    assert raw.startswith(store_module.MAGIC)
+    assert marshal.loads(raw[len(store_module.MAGIC):]) == {"format": FORMAT, "code": "v1", "digest": "k1",
+                                                            "items": [1, "é"]}
+    assert store_module.decode(raw) == {"format": FORMAT, "code": "v1", "digest": "k1", "items": [1, "é"]}
+
+
+def test_a_value_may_not_hold_the_header_fields(tmp_path):
+    for field in ("format", "code", "digest"):
+        with pytest.raises(ValueError):
+            make(tmp_path).put("value.marshal", "k1", {field: 1})
+    assert not (tmp_path / "value.marshal").exists()
 
 
 def test_a_corrupt_file_is_a_miss_with_the_cache_warning(tmp_path):
-    (tmp_path / "value.marshal").write_bytes(b"junk")
-    (tmp_path / "value.json").write_bytes(b"{")
+    (tmp_path / "junk.marshal").write_bytes(b"junk")
+    (tmp_path / "cut.marshal").write_bytes(store_module.encode({"format": FORMAT, "code": "v1", "x": "y" * 50})[:-9])
+    (tmp_path / "list.marshal").write_bytes(store_module.MAGIC + marshal.dumps([1, 2]))
     store = make(tmp_path)
-    assert store.get("value.marshal", "k1") is None
-    assert store.get("value.json", "k1") is None
-    assert [str(d) for d in store.diagnostics.warnings] == [
-        f"{tmp_path / 'value.marshal'}:0: warning: cache file corrupt, ignored: not a manifest file",
-        f"{tmp_path / 'value.json'}:0: warning: cache file corrupt, ignored: "
-        "Expecting property name enclosed in double quotes: line 1 column 2 (char 1)",
-    ]
+    for name in ("junk.marshal", "cut.marshal", "list.marshal"):
+        assert store.get(name, "k1") is None
+    messages = [str(d) for d in store.diagnostics.warnings]
+    assert messages[0] == f"{tmp_path / 'junk.marshal'}:0: warning: cache file corrupt, ignored: not a cache file"
+    assert messages[1].startswith(f"{tmp_path / 'cut.marshal'}:0: warning: cache file corrupt, ignored: truncated")
+    assert messages[2] == f"{tmp_path / 'list.marshal'}:0: warning: cache file corrupt, ignored: not a cache file"
+    assert len(messages) == 3
+
+
+def test_kept_state_is_given_back_whatever_it_was_made_from_and_can_be_discarded(tmp_path):
+    make(tmp_path).keep("state/one.marshal", {"rows": [[1, 2]]})
+    assert make(tmp_path).kept("state/one.marshal") == {"rows": [[1, 2]]}
+    assert make(tmp_path, code="v2").kept("state/one.marshal") is None
+    assert make(tmp_path).discard("state/one.marshal") is None
+    assert make(tmp_path).kept("state/one.marshal") is None
+    assert make(tmp_path).discard("state/one.marshal") is None  # already gone: nothing to do
+
+
+def test_verify_writes_only_what_reads_back_the_same(tmp_path):
+    store = make(tmp_path)
+    assert store.put("str.marshal", "k", {"v": [_Str("x")]}, verify=True) is None  # marshal refuses it
+    assert store.put("nan.marshal", "k", {"v": float("nan")}, verify=True) is None  # nan != nan
+    assert store.put("obj.marshal", "k", {"v": object()}, verify=True) is None  # marshal cannot write it
+    assert list(tmp_path.iterdir()) == []
+    assert store.put("ok.marshal", "k", {"v": (1, [2])}, verify=True) is None
+    assert store.get("ok.marshal", "k") == {"v": (1, [2])}
+    with pytest.raises(ValueError):
+        store.put("obj.marshal", "k", {"v": object()})  # without verify: a programming error
+
+
+def test_a_failed_write_warns_once_or_is_returned_to_the_caller(tmp_path):
+    (tmp_path / "file").write_text("not a folder")
+    store = make(tmp_path / "file")
+    assert store.put("a.marshal", "k", {"v": 1}, warn=False) is not None
+    assert not store.diagnostics.warnings
+    store.put("a.marshal", "k", {"v": 1})
+    store.keep("b.marshal", {"v": 1})
+    assert [d.message.split(":")[0] for d in store.diagnostics.warnings] == ["cannot write the build cache"]
+
+
+def test_arrays_are_kept_as_their_bytes():
+    import numpy as np
+    array = np.arange(12, dtype=np.int64).reshape(3, 4)
+    back = store_module.array_of(store_module.array_bytes(array, "<i4"), "<i4", (3, 4))
+    assert back.dtype == np.dtype("<i4") and back.tolist() == array.tolist()
+    back[0, 0] = 7  # a writable copy
+    with pytest.raises(ValueError):
+        store_module.array_of(b"\0" * 5, "<i4")
+    with pytest.raises(TypeError):
+        store_module.array_of([1, 2], "<i4")
+
+
+class _Str(str):
+    """A str subclass: marshal cannot write it."""
 
 
 def test_cached_computes_once_and_a_malformed_value_is_computed_again_with_a_warning(tmp_path):

@@ -3,7 +3,6 @@ exactly what a full read gives: entries and diagnostics, with their lines, after
 
 from __future__ import annotations
 
-import pickle
 import random
 import shutil
 import sys
@@ -14,6 +13,7 @@ import pytest
 from conftest import ROOT
 from site_builder.incremental import lists as listcache
 from site_builder.read import plaintext as reader, reread as reader_reread
+from site_builder.incremental import store
 from site_builder.incremental.cache import BuildCache
 from site_builder.corpus import DEFAULT_CORPUS
 from site_builder.read.text import clean
@@ -188,13 +188,13 @@ def _edits(text: str, rng: random.Random, count: int) -> list[tuple[str, str]]:
 
 
 def _state_after(path: Path, venue, year, explicit) -> reader_reread.State | None:
-    """The state of a full read of ``path``, after a round trip through the plain pickle of the list cache."""
+    """The state of a full read of ``path``, after a round trip through the codec of the list cache."""
     result, state, used = reader_reread.read_list(str(path), venue, year, explicit)
     assert not used
     assert result == reader.read_list(path, venue, year, explicit)
     if state is None:
         return None
-    data = listcache._PlainUnpickler(__import__("io").BytesIO(pickle.dumps(state.to_plain()))).load()
+    data = store.decode(store.encode({"format": 0, **state.to_plain()}))
     return reader_reread.State.from_plain(data)
 
 
@@ -334,12 +334,12 @@ def test_a_state_of_other_config_or_format_is_not_used(tmp_path):
     target.write_text(edited, encoding="utf-8")
     assert reader_reread.read_list(str(target), None, None, True, state)[2]
     assert not reader_reread.read_list(str(target), "ICML", 2024, True, state)[2]
-    assert reader_reread.State.from_plain({**state.to_plain(), "format": -1}) is None
-    assert reader_reread.State.from_plain({"format": reader_reread.STATE_FORMAT}) is None
+    assert reader_reread.State.from_plain({**state.to_plain(), "layout": -1}) is None
+    assert reader_reread.State.from_plain({"layout": reader_reread.STATE_FORMAT}) is None
 
 
 def test_the_list_cache_rereads_an_edited_list_with_the_same_result(tmp_path, monkeypatch):
-    """Through the list cache (states pickled in the cache folder, ids and merge from the cache)."""
+    """Through the list cache (states kept in the cache folder, ids and merge from the cache)."""
     folder = tmp_path / "b"
     written = write_lists(load_corpus(DEFAULT_CORPUS, 400), folder / "seeds", folder / "site.toml")
     cache = tmp_path / "cache"
@@ -349,7 +349,7 @@ def test_the_list_cache_rereads_an_edited_list_with_the_same_result(tmp_path, mo
     real = reader_reread.reread
     monkeypatch.setattr(reader_reread, "reread", lambda *a, **k: calls.append(r := real(*a, **k)) or r)
     listcache.read_lists(configured, BuildCache(cache))
-    assert list((cache / listcache.FOLDER / listcache.STATES).glob("*.pickle"))
+    assert list((cache / listcache.FOLDER / listcache.STATES).glob("*.marshal"))
     target = written[0]
     text = target.read_text(encoding="utf-8")
     lines = text.split("\n")
@@ -436,18 +436,17 @@ def test_an_edited_lists_cache_files_written_later_are_those_written_at_once(tmp
     target.write_text(target.read_text(encoding="utf-8").rstrip("\n") + " We also release our code.\n",
                       encoding="utf-8")
     expected = reader.read_lists(configured)
-    before = {p: p.read_bytes() for p in sorted(later.rglob("*.pickle"))}
+    before = {p: p.read_bytes() for p in sorted(later.rglob("*.marshal"))}
     assert listcache.read_lists(configured, BuildCache(now)) == expected
     deferred = BuildCache(later)
     assert listcache.read_lists(configured, deferred, defer_writes=True) == expected
-    assert {p: p.read_bytes() for p in sorted(later.rglob("*.pickle"))} == before  # nothing written yet
+    assert {p: p.read_bytes() for p in sorted(later.rglob("*.marshal"))} == before  # nothing written yet
     deferred.run_deferred()
-    changed = [p for p in sorted(later.rglob("*.pickle")) if p.read_bytes() != before[p]]
+    changed = [p for p in sorted(later.rglob("*.marshal")) if p.read_bytes() != before[p]]
     assert len(changed) == 2  # the list's cache file and its state
     for p in changed:
         same = now / p.relative_to(later)
-        assert listcache._PlainUnpickler(__import__("io").BytesIO(p.read_bytes())).load() == \
-            listcache._PlainUnpickler(__import__("io").BytesIO(same.read_bytes())).load()
+        assert store.decode(p.read_bytes()) == store.decode(same.read_bytes())
     reads = []
     real = listcache.read_one
     try:
@@ -457,7 +456,7 @@ def test_an_edited_lists_cache_files_written_later_are_those_written_at_once(tmp
         listcache.read_one = real
     assert not reads  # every list from its cache file
     deferred.run_deferred()  # once only: nothing left
-    assert [p for p in sorted(later.rglob("*.pickle")) if p.read_bytes() != before[p]] == changed
+    assert [p for p in sorted(later.rglob("*.marshal")) if p.read_bytes() != before[p]] == changed
 
 
 def test_a_build_hands_the_list_cache_its_digests_and_writes_an_edited_list_beside_the_pages(tmp_path, monkeypatch):
