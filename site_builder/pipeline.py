@@ -26,6 +26,7 @@ from .output.hosting import write_hosting_files
 from .model.site import OVERRIDABLE, Site, build_site
 from .pages.plan import common_context, outline_pages
 from .progress import Progress
+from .read import formats
 from .read.plaintext import Entry
 from .output.search_index import INDEX_FILES, IndexRun
 from .output.rendering import PageReuse, write_pages
@@ -100,12 +101,14 @@ class BuildReport:
 
 
 def list_files(seeds: Path) -> list[Path]:
-    """The list files in ``seeds`` (``*.txt``, sorted by name). Raises BuildError when there are none."""
+    """The list files in ``seeds``: those of a suffix an input format reads (:func:`formats.suffixes`, e.g.
+    ``*.txt``), sorted by name. Raises BuildError when there are none."""
     if not seeds.is_dir():
         raise BuildError(f"{seeds}: no such folder of paper lists")
-    files = sorted(p for p in seeds.iterdir() if p.suffix.lower() == ".txt" and p.is_file())
+    known = formats.suffixes()
+    files = sorted(p for p in seeds.iterdir() if p.suffix.lower() in known and p.is_file())
     if not files:
-        raise BuildError(f"{seeds}: holds no paper list (*.txt)")
+        raise BuildError(f"{seeds}: holds no paper list ({', '.join('*' + s for s in known)})")
     return files
 
 

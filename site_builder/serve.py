@@ -33,6 +33,7 @@ from pathlib import Path
 from urllib.parse import unquote_to_bytes, urlsplit
 
 from .config import config_path, resolve_config
+from .read.formats import format_of
 
 LIVERELOAD_PATH = "/__livereload"
 #: Content types by file suffix (text types in UTF-8, as the builder writes them).
@@ -361,7 +362,8 @@ def _under(path: Path, folder: Path) -> bool:
 def classify_changes(changes, sources: Sources) -> Plan:
     """The :class:`Plan` for ``changes``, an iterable of ``(change, path)`` as watchfiles yields them.
 
-    A list (``*.txt``) or ``overrides.toml`` in the lists folder, the config file or anything in
+    A list (a file an input format reads, :func:`~site_builder.read.formats.format_of`) or ``overrides.toml``
+    in the lists folder, the config file or anything in
     the templates folder needs a full build; files in the assets folder only need copying;
     anything else (editor temporary files, other files beside the config) nothing.
     """
@@ -374,7 +376,7 @@ def classify_changes(changes, sources: Sources) -> Plan:
             continue
         if path == config or _under(path, templates):
             full = True
-        elif _under(path, seeds) and (path.suffix.lower() == ".txt" or path.name == "overrides.toml"):
+        elif _under(path, seeds) and (format_of(path) is not None or path.name == "overrides.toml"):
             full = True
         elif _under(path, assets_dir) and path != assets_dir:
             assets.add(path)

@@ -56,7 +56,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from ..read import plaintext as reader, reread as reader_reread
+from ..read import formats, plaintext as reader, reread as reader_reread
 from ..text import render
 from .. import parallel
 from .cache import BuildCache, paper_work
@@ -160,8 +160,8 @@ _DEFER = False
 
 
 def read_one(item: tuple[str, str | None, int | None, bool, str], full: bool = True) -> _Read | None:
-    """Read list ``(path, venue, year, explicit, code version)`` with :func:`reader.read_list`, and its
-    entries' ids and per-paper work (None for the items in :data:`_KNOWN`). A module function,
+    """Read list ``(path, venue, year, explicit, code version)`` in its format (:mod:`site_builder.read.formats`),
+    and its entries' ids and per-paper work (None for the items in :data:`_KNOWN`). A module function,
     so forked workers can run it. The key is None when the file changed while it was read.
 
     With a cache folder (:data:`_CACHE`), an edited list is read from the kept state of its previous
@@ -171,13 +171,11 @@ def read_one(item: tuple[str, str | None, int | None, bool, str], full: bool = T
     list has no kept state or its edit needs a full read."""
     path, venue, year, explicit, code = item
     folder = _CACHE.folder if _CACHE is not None else None
-    state = _load_state(_CACHE, path) if folder is not None else None
+    fmt = formats.format_of(path)
+    state = _load_state(_CACHE, path) if folder is not None and fmt is not None and fmt.reread else None
     if state is None and not full:
         return None
-    try:
-        before = Path(path).read_bytes()
-    except OSError:
-        before = None
+    before = _bytes(path)
     ids_of: dict[tuple[str, str | None], list] = {}
 
     def ids(entry: Entry) -> list:
@@ -195,15 +193,14 @@ def read_one(item: tuple[str, str | None, int | None, bool, str], full: bool = T
         if len(set(digests)) < len(digests):
             reader.merge_duplicates([result])
 
-    read_list = reader_reread.read_list(path, venue, year, explicit, state, merge, full)
+    if fmt is not None and fmt.reread is not None:
+        read_list = fmt.reread(path, venue, year, explicit, state, merge, full)
+    else:  # a format without kept state (or a file no format reads, an error diagnostic) is read in full
+        read_list = formats.read_list(path, venue, year, explicit), None, False
     if read_list is None:
         return None
     result, kept, _ = read_list
-    try:
-        after = Path(path).read_bytes()
-    except OSError:
-        after = None
-    key = file_key(path, venue, year, before, code, explicit) if before is not None and before == after else None
+    key = file_key(path, venue, year, before, code, explicit) if before is not None and before == _bytes(path) else None
     ids_list = [ids(e) for e in result.entries]
     work = [None if (e.abstract, e.title or None) in _KNOWN else paper_work((e.abstract, e.title or None))
             for e in result.entries]
@@ -217,6 +214,14 @@ def read_one(item: tuple[str, str | None, int | None, bool, str], full: bool = T
         else:
             read.unwritten = job()
     return read
+
+
+def _bytes(path: str) -> bytes | None:
+    """The bytes of the file at ``path``; None when it cannot be read."""
+    try:
+        return Path(path).read_bytes()
+    except OSError:
+        return None
 
 
 def _writer(cache: BuildCache, result: ListResult, ids_list: list, work: list, key: str, path: str, code: str,
