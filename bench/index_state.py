@@ -73,7 +73,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         entries = pipeline.read_lists(pipeline.list_files(args.folder / "seeds"), config, diagnostics)
-        site = build_site(entries, {}, config, diagnostics, memo=BuildCache(tmp / "memo"))
+        site = build_site(entries, {}, config, diagnostics, memo=BuildCache(tmp / "memo").memo)
         papers = list(site.papers)
         i = len(papers) // 2
         edited = dataclasses.replace(papers[i], abstract=papers[i].abstract + " We also study robustness.",

@@ -17,7 +17,9 @@ from .model import urls
 from . import parallel
 from .output.bibfiles import write_bib_files
 from .output.papersjson import write_papers_json
-from .incremental.cache import BuildCache, CacheChanges, files_not_as_recorded, paper_work, read_manifest
+from .incremental.cache import BuildCache, CacheChanges
+from .incremental.memo import paper_work
+from .incremental.outputs import files_not_as_recorded, read_manifest
 from .incremental.digest import code_version
 from .config import SiteConfig, toml_error_location
 from .diagnostics import Diagnostics
@@ -273,7 +275,7 @@ def write_site(site: Site, output: Output, library: Library | None = None, updat
         if cache.enabled:  # the papers' digests, computed by the index process with the index key
             index.lend_digests(cache.fingerprints)
         meanwhile = other_files
-        if cache.enabled and cache.has_previous:
+        if cache.enabled and cache.outputs.has_previous:
             # A rebuild: few pages are rendered, in this process, so the other files are written by a forked
             # process meanwhile, on the core the index process leaves mostly idle (see other_files_job).
             background = parallel.start_background(other_files_job(other_files, output, cache))
@@ -395,7 +397,7 @@ def _build_lists(seeds: Path, out: Path, config: SiteConfig, strict: bool, notes
     build_cache.file_digests = digests  # the lists as inputs_digest read them: not read again
     build_cache.defer_writes = True  # an edited list's cache files are written beside the pages (other_files)
     if manifest is not None:
-        build_cache.check_files_meanwhile(manifest, check)
+        build_cache.outputs.check_files_meanwhile(manifest, check)
     try:
         progress.stage("reading lists")
         entries = read_lists(files, config, diagnostics, build_cache)
@@ -403,13 +405,13 @@ def _build_lists(seeds: Path, out: Path, config: SiteConfig, strict: bool, notes
             diagnostics.error(str(seeds), 0, NO_PAPERS_AT_ALL)
         overrides = load_overrides(seeds, diagnostics)
     except BaseException:
-        build_cache.stop_file_check()
+        build_cache.outputs.stop_file_check()
         raise
     try:
         return _build(out, config, strict, build_cache, entries, overrides, diagnostics, progress, notes, updated,
                       inputs, manifest)
     finally:
-        build_cache.stop_file_check()
+        build_cache.outputs.stop_file_check()
         gc.unfreeze()
         progress.close()
 
@@ -417,11 +419,11 @@ def _build_lists(seeds: Path, out: Path, config: SiteConfig, strict: bool, notes
 def start_file_check(out: Path, manifest: dict):
     """Start :func:`~site_builder.incremental.cache.files_not_as_recorded` of the previous build's files (``manifest``,
     as :func:`read_manifest` gave it) in a forked process (:func:`parallel.start_background`), for
-    :meth:`BuildCache.check_files_meanwhile`: it runs on another core while this process reads the lists
+    :meth:`OutputRecord.check_files_meanwhile`: it runs on another core while this process reads the lists
     and builds the model (the ~28,800 ``stat`` calls of a 10,000-paper rebuild, ~0.1 s, were on its serial
     path). None when there is nothing to check or no process can be forked (the files are then checked
     where they are kept). The same process lists the output folder for :meth:`~site_builder.output.writer.Output.commit`
-    (:func:`~site_builder.output.writer.unrecorded_names`, :meth:`BuildCache.output_listing`)."""
+    (:func:`~site_builder.output.writer.unrecorded_names`, :meth:`OutputRecord.output_listing`)."""
     files = manifest.get("files")
     if not isinstance(files, dict) or not files:
         return None
@@ -463,17 +465,17 @@ def _build_site(out: Path, config: SiteConfig, strict: bool, build_cache: BuildC
                 updated: datetime, inputs: str | None = None, manifest: dict | None = None) -> BuildReport:
     _import_library()  # here, before the index process is forked (index_run): it needs numpy too
 
-    work = build_cache.missing_work(entries)
+    work = build_cache.memo.missing_work(entries)
     progress.stage("rendering abstracts", len(work), "papers")
-    build_cache.store_work(parallel.parallel_map(paper_work, work, progress))
+    build_cache.memo.store_work(parallel.parallel_map(paper_work, work, progress))
     progress.stage("papers", len(entries), "papers")
-    site = build_site(entries, overrides, config, diagnostics, memo=build_cache, progress=progress)
+    site = build_site(entries, overrides, config, diagnostics, memo=build_cache.memo, progress=progress)
     failed = lambda: diagnostics.errors or (strict and diagnostics.warnings)  # noqa: E731
     output = index = None
     try:
         if not failed():
             output = Output(out)
-            build_cache.open_output(out, manifest)
+            build_cache.outputs.open(out, manifest)
             # The model lives through the rest of the build: move it out of the garbage collector's sight
             # (undone in build): collections stay cheap, and forked workers do not copy every memory
             # page of the parent by touching its objects' GC headers.
@@ -491,17 +493,17 @@ def _build_site(out: Path, config: SiteConfig, strict: bool, build_cache: BuildC
         pages = write_site(site, output, library, updated, build_cache, progress, index)
         index_file = output.file(INDEX_FILES[0])
         index_bytes = index_file.stat().st_size if index_file.exists() else 0
-        output.commit(*build_cache.output_listing())
+        output.commit(*build_cache.outputs.output_listing())
     except BaseException:  # an error or Ctrl-C anywhere (even while committing): no staging folder is left behind
         _abandon(output, index)
         raise
     progress.stage("saving the build cache")
     if inputs is not None and build_cache.enabled:
-        fields = unchanged.report_fields(diagnostics, len(output.written), pages, index_bytes, build_cache.reused,
+        fields = unchanged.report_fields(diagnostics, len(output.written), pages, index_bytes, build_cache.outputs.reused,
                                          len(site.papers), int(updated.timestamp()))
-        build_cache.snapshot = unchanged.snapshot(inputs, output.target, output.written, build_cache.manifest,
+        build_cache.outputs.snapshot = unchanged.snapshot(inputs, output.target, output.written, build_cache.outputs.manifest,
                                                   fields)
     build_cache.save()
     diagnostics.extend(build_cache.diagnostics)
     return BuildReport(site, diagnostics, len(output.written), updated, library, pages, index_bytes,
-                       progress.elapsed, build_cache.reused, len(site.papers))
+                       progress.elapsed, build_cache.outputs.reused, len(site.papers))

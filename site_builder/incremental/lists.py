@@ -27,10 +27,10 @@ and diagnostics, same order, same text), but
   the parent, which warns once), so the parent only collects results;
 - along with a file's entries the cache keeps each entry's paper id, a digest
   of its identity key (:func:`reader.identity_key`) and its per-paper work
-  (:func:`cache.paper_work`: rendered abstract, derived title, rendered title),
+  (:func:`~site_builder.incremental.memo.paper_work`: rendered abstract, derived title, rendered title),
   computed in the same worker. These are pure functions of the entry's
   abstract and title under the same code version, so they are handed to the
-  :class:`cache.BuildCache` (:meth:`~cache.BuildCache.remember`) and looked up
+  build cache's memo (:meth:`~site_builder.incremental.memo.WorkMemo.remember_work`) and looked up
   by string, without digests; the values of a changed list's previous cache
   file are handed over too, so only new abstracts are rendered again.
 
@@ -59,7 +59,8 @@ from typing import Any
 from ..read import formats, plaintext as reader, reread as reader_reread
 from ..text import render
 from .. import parallel
-from .cache import BuildCache, paper_work
+from .cache import BuildCache
+from .memo import paper_work
 from .store import SUFFIX
 from ..diagnostics import Diagnostic
 from ..read.duplicates import paper_id
@@ -74,7 +75,7 @@ MIN_PARALLEL_BYTES = 200_000
 @dataclass
 class _Read:
     """One list file read: its result (before cross-list merging), per-entry ``ids`` ``[paper id, key digest]``
-    and ``work`` (per entry, the :func:`cache.paper_work` values), the cache ``key`` of the bytes read, and
+    and ``work`` (per entry, the :func:`~site_builder.incremental.memo.paper_work` values), the cache ``key`` of the bytes read, and
     ``unwritten``: ``(cache file, error)`` when its cache file could not be written (reported by the parent)."""
 
     result: ListResult
@@ -275,9 +276,10 @@ def _load(cache: BuildCache, path: str) -> dict | None:
 def _remember(cache: BuildCache, data: dict) -> bool:
     """Hand the per-entry ids and work of a loaded cache file to ``cache``; False when malformed.
 
-    The loop of :meth:`cache.BuildCache.remember_ids` and :meth:`~cache.BuildCache.remember_work` (with
-    :func:`_expand`) for every entry, written out on the cache's own tables (10,000 entries a rebuild)."""
-    known, items, id_table = cache.list_tables()
+    The loop of :meth:`WorkMemo.remember_ids <site_builder.incremental.memo.WorkMemo.remember_ids>` and
+    :meth:`~site_builder.incremental.memo.WorkMemo.remember_work` (with :func:`_expand`) for every entry, written
+    out on the memo's own tables (10,000 entries a rebuild)."""
+    known, items, id_table = cache.memo.list_tables()
     abstracts, derived_titles, inline = known["render_abstract"], known["derive_title"], known["render_inline"]
     html_of = _PLAIN_HTML.format
     try:
@@ -324,7 +326,7 @@ _PLAIN_HTML = "<p>{}</p>\n"
 
 
 def _compact(abstract: str, title: str | None, work: list) -> list:
-    """The values of :func:`cache.paper_work` without their sources (they are the entry's own strings);
+    """The values of :func:`~site_builder.incremental.memo.paper_work` without their sources (they are the entry's own strings);
     the rendered abstract's text is None when it is the abstract itself and its HTML None when it is
     :data:`_PLAIN_HTML` of the abstract (most papers), an inline-rendered title None when its HTML and
     text are the title itself: ~40 % less to store and load, all rebuilt exactly by :func:`_expand`."""
@@ -495,7 +497,7 @@ def _read_files(cache: BuildCache, configured: list[tuple], old_ids: dict, defer
     :func:`_parse_all`), and the per-paper values of each handed to ``cache``. ``old_ids``: the ids the
     old cache files of these lists held (:func:`_old_ids`), which the reads may take again."""
     global _KNOWN, _CACHE, _IDS
-    _KNOWN, _CACHE, _IDS = frozenset(cache.known_items()), cache, old_ids
+    _KNOWN, _CACHE, _IDS = frozenset(cache.memo.known_items()), cache, old_ids
     items = [(str(path), venue, year, explicit, cache.code) for path, venue, year, explicit in configured]
     sizes = [_file_size(path) for path, *_ in configured]
     try:
@@ -504,9 +506,9 @@ def _read_files(cache: BuildCache, configured: list[tuple], old_ids: dict, defer
         _KNOWN, _CACHE, _IDS = frozenset(), None, {}
     for read in parsed:
         for entry, ids, work in zip(read.result.entries, read.ids, read.work):
-            cache.remember_ids(entry.abstract, entry.title, ids)
+            cache.memo.remember_ids(entry.abstract, entry.title, ids)
             if work is not None:
-                cache.remember_work(entry.abstract, entry.title, work)
+                cache.memo.remember_work(entry.abstract, entry.title, work)
         if read.unwritten is not None:
             cache.store.warn_write(Path(read.unwritten[0]), read.unwritten[1])
     return parsed
@@ -559,17 +561,17 @@ def _merge(reads: list[_Read]) -> None:
 
 
 def _recall(cache: BuildCache, entry: Entry) -> list | None:
-    """The :func:`cache.paper_work` triples of ``entry`` as the cache knows them, or None if it lacks one."""
+    """The :func:`~site_builder.incremental.memo.paper_work` triples of ``entry`` as the cache knows them, or None if it lacks one."""
     title = entry.title or None
-    rendered = cache.known("render_abstract", entry.abstract)
+    rendered = cache.memo.known("render_abstract", entry.abstract)
     if title is None:
-        title = cache.known("derive_title", entry.abstract)
+        title = cache.memo.known("derive_title", entry.abstract)
         if title is None:
             return None
         work = [("render_abstract", entry.abstract, rendered), ("derive_title", entry.abstract, title)]
     else:
         work = [("render_abstract", entry.abstract, rendered)]
-    inline = cache.known("render_inline", title)
+    inline = cache.memo.known("render_inline", title)
     if rendered is None or inline is None:
         return None
     return work + [("render_inline", title, inline)]

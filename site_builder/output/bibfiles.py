@@ -2,9 +2,9 @@
 
 A venue's file shows, for each of its papers in display order, :func:`bibtex.entry` of the paper,
 its BibTeX key and its absolute URL (from the base URL): its cache key is the digest of exactly
-those (:meth:`~site_builder.incremental.cache.BuildCache.key` of the papers' fingerprint (:func:`venue_digests`,
+those (:meth:`~site_builder.incremental.outputs.OutputRecord.key` of the papers' fingerprint (:func:`venue_digests`,
 shared with the parts of ``papers.json``), their keys (one per line) and the base URL, plus the code version). A venue file with an unchanged key that is still as the previous build left it
-is kept (:meth:`~site_builder.incremental.cache.BuildCache.reuse`), so a rebuild writes the entries of the
+is kept (:meth:`~site_builder.incremental.outputs.OutputRecord.reuse`), so a rebuild writes the entries of the
 changed venues only.
 
 The site's file is the entries of every paper in display order, separated by blank lines
@@ -85,8 +85,8 @@ def write_bib_files(site, library, output, cache) -> None:
                 # The keys as one string, cheaper to digest than a list of them, when none holds a newline.
                 names = "\n".join([bib_key(paper) for paper in papers])
                 keys = names if names.count("\n") == len(papers) - 1 else [bib_key(paper) for paper in papers]
-                key = cache.key("bib", library.base_url, digest, keys)
-            if cache.reuse(path, key, output):
+                key = cache.outputs.key("bib", library.base_url, digest, keys)
+            if cache.outputs.reuse(path, key, output):
                 if joinable:
                     fd = os.open(output.file(path), os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
                     pieces.append((fd, 0, None))  # noted at once: closed below whatever happens
@@ -94,7 +94,7 @@ def write_bib_files(site, library, output, cache) -> None:
                 continue
             text = library.bib_file(papers)
             output.write_text(path, text)
-            cache.record(path, key, output)
+            cache.outputs.record(path, key, output)
             pieces.append(text.encode("utf-8"))
         if joinable:
             joined = pieces[:1]

@@ -215,8 +215,8 @@ def write_feeds(site: Site, updated: datetime, output, cache=None) -> list[str]:
 
     With ``cache`` (a :class:`~site_builder.incremental.cache.BuildCache`), a feed's key is the digest of what it
     shows but the build date (its path, title, page, the config's title, description and base URL, its
-    papers: :meth:`~site_builder.incremental.cache.BuildCache.key`). When the previous build wrote the feed with that
-    key and the file is still as it left it (:meth:`~site_builder.incremental.cache.BuildCache.reusable`), the file is
+    papers: :meth:`~site_builder.incremental.outputs.OutputRecord.key`). When the previous build wrote the feed with that
+    key and the file is still as it left it (:meth:`~site_builder.incremental.outputs.OutputRecord.reusable`), the file is
     kept if it has this build's date, else written again as its text with the date replaced
     (:func:`_restamped`), instead of from the papers: a rebuild after an edit stamps the lists' newest
     mtime (:func:`build_time`) on every feed, while few feeds show an edited paper.
@@ -226,15 +226,15 @@ def write_feeds(site: Site, updated: datetime, output, cache=None) -> list[str]:
     config = site.config
     for path, title, papers, page in feed_plan(site):
         paths.append(path)
-        key = cache.key("atom feed", path, title, page, config.title, config.description, config.base_url,
+        key = cache.outputs.key("atom feed", path, title, page, config.title, config.description, config.base_url,
                         papers) if enabled else None
-        previous = cache.reusable(path, key) if enabled else None
+        previous = cache.outputs.reusable(path, key) if enabled else None
         text = _restamped(previous, stamp) if previous is not None else None
-        if text is not None and text[0] == stamp and cache.reuse(path, key, output):
+        if text is not None and text[0] == stamp and cache.outputs.reuse(path, key, output):
             continue
         output.write_text(path, text[1] if text is not None else atom_feed(site, path, title, papers, updated, page))
         if enabled:
-            cache.record(path, key, output)
+            cache.outputs.record(path, key, output)
     return paths
 
 

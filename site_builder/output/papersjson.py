@@ -7,9 +7,9 @@ when the papers are grouped by venue (:func:`~site_builder.output.bibfiles.venue
 ``"[\\n" + ",\\n".join(part) + "\\n]\\n"`` where each venue's ``part`` is ``json.dumps`` of its records
 without its first two and last two characters, in UTF-8 (``tests/incremental/test_cache.py`` checks the identity).
 
-Keys: the whole file's is the digest of the whole site (:meth:`~site_builder.incremental.cache.BuildCache.key`);
+Keys: the whole file's is the digest of the whole site (:meth:`~site_builder.incremental.outputs.OutputRecord.key`);
 each part's is the digest of its venue's papers (a record shows nothing else; :func:`~site_builder.output.bibfiles.venue_digests`). The manifest keeps
-each part's key and byte offsets in the file (:meth:`~site_builder.incremental.cache.BuildCache.parts`); a
+each part's key and byte offsets in the file (:meth:`~site_builder.incremental.outputs.OutputRecord.set_parts`); a
 rebuild takes an unchanged part from the previous file (when that file is still as the previous
 build left it) and serialises only the changed venues. The unchanged parts are copied from the previous
 file by the kernel (:func:`~site_builder.output.writer.write_spliced`; a run of consecutive parts is one copy),
@@ -79,17 +79,17 @@ def write_papers_json(site, output, cache) -> None:
     """Write (or keep) ``papers.json`` of ``site`` into ``output`` with ``cache`` (a
     :class:`~site_builder.incremental.cache.BuildCache`, possibly disabled); the bytes never depend on the cache."""
     path = urls.PAPERS_JSON
-    key = cache.key(path, site)
-    if cache.reuse(path, key, output):
-        cache.keep_parts(path)
+    key = cache.outputs.key(path, site)
+    if cache.outputs.reuse(path, key, output):
+        cache.outputs.keep_parts(path)
         return
     groups = venue_groups(site) if cache.enabled else None
     if not groups or not all(groups):
         output.write_text(path, papers_json(site.papers))
-        cache.record(path, key, output)
+        cache.outputs.record(path, key, output)
         return
-    previous = {entry[0]: entry[1:] for entry in cache.previous_parts(path)}
-    old_file = cache.previous_file(path) if previous else None
+    previous = {entry[0]: entry[1:] for entry in cache.outputs.previous_parts(path)}
+    old_file = cache.outputs.previous_file(path) if previous else None
     source = None  # the previous file, open, when a part is taken from it
     try:
         if old_file is not None:
@@ -102,7 +102,7 @@ def write_papers_json(site, output, cache) -> None:
         pieces: list = [b"[\n"]  # bytes, or (source, start, count): bytes of the previous file (write_spliced)
         parts, at = [], 2  # after "[\n"
         for papers, digest in zip(groups, digests):
-            part_key = cache.key("papers.json part", digest) if digest is not None else None
+            part_key = cache.outputs.key("papers.json part", digest) if digest is not None else None
             span = previous.get(part_key) if part_key is not None and source is not None else None
             if parts:
                 pieces.append(b",\n")
@@ -125,6 +125,6 @@ def write_papers_json(site, output, cache) -> None:
     finally:
         if source is not None:
             os.close(source)
-    cache.record(path, key, output)
+    cache.outputs.record(path, key, output)
     if None not in (p[0] for p in parts):
-        cache.set_parts(path, parts)
+        cache.outputs.set_parts(path, parts)

@@ -71,7 +71,7 @@ class PageReuse:
 
     def pages_to_render(self, outline: list[Planned], site, library, output: Output) -> list[tuple[Page, str | None]]:
         """The pages of ``outline`` that must be rendered, each with its key; every other page is kept from the
-        previous output (:meth:`BuildCache.keep_pages`, :meth:`BuildCache.reuse_pages`). Without a cache every
+        previous output (:meth:`OutputRecord.keep_pages`, :meth:`OutputRecord.reuse_pages`). Without a cache every
         page is returned (key None). On a first build into this output, keyed pages but the index pages (keyed
         here for the structure) come with :data:`DEFERRED_KEY`: their keys are computed where they are rendered,
         off the build's serial path."""
@@ -80,11 +80,11 @@ class PageReuse:
             return [(planned.make(), None) for planned in outline]
         index = [planned.make() for planned in outline if planned.sources == ()]
         index_keys = self.keys(index)
-        previous = replan.PlanRecord.from_json(cache.previous_plan)
+        previous = replan.PlanRecord.from_json(cache.outputs.previous_plan)
         record = replan.plan_record(site, library, outline, cache.fingerprints, [key for _, key in index_keys])
-        cache.plan = record.to_json()
+        cache.outputs.plan = record.to_json()
         made = {page.path: page for page in index}
-        if not cache.has_previous and self.shared[2] is not None:
+        if not cache.outputs.has_previous and self.shared[2] is not None:
             keys = dict(index_keys)  # the index pages' keys are computed already: not again in the workers
             return [(made[planned.path], keys[planned.path]) if planned.path in made
                     else (planned.make(), None if planned.sources is None else DEFERRED_KEY) for planned in outline]
@@ -96,7 +96,7 @@ class PageReuse:
         """The pages to render of a rebuild: ``stale`` ones and those of ``unchanged`` whose previous file is
         gone, less those whose key is the previous one (``made``: the index pages, already made and keyed)."""
         cache = self.cache
-        not_kept = cache.keep_pages(list(map(attrgetter("path"), unchanged)), output)
+        not_kept = cache.outputs.keep_pages(list(map(attrgetter("path"), unchanged)), output)
         if replan.check_mode():
             self._check_kept([planned for planned in unchanged if planned.path not in not_kept])
         if not_kept:
@@ -104,20 +104,20 @@ class PageReuse:
         always = [planned.make() for planned in stale if planned.sources is None]
         pages = [made.get(planned.path) or planned.make() for planned in stale if planned.sources is not None]
         keys = self.keys(pages)  # an index page's key again: its digest is memoised by the fingerprinter
-        reused = cache.reuse_pages(keys, output)
+        reused = cache.outputs.reuse_pages(keys, output)
         return ([(page, None) for page in always]
                 + [(page, key) for page, (_, key) in zip(pages, keys) if page.path not in reused])
 
     def _check_kept(self, kept: list[Planned]) -> None:
         """Check mode: every page kept without its context has the key a full build gives it."""
         for (path, key), planned in zip(self.keys([planned.make() for planned in kept]), kept):
-            if key != self.cache.previous_key(path):
+            if key != self.cache.outputs.previous_key(path):
                 raise replan.ReplanMismatch(f"{path}: kept by replan, but its key changed")
 
     def take_items(self, env, pages: list[Page]) -> set[str]:
         """The paths of ``pages`` that list at least :data:`ITEMS_KEPT` papers (their context's ``papers``), after
         handing the :class:`~site_builder.output.writer.PageFolder` of each one's folder the HTML of the items the
-        previous build rendered there (:meth:`BuildCache.item_html`) and the fingerprinter's digest: an item of
+        previous build rendered there (:meth:`OutputRecord.item_html`) and the fingerprinter's digest: an item of
         the same digest (the same :class:`~site_builder.pages.views.Item`) in the same folder, with the same
         ``shared``, is the same HTML, so a one-abstract rebuild renders one item of the largest venue's ~1,600
         instead of all. Empty without a cache."""
@@ -131,14 +131,14 @@ class PageReuse:
                 lists.add(page.path)
                 folder = page_folder(env, page.path, self.common["config"])
                 folder.digest = cache.fingerprints.digest
-                folder.known.update(cache.item_html(page.path, shared))
+                folder.known.update(cache.outputs.item_html(page.path, shared))
         return lists
 
     def keep_items(self, env, pages: list[Page]) -> None:
-        """Keep for the next build (:meth:`BuildCache.save_item_html`) the items' HTML rendered in the folder of
+        """Keep for the next build (:meth:`OutputRecord.save_item_html`) the items' HTML rendered in the folder of
         each of ``pages`` (pages of :meth:`take_items`, once rendered)."""
         for page in pages:
-            self.cache.save_item_html(page.path, self.shared,
+            self.cache.outputs.save_item_html(page.path, self.shared,
                                       page_folder(env, page.path, self.common["config"]).rendered_items())
 
 
@@ -160,7 +160,7 @@ def write_pages(env, outline: list[Planned], site, library, output: Output, reus
     if not parallel.parallel_workers(len(todo)):
         for page, key in todo:
             output.write_text(page.path, render_page(env, page, common))
-            cache.record(page.path, reuse.final_key(page, key), output)
+            cache.outputs.record(page.path, reuse.final_key(page, key), output)
             progress.advance()
         keep_items([page for page, _ in todo])
         meanwhile()
@@ -171,7 +171,7 @@ def write_pages(env, outline: list[Planned], site, library, output: Output, reus
 
     def done(results, weight):
         for written in results:
-            cache.record_stat(written.path, written.key, written.stat)
+            cache.outputs.record_stat(written.path, written.key, written.stat)
         progress.advance(weight)
 
     parallel.run_jobs(jobs, done, meanwhile)

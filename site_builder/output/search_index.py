@@ -5,7 +5,7 @@ features, see :func:`site_builder.pipeline.build`). Its files' paths are claimed
 once (so the 404 page's list of top-level names, :func:`site_builder.output.hosting.write_hosting_files`,
 holds them whatever is decided). Then, in a forked process of its own
 (:func:`site_builder.parallel.start_background`), or, where none can be forked, in this process at
-:meth:`IndexRun.finish`: the index key is computed (:meth:`~site_builder.incremental.cache.BuildCache.key` of the
+:meth:`IndexRun.finish`: the index key is computed (:meth:`~site_builder.incremental.outputs.OutputRecord.key` of the
 whole model, which is all the index shows); when the previous output's index files have that key and
 are untouched they are kept (the parent keeps them at :meth:`IndexRun.finish`), else
 :func:`site_builder.search.index.index_files` writes them. The bytes are the same either way.
@@ -99,14 +99,14 @@ def index_job(site, cache, staging, share: SharedDigests | None):
     the written files (``list[Written]``, see :func:`workers.index_job`; the papers' digests also let
     the index's state find its unchanged papers, :func:`site_builder.search.state.text_digests`)."""
     def run():
-        key = cache.key("search-index", site)
+        key = cache.outputs.key("search-index", site)
         try:  # memoised by the key's digest of the whole model
             digests = cache.fingerprints.digests(site.papers) if key is not None else None
         except Exception:  # noqa: BLE001 - a paper that cannot be digested: the build digests them itself
             digests = None
         if share is not None:
             share.publish(digests)
-        if all(cache.reusable(path, key) is not None for path in INDEX_FILES):
+        if all(cache.outputs.reusable(path, key) is not None for path in INDEX_FILES):
             return KEPT, key
         return workers.index_job(site, INDEX_FILES, key, staging, _state_path(cache.folder), digests)()
     return run
@@ -172,7 +172,7 @@ class IndexRun:
             key = result[1]
             for path in self.paths:
                 self._output.release(path)
-            if all([self.cache.reuse(path, key, self._output) for path in self.paths]):
+            if all([self.cache.outputs.reuse(path, key, self._output) for path in self.paths]):
                 self.reused = True
                 return
             # A kept file changed since the index process looked: write the index here after all.
@@ -182,7 +182,7 @@ class IndexRun:
             result = workers.index_job(self._site, self.paths, key, self._output.staging,
                                        _state_path(self.cache.folder))()
         for written in result:
-            self.cache.record_stat(written.path, written.key, written.stat)
+            self.cache.outputs.record_stat(written.path, written.key, written.stat)
 
     def _drop_share(self) -> None:
         if self._share is not None:

@@ -13,7 +13,7 @@ from features_support import NOTES
 from site_builder import progress as progress_module
 from site_builder import parallel
 from site_builder.output import rendering, workers
-from site_builder.incremental.cache import MEMO_NAME
+from site_builder.incremental.memo import MEMO_NAME
 from site_builder.config import load_config
 from site_builder.pipeline import build
 from site_builder.progress import Progress

@@ -92,7 +92,7 @@ def test_cached_reading_gives_the_readers_entries_and_diagnostics(tmp_path, layo
     assert list((cache / listcache.FOLDER).glob("*.marshal"))
     warm_entries, warm_messages, warm_cache = cached_results(seeds, config, cache)
     assert (warm_entries, warm_messages) == expected
-    assert warm_cache.known_items()  # the per-paper work came from the list cache
+    assert warm_cache.memo.known_items()  # the per-paper work came from the list cache
     # one list edited: read again, the others from the cache
     target = sorted(seeds.glob("*.txt"))[-1]
     target.write_text(target.read_text(encoding="utf-8") + "\n\nA new paper appended to this list, with an abstract "

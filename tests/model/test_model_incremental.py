@@ -354,7 +354,7 @@ def test_papers_built_with_the_memo_equal_papers_built_plainly(tmp_path):
     from dataclasses import fields
 
     from site_builder import pipeline
-    from site_builder.incremental.cache import paper_work
+    from site_builder.incremental.memo import paper_work
     from site_builder.diagnostics import Diagnostics
     from site_builder.model.site import Paper, build_site
 
@@ -367,19 +367,19 @@ def test_papers_built_with_the_memo_equal_papers_built_plainly(tmp_path):
                           encoding="utf-8")
     cache = BuildCache(tmp_path / "cache")
     entries = pipeline.read_lists(pipeline.list_files(seeds), config, Diagnostics(), cache)
-    cache.store_work([paper_work(item) for item in cache.missing_work(entries)])
+    cache.memo.store_work([paper_work(item) for item in cache.memo.missing_work(entries)])
     first = build_site(entries, {}, config, Diagnostics())
     overrides = {first.papers[0].id: {"title": "An $x^2$ Title", "authors": ["Ada Lovelace"], "track": ["A", "B"]}}
     plain = build_site(entries, overrides, config, Diagnostics())
-    memo = build_site(entries, overrides, config, Diagnostics(), memo=cache)
+    memo = build_site(entries, overrides, config, Diagnostics(), memo=cache.memo)
     # a rebuild: the rendered abstracts and titles handed over by the list cache (BuildCache._known)
     cache.save()
     rebuild_cache = BuildCache(tmp_path / "cache")
     rebuild_entries = pipeline.read_lists(pipeline.list_files(seeds), config, Diagnostics(), rebuild_cache)
-    assert rebuild_cache.known_items() and not rebuild_cache.missing_work(rebuild_entries)
+    assert rebuild_cache.memo.known_items() and not rebuild_cache.memo.missing_work(rebuild_entries)
     plain_diagnostics, rebuild_diagnostics = Diagnostics(), Diagnostics()
     plain = build_site(entries, overrides, config, plain_diagnostics)
-    rebuilt = build_site(rebuild_entries, overrides, config, rebuild_diagnostics, memo=rebuild_cache)
+    rebuilt = build_site(rebuild_entries, overrides, config, rebuild_diagnostics, memo=rebuild_cache.memo)
     assert len(plain.papers) > 30 and any(p.title == "An $x^2$ Title" for p in memo.papers)
     assert plain == memo == rebuilt
     assert plain_diagnostics.items == rebuild_diagnostics.items
@@ -418,7 +418,7 @@ def test_the_memo_model_reports_warnings_and_keeps_venues_as_the_plain_model():
     entries.append(Entry("lists/0.txt", 200, entries[3].abstract, venue="NeurIPS", year=2025))  # a duplicate
     plain_diagnostics, memo_diagnostics = Diagnostics(), Diagnostics()
     plain = build_site(entries, {}, config, plain_diagnostics)
-    memo = build_site(list(reversed(entries)), {}, config, memo_diagnostics, memo=BuildCache(None))
+    memo = build_site(list(reversed(entries)), {}, config, memo_diagnostics, memo=BuildCache(None).memo)
     assert [d.message for d in plain_diagnostics.items if "foobar" in d.message]  # warnings were reported
     assert plain_diagnostics.items == memo_diagnostics.items
     assert plain.papers == memo.papers and [p.id for p in plain.papers] == [p.id for p in memo.papers]

@@ -99,7 +99,7 @@ def test_workers_report_an_unwritable_list_cache_once(tmp_path, monkeypatch):
     expected = [e for r in reader.read_lists([(p, *astuple(config.list_defaults(p.name)))
                                               for p in list_files(seeds)]) for e in r.entries]
     assert entries == expected
-    assert [build_cache.paper_id(e) for e in entries] == [paper_id(e) for e in entries]
+    assert [build_cache.memo.paper_id(e) for e in entries] == [paper_id(e) for e in entries]
     messages = [d.message for d in build_cache.diagnostics]
     assert len([m for m in messages if m.startswith("cannot write the build cache")]) == 1, messages
     shutil.rmtree(seeds)
@@ -137,7 +137,7 @@ def test_list_cache_work_compacts_and_expands_exactly(corpus):
     one paragraph, text that is the abstract, an inline title that is the title): the round trip gives every
     value back, for corpus abstracts with given and derived titles and for texts that need escaping or math;
     and :func:`listcache._remember` hands the cache the values of :func:`cache.paper_work` itself."""
-    from site_builder.incremental.cache import paper_work
+    from site_builder.incremental.memo import paper_work
 
     texts = [r["abstract"] for r in corpus[:600] if r.get("abstract")]
     texts += ["A & B < C: we show $x^2$ grows.", "Plain text with *emphasis* and `code`.", "See https://x.org/a."]
@@ -159,7 +159,7 @@ def test_list_cache_work_compacts_and_expands_exactly(corpus):
     assert listcache._remember(cache, {"result": {"entries": rows}, "ids": ids, "work": work})
     for abstract, title in items:
         for kind, source, value in paper_work((abstract, title)):
-            assert cache.known(kind, source) == value
+            assert cache.memo.known(kind, source) == value
     assert not listcache._remember(cache, {"result": {"entries": rows}, "ids": ids, "work": work[:-1]})
 
 
