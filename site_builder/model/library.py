@@ -155,39 +155,52 @@ class Library:
         return {s: counts[s] for s in STATUSES}
 
 
-RELATED_STATE = "related.npz"
+#: The related-papers state in the cache (kept from one build to the next, :meth:`Store.keep
+#: <site_builder.incremental.store.Store.keep>`; its value is :func:`related.state_value
+#: <site_builder.model.related.state_value>`'s).
+RELATED_STATE = "related.marshal"
 
 
 def build_library(site, notes_dir: Path | None, diagnostics: Diagnostics, cache=None) -> Library:
     """The :class:`Library` of ``site`` with the notes in ``notes_dir`` (None: no notes).
 
     With ``cache`` (a :class:`~site_builder.incremental.cache.BuildCache`), the related papers are updated
-    from the previous build's state (``<cache>/related.npz``; same result, see
-    :mod:`site_builder.model.related`) and the new state is saved there (by :meth:`BuildCache.defer
+    from the previous build's state (``<cache>/related.marshal``, :func:`load_related`; same result, see
+    :mod:`site_builder.model.related`) and the new state is kept there (by :meth:`BuildCache.defer
     <site_builder.incremental.cache.BuildCache.defer>`: in the process that writes the other files, or at
     :meth:`~site_builder.incremental.cache.BuildCache.save` at the latest); the author index is kept in
     ``<cache>/authors.marshal`` while the papers' authors are unchanged (:func:`~site_builder.model.authors.cached_index`),
     and the papers' BibTeX base keys in ``<cache>/bibkeys.marshal`` (:func:`~site_builder.model.bibtex.cached_keys`).
     """
-    path = cache.folder / RELATED_STATE if cache is not None and cache.folder is not None else None
-    problems: list[str] = []
-    previous = related.load_state(path, cache.code, problems) if path is not None else None
-    for problem in problems:
-        cache.store.corrupt(path, problem)
+    store = cache.store if cache is not None and cache.folder is not None else None
+    previous = load_related(store) if store is not None else None
     authors = cached_index(site.papers, cache)
     bib_keys = bibtex.cached_keys(site.papers, cache, getattr(authors, "input_digest", None))
     library = Library(site, load_notes(notes_dir, site.papers, diagnostics), related_state=previous,
                       authors=authors, bib_keys=bib_keys)
-    if path is not None and library.related_state is not previous:
-        cache.defer(partial(_save_related, path, library.related_state, cache))
+    if store is not None and library.related_state is not previous:
+        cache.defer(partial(save_related, store, library.related_state))
     return library
 
 
-def _save_related(path: Path, state: related.State, cache) -> None:
-    """Write the related-papers ``state`` to ``path`` for the next build (a job for
-    :meth:`BuildCache.defer <site_builder.incremental.cache.BuildCache.defer>`: off the build's serial path, in the
-    process that writes the other files); a failure is a cache warning."""
+def load_related(store) -> related.State | None:
+    """The related-papers state the previous build kept in ``store`` (a :class:`~site_builder.incremental.store.Store`
+    with a folder) as :data:`RELATED_STATE`; None when there is none or it is of another code version (quietly),
+    or when the file is unreadable or its value malformed (with a warning ``cache file corrupt, ignored: …``
+    naming the file, :meth:`Store.corrupt <site_builder.incremental.store.Store.corrupt>`; it is then recomputed)."""
+    value = store.kept(RELATED_STATE)
+    if value is None:
+        return None
     try:
-        related.save_state(path, state, cache.code)
-    except OSError as exc:
-        cache.store.warn_write(path, exc)
+        return related.state_of(value)
+    except ValueError as exc:
+        store.corrupt(store.path(RELATED_STATE), exc)
+        return None
+
+
+def save_related(store, state: related.State) -> None:
+    """Keep the related-papers ``state`` in ``store`` as :data:`RELATED_STATE` for the next build (a job for
+    :meth:`BuildCache.defer <site_builder.incremental.cache.BuildCache.defer>`: off the build's serial path, in the
+    process that writes the other files); a failure to write is one cache warning a build
+    (:meth:`Store.warn_write <site_builder.incremental.store.Store.warn_write>`)."""
+    store.keep(RELATED_STATE, related.state_value(state))

@@ -85,6 +85,7 @@ from typing import NamedTuple, Sequence
 import numpy as np
 
 from .. import parallel
+from ..incremental.store import array_bytes, array_of
 
 DEFAULT_K = 5
 DEFAULT_BLOCK = 1024
@@ -94,7 +95,6 @@ TOKEN = re.compile(r"(?u)\b\w\w+\b")
 TOKEN_RUNS = re.compile(r"\w\w+")
 #: Below this many texts the full computation stays in one process.
 MIN_PARALLEL_TEXTS = 2000
-STATE_FORMAT = 3
 #: Fixed-point scale of the weights (see :func:`quantized`).
 SCALE = float(1 << 24)
 #: Each text keeps this many more candidates than shown, so most rows survive an update unrecomputed.
@@ -532,68 +532,72 @@ def text_key(key: str, text: str) -> str:
     return hashlib.sha256(f"{key}\0{text}".encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
-def _joined(items: list[str]) -> np.ndarray:
-    return np.frombuffer("\n".join(items).encode("utf-8", "surrogatepass"), dtype=np.uint8)
+#: The dtypes of the integer arrays a state is kept with when their values fit (weights are at most 2**24, see
+#: :func:`quantized`; columns are below the number of texts or terms): the same values in a quarter less to
+#: write and read. Values that do not fit are kept as ``"<i8"``.
+_NARROW = "<i4"
+_INTEGER_DTYPES = ("<i4", "<i8")
 
 
-def save_state(path: Path, state: State, code: str) -> None:
-    """Write ``state`` (tagged with the code version ``code``) to ``path`` (``.npz``, atomically); raises OSError."""
-    import os
-    import tempfile
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            # weights (at most 2**24, see quantized) and columns (below the number of texts) stored as int32:
-            # the same values in a quarter less file to write and read
-            np.savez(handle, format=np.array([STATE_FORMAT, state.k]), code=_joined([code]),
-                     keys=_joined(state.keys), vocabulary=_joined(state.vocabulary), indptr=state.indptr,
-                     indices=state.indices, counts=state.counts, weights=_int32(state.weights),
-                     best_cols=_int32(state.best_cols), best_scores=state.best_scores, bound=state.bound)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+def state_value(state: State) -> dict:
+    """``state`` as plain data for the build cache (:meth:`Store.keep
+    <site_builder.incremental.store.Store.keep>`): ``keys`` and ``vocabulary`` as lists of str, ``k`` and
+    ``take`` (``best_cols.shape[1]``) as int, the arrays as little-endian bytes (:func:`array_bytes`):
+    ``indptr`` int64, ``counts`` float32, ``best_scores`` and ``bound`` float64, and ``indices``, ``weights``
+    and ``best_cols`` int32 when their values fit, else int64 (their dtypes under ``dtypes``).
+    :func:`state_of` makes the state again."""
+    dtypes = {name: _integer_dtype(getattr(state, name)) for name in ("indices", "weights", "best_cols")}
+    return {"k": state.k, "take": state.best_cols.shape[1], "keys": list(state.keys),
+            "vocabulary": list(state.vocabulary), "dtypes": dtypes,
+            "indptr": array_bytes(state.indptr, "<i8"), "indices": array_bytes(state.indices, dtypes["indices"]),
+            "counts": array_bytes(state.counts, "<f4"), "weights": array_bytes(state.weights, dtypes["weights"]),
+            "best_cols": array_bytes(state.best_cols, dtypes["best_cols"]),
+            "best_scores": array_bytes(state.best_scores, "<f8"), "bound": array_bytes(state.bound, "<f8")}
 
 
-def _int32(values: np.ndarray) -> np.ndarray:
-    """``values`` (integers) as int32 when they all fit, else as they are (:func:`load_state` reads either)."""
+def _integer_dtype(values: np.ndarray) -> str:
+    """:data:`_NARROW` when every value of ``values`` (integers) fits in it, else ``"<i8"``."""
     if values.size and (values.min() < -(1 << 31) or values.max() >= 1 << 31):
-        return values
-    return values.astype(np.int32)
+        return "<i8"
+    return _NARROW
 
 
-def load_state(path: Path, code: str, problems: list[str] | None = None) -> State | None:
-    """The state saved at ``path`` for code version ``code``; None when missing, of other code, or malformed.
+def state_of(value: dict) -> State:
+    """The :class:`State` of :func:`state_value`'s dict ``value`` (as read back from the build cache): the
+    arrays in the dtypes of a computed state (``indices`` int32 when kept so, ``weights`` and ``best_cols``
+    int64), ``best_cols``/``best_scores`` texts × ``take``.
 
-    A malformed file (one that exists but is not a state this module wrote) is also described in ``problems``,
-    when given, so the caller can warn about it."""
+    Raises ValueError, with what is wrong, when ``value`` is not such a dict (a field missing or of the wrong
+    type, array bytes not a whole number of items) or its arrays do not fit together: ``indptr`` of
+    ``len(keys) + 1`` entries, ``indices``/``counts``/``weights`` of ``indptr[-1]``, columns within the
+    vocabulary, ``best_cols``/``best_scores`` of ``len(keys) × take`` and ``bound`` of ``len(keys)``."""
     try:
-        with open(path, "rb") as file, np.load(file, allow_pickle=False) as data:  # closed even when np.load fails
-            split = lambda name: bytes(data[name]).decode("utf-8", "surrogatepass").split("\n")
-            fmt, k = (int(x) for x in data["format"])
-            if fmt != STATE_FORMAT or split("code") != [code]:
-                return None
-            keys = split("keys")
-            vocabulary = split("vocabulary") if len(data["vocabulary"]) else []
-            state = State(keys, vocabulary, data["indptr"], data["indices"], data["counts"],
-                          data["weights"].astype(np.int64, copy=False), data["best_cols"].astype(np.int64, copy=False),
-                          data["best_scores"], data["bound"], k)
-    except FileNotFoundError:
-        return None
-    except Exception as exc:  # unreadable, not an npz (ValueError), a damaged zip (zipfile.BadZipFile), arrays missing
-        if problems is not None:
-            problems.append(f"{type(exc).__name__}: {exc}")
-        return None
-    n = len(state.keys)
-    if not (state.indptr.shape == (n + 1,) and state.best_cols.shape == state.best_scores.shape
-            and state.best_cols.shape[0] == n and state.bound.shape == (n,)
-            and len(state.indices) == len(state.counts) == len(state.weights) == state.indptr[-1]
-            and (len(state.indices) == 0 or 0 <= state.indices.min() <= state.indices.max() < len(vocabulary))):
-        if problems is not None:
-            problems.append("arrays of inconsistent shapes")
-        return None
-    return state
+        keys, vocabulary, k, take, dtypes = (value[f] for f in ("keys", "vocabulary", "k", "take", "dtypes"))
+        if not (_strings(keys) and _strings(vocabulary) and type(k) is int and type(take) is int
+                and k >= 0 and take >= 0 and type(dtypes) is dict
+                and all(dtypes.get(f) in _INTEGER_DTYPES for f in ("indices", "weights", "best_cols"))):
+            raise ValueError("fields of the wrong type")
+        arrays = {name: array_of(value[name], dtype) for name, dtype in
+                  (("indptr", "<i8"), ("indices", dtypes["indices"]), ("counts", "<f4"),
+                   ("weights", dtypes["weights"]), ("best_cols", dtypes["best_cols"]), ("best_scores", "<f8"),
+                   ("bound", "<f8"))}
+    except (KeyError, TypeError, AttributeError, ValueError) as exc:
+        raise ValueError(f"not a related-papers state: {type(exc).__name__}: {exc}") from exc
+    n = len(keys)
+    indptr, indices = arrays["indptr"], arrays["indices"]
+    if not (indptr.shape == (n + 1,) and arrays["best_cols"].size == arrays["best_scores"].size == n * take
+            and arrays["bound"].shape == (n,)
+            and len(indices) == len(arrays["counts"]) == len(arrays["weights"]) == indptr[-1]
+            and (len(indices) == 0 or 0 <= indices.min() <= indices.max() < len(vocabulary))):
+        raise ValueError("arrays of inconsistent shapes")
+    return State(keys, vocabulary, indptr, indices, arrays["counts"], arrays["weights"].astype(np.int64, copy=False),
+                 arrays["best_cols"].astype(np.int64, copy=False).reshape(n, take),
+                 arrays["best_scores"].reshape(n, take), arrays["bound"], k)
+
+
+def _strings(items: object) -> bool:
+    """Whether ``items`` is a list of str (as :mod:`marshal` gives them back: no subclasses)."""
+    return type(items) is list and all(type(item) is str for item in items)  # plain data from marshal
 
 
 def _full(counts: list[Counter], keys: list[str], k: int, block: int) -> State:

@@ -515,7 +515,7 @@ def test_nothing_changed_returns_the_last_report_and_anything_changed_builds(tmp
     (site / "stray.html").write_text("not ours", encoding="utf-8")
     assert again()[1] and not (site / "stray.html").exists()
     assert not again()[1]
-    related_state = cache / "related.npz"
+    related_state = cache / "related.marshal"
     related_state.write_bytes(related_state.read_bytes())  # same bytes, touched: the cache is not as left
     assert again()[1]
     assert again(config.with_base_url("https://example.org/x/"))[1]
@@ -632,15 +632,35 @@ def test_ctrl_c_before_or_while_committing_leaves_the_site_and_no_staging_folder
     assert files_of(site) == before
 
 
-def test_a_corrupt_related_papers_state_is_ignored_with_a_warning(tmp_path, seeds_copy):
-    """Junk in ``related.npz`` gives a warning naming it; the site is a no-cache build's."""
+@pytest.mark.parametrize("damage", ["junk", "inconsistent"])
+def test_a_corrupt_related_papers_state_is_ignored_with_a_warning(tmp_path, seeds_copy, damage):
+    """Junk in ``related.marshal``, or a value marshal reads but whose arrays do not fit together, gives one
+    warning naming it; the related papers are recomputed and kept again; the site is a no-cache build's."""
+    from site_builder.diagnostics import Diagnostics
+    from site_builder.incremental.digest import code_version
+    from site_builder.incremental.store import Store
+    from site_builder.model import related
+    from site_builder.model.library import RELATED_STATE, load_related
+
     site, cache = tmp_path / "site", tmp_path / "cache"
     run(seeds_copy, site, cache)
-    (cache / "related.npz").write_bytes(b"PK\x03\x04 not really a zip")
+    path = cache / RELATED_STATE
+    if damage == "junk":
+        path.write_bytes(b"PK\x03\x04 not really a cache file")
+        problem = "not a cache file"
+    else:
+        store = Store(cache, code_version(), Diagnostics())
+        value = store.kept(RELATED_STATE)
+        store.keep(RELATED_STATE, {**value, "bound": value["bound"][:-8]})  # one text's bound missing
+        problem = "arrays of inconsistent shapes"
     change_one_abstract(seeds_copy)
+    related.LAST_UPDATE.clear()
     report = run(seeds_copy, site, cache)
-    assert [str(d) for d in report.diagnostics.warnings if "related.npz" in str(d)] == [
-        f"{cache / 'related.npz'}:0: warning: cache file corrupt, ignored: BadZipFile: File is not a zip file"]
+    assert [str(d) for d in report.diagnostics.warnings if RELATED_STATE in str(d)] == [
+        f"{path}:0: warning: cache file corrupt, ignored: {problem}"]
+    assert not related.LAST_UPDATE  # recomputed, not updated from the damaged state
+    store = Store(cache, code_version(), Diagnostics())
+    assert load_related(store) is not None and not store.diagnostics.items  # kept again
     run(seeds_copy, tmp_path / "plain", None)
     assert_same_site(tmp_path / "plain", site)
 

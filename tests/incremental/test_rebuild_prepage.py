@@ -18,6 +18,8 @@ from conftest import ROOT, SEEDS, build_into
 from site_builder.incremental import lists as listcache
 from site_builder.read import plaintext as reader
 from site_builder.model import related
+from site_builder.model.library import RELATED_STATE, load_related, save_related
+from site_builder.incremental.store import Store
 from site_builder.incremental.cache import BuildCache
 from site_builder.config import load_config
 from site_builder.corpus import DEFAULT_CORPUS
@@ -204,21 +206,63 @@ def test_related_update_equals_the_full_computation(monkeypatch, slack):
 def test_related_state_round_trips_and_rejects_other_code(tmp_path):
     texts = corpus_texts(120)
     _, state = related.incremental_related(texts, None)
-    path = tmp_path / "related.npz"
-    related.save_state(path, state, "code-1")
-    loaded = related.load_state(path, "code-1")
+    store = Store(tmp_path, "code-1", Diagnostics())
+    save_related(store, state)
+    path = tmp_path / RELATED_STATE
+    assert path.name == "related.marshal" and path.is_file()
+    loaded = load_related(store)
     assert loaded is not None and loaded.keys == state.keys and loaded.vocabulary == state.vocabulary
-    assert all(np.array_equal(getattr(loaded, f), getattr(state, f)) for f in ("indptr", "indices", "counts",
-                                                                                "weights", "best_cols", "bound"))
-    assert loaded.weights.dtype == state.weights.dtype == np.int64 and loaded.best_cols.dtype == np.int64
-    problems = []
-    assert related.load_state(path, "code-2", problems) is None and problems == []  # other code: silently rebuilt
-    assert related.load_state(tmp_path / "missing.npz", "code-1", problems) is None and problems == []
+    fields = ("indptr", "indices", "counts", "weights", "best_cols", "best_scores", "bound")
+    assert all(np.array_equal(getattr(loaded, f), getattr(state, f)) for f in fields)
+    assert all(getattr(loaded, f).dtype == getattr(state, f).dtype for f in fields)
+    assert loaded.weights.dtype == np.int64 and loaded.best_cols.dtype == np.int64 and loaded.k == state.k
+    assert related.incremental_related(texts, None, previous=loaded)[1] is loaded  # the same texts: taken as is
+    assert not store.diagnostics.items
+    other = Store(tmp_path, "code-2", Diagnostics())
+    assert load_related(other) is None and not other.diagnostics.items  # other code: silently recomputed
+    missing = Store(tmp_path / "missing", "code-1", Diagnostics())
+    assert load_related(missing) is None and not missing.diagnostics.items
     good = path.read_bytes()
-    for junk in (b"not a zip file", good[:len(good) // 2], good[:100] + bytes(len(good) - 100)):
+    for junk in (b"not a cache file", good[:len(good) // 2], good[:100] + bytes(len(good) - 100)):
         path.write_bytes(junk)
-        problems = []
-        assert related.load_state(path, "code-1", problems) is None and len(problems) == 1
+        store = Store(tmp_path, "code-1", Diagnostics())
+        assert load_related(store) is None
+        assert [(d.path, d.message.split(":")[0]) for d in store.diagnostics.items] == [
+            (str(path), "cache file corrupt, ignored")], junk[:20]
+
+
+def test_a_related_state_value_that_does_not_hold_together_is_refused(tmp_path):
+    """related.state_of refuses (ValueError, naming the problem) a value that marshal reads back but that is
+    not a state: a field missing or of another type, array bytes cut, arrays of inconsistent shapes; kept in the
+    cache, such a value is a warning naming the file and no state (it is then recomputed)."""
+    texts = corpus_texts(60)
+    _, state = related.incremental_related(texts, None)
+    good = related.state_value(state)
+    assert related.state_of(good).keys == state.keys
+    n = len(state.keys)
+    bad_values = {
+        "field missing": {f: v for f, v in good.items() if f != "bound"},
+        "keys not strings": {**good, "keys": [1] * n},
+        "vocabulary not a list": {**good, "vocabulary": "\n".join(good["vocabulary"])},
+        "k not an int": {**good, "k": 5.0},
+        "unknown dtype": {**good, "dtypes": {**good["dtypes"], "weights": "O"}},
+        "bytes cut": {**good, "counts": good["counts"][:-1]},
+        "a text missing": {**good, "keys": good["keys"][:-1]},
+        "bound short": {**good, "bound": good["bound"][:-8]},
+        "entries short": {**good, "weights": good["weights"][:-4]},
+        "take wrong": {**good, "take": good["take"] + 1},
+        "column beyond the vocabulary": {**good, "vocabulary": good["vocabulary"][:-1]},
+    }
+    for name, value in bad_values.items():
+        with pytest.raises(ValueError) as refused:
+            related.state_of(value)
+        store = Store(tmp_path, "code", Diagnostics())
+        store.keep(RELATED_STATE, value)
+        assert load_related(store) is None, name
+        assert [str(d) for d in store.diagnostics.items] == [
+            f"{tmp_path / RELATED_STATE}:0: warning: cache file corrupt, ignored: {refused.value}"], name
+    with pytest.raises(ValueError, match="arrays of inconsistent shapes"):
+        related.state_of(bad_values["bound short"])
 
 
 def test_related_ties_and_texts_without_terms():
@@ -246,7 +290,7 @@ def test_rebuilds_after_edits_equal_builds_without_cache(tmp_path):
         assert_same_site(plain, site)
 
     check("cold")
-    assert (cache / "related.npz").is_file()
+    assert (cache / RELATED_STATE).is_file()
     largest = max(sorted(seeds.glob("*.txt")), key=lambda p: p.stat().st_size)
     largest.write_text(largest.read_text(encoding="utf-8").rstrip("\n") + " We also release our code.\n",
                        encoding="utf-8")
@@ -291,13 +335,18 @@ def test_related_of_tiny_sites(count):
     rows, state = related.incremental_related(texts, None)
     assert rows == ([[1], [0]] if count == 2 else [[]] * count)
     assert related.incremental_related(texts, None, previous=state)[0] == rows
+    import marshal
+    loaded = related.state_of(marshal.loads(marshal.dumps(related.state_value(state), 4)))  # as the cache keeps it
+    assert loaded.keys == state.keys and loaded.best_cols.shape == state.best_cols.shape
+    assert related.incremental_related(texts, None, previous=loaded)[0] == rows
 
 
 def test_an_update_imports_neither_scipy_nor_scikit_learn(tmp_path):
     import subprocess
     texts = corpus_texts(300)
     keys = [related.text_key(str(i), t) for i, t in enumerate(texts)]
-    related.save_state(tmp_path / "state.npz", related.incremental_related(texts, keys)[1], "code")
+    Store(tmp_path, "code", Diagnostics()).keep("state.marshal",
+                                                related.state_value(related.incremental_related(texts, keys)[1]))
     texts[7] += " We also release our code."
     keys[7] = related.text_key("edited", texts[7])
     (tmp_path / "texts.json").write_text(json.dumps([texts, keys]), encoding="utf-8")
@@ -305,8 +354,10 @@ def test_an_update_imports_neither_scipy_nor_scikit_learn(tmp_path):
         "import json, sys\n"
         "from pathlib import Path\n"
         "from site_builder.model import related\n"
+        "from site_builder.incremental.store import Store\n"
+        "from site_builder.diagnostics import Diagnostics\n"
         f"texts, keys = json.loads(Path({str(tmp_path / 'texts.json')!r}).read_text(encoding='utf-8'))\n"
-        f"state = related.load_state(Path({str(tmp_path / 'state.npz')!r}), 'code')\n"
+        f"state = related.state_of(Store(Path({str(tmp_path)!r}), 'code', Diagnostics()).kept('state.marshal'))\n"
         "rows, _ = related.incremental_related(texts, keys, previous=state)\n"
         "print(json.dumps([bool(related.LAST_UPDATE), 'scipy' in sys.modules, 'sklearn' in sys.modules, rows]))\n")
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
@@ -345,7 +396,7 @@ def test_string_memo_tables_round_trip_through_marshal():
 
 
 def test_the_related_state_is_saved_off_the_serial_path(tmp_path):
-    """build_library leaves writing ``related.npz`` to the cache's deferred jobs (run in the process that writes
+    """build_library leaves writing ``related.marshal`` to the cache's deferred jobs (run in the process that writes
     the other files); once they ran, the next build_library takes the state and writes nothing."""
     from site_builder.model.library import build_library
     from site_builder.model.site import build_site
@@ -355,10 +406,10 @@ def test_the_related_state_is_saved_off_the_serial_path(tmp_path):
                       config, diagnostics)
     cache = BuildCache(tmp_path / "cache")
     library = build_library(site, None, diagnostics, cache)
-    path = tmp_path / "cache" / "related.npz"
+    path = tmp_path / "cache" / RELATED_STATE
     assert not path.exists()
     cache.run_deferred()
-    loaded = related.load_state(path, cache.code)
+    loaded = load_related(cache.store)
     assert loaded is not None and loaded.keys == library.related_state.keys
     again = BuildCache(tmp_path / "cache")
     second = build_library(site, None, Diagnostics(), again)

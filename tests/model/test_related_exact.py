@@ -10,6 +10,9 @@ import numpy as np
 import pytest
 
 from site_builder.model import related
+from site_builder.model.library import load_related, save_related
+from site_builder.incremental.store import Store
+from site_builder.diagnostics import Diagnostics
 from site_builder.corpus import DEFAULT_CORPUS
 
 CORPUS = DEFAULT_CORPUS
@@ -172,9 +175,10 @@ def test_the_state_of_a_site_of_few_papers_is_saved_and_loaded(tmp_path, count):
     papers = [SimpleNamespace(id=f"{n:010x}", title_text=r["title"], rendered=SimpleNamespace(text=r["abstract"]))
               for n, r in enumerate(records)]
     lists, state = related.related_papers(papers)
-    path = tmp_path / "related.npz"
-    related.save_state(path, state, "code")
-    loaded = related.load_state(path, "code")
-    assert loaded is not None and loaded.keys == state.keys
+    store = Store(tmp_path, "code", Diagnostics())
+    save_related(store, state)
+    loaded = load_related(store)
+    assert loaded is not None and loaded.keys == state.keys and not store.diagnostics.items
+    assert loaded.best_cols.shape == state.best_cols.shape == (count, count - 1)
     assert np.array_equal(loaded.best_cols, state.best_cols)
     assert related.related_papers(papers, previous=loaded)[0] == lists
