@@ -10,15 +10,15 @@ CPU time (``time.process_time``: user + system; each in a forked process, so
 the tokenizer's caches start empty as in a fresh build) of:
 
 1. ``search.index_files(site)`` without state (every paper tokenized);
-2. ``index_files(site, state)`` cold (no state file: every paper tokenized, the state written);
+2. ``index_files(site, store)`` cold (no state file: every paper tokenized, the state kept in the store);
 3. the same with the warm state and nothing changed;
 4. the same with the warm state after one abstract changed (the one paper re-tokenized, the state rewritten);
 
 then ``index_state.prepare`` with the warm state (digests, state file, tokens of the changed paper), and
 for comparison all result records and ``transport.index_script`` of the whole index (what a build
 without the kept packed pieces packs); and ``index_state.load_state`` and ``save_state`` of the
-state file, its size, and checks that all outputs are byte-identical to the
-stateless one of the same papers.
+state (``search-terms.marshal`` through the build cache's ``Store``), its file size, and checks that all
+outputs are byte-identical to the stateless one of the same papers.
 """
 
 from __future__ import annotations
@@ -37,6 +37,8 @@ from site_builder import pipeline
 from site_builder.incremental.cache import BuildCache
 from site_builder.config import load_config
 from site_builder.diagnostics import Diagnostics
+from site_builder.incremental.digest import code_version
+from site_builder.incremental.store import Store
 from site_builder.model.site import build_site
 from site_builder.search.documents import result_record, short_ref
 from site_builder.search.index import index_files, search_tables
@@ -80,10 +82,12 @@ def main() -> None:
                                      rendered=dataclasses.replace(papers[i].rendered,
                                                                   text=papers[i].rendered.text + " We also study robustness."))
         site2 = dataclasses.replace(site, papers=tuple(papers[:i] + [edited] + papers[i + 1:]))
-        state = index_state.state_path(tmp)
+        state = Store(tmp, code_version(), diagnostics)
+        file = state.path(index_state.STATE_NAME)
+        copy = Store(tmp / "copy", state.code, diagnostics)
         print(f"{len(papers)} papers")
         for _ in range(args.repeat):
-            state.unlink(missing_ok=True)
+            file.unlink(missing_ok=True)
             plain, t_plain = cpu(lambda: index_files(site))
             cold, t_cold = cpu(lambda: index_files(site, state))
             warm, t_warm = cpu(lambda: index_files(site, state))
@@ -91,10 +95,10 @@ def main() -> None:
             one, t_one = cpu(lambda: index_files(site2, state))
             _, t_load = cpu(lambda: index_state.load_state(state))
             loaded = index_state.load_state(state)
-            _, t_save = cpu(lambda: index_state.save_state(tmp / "copy.npz", loaded))
+            _, t_save = cpu(lambda: index_state.save_state(copy, loaded))
             assert cold == plain and warm == plain and one == plain2, "outputs differ"
             print(f"index_files(site) without state   {t_plain:6.3f} s CPU")
-            print(f"index_files(site, state) cold      {t_cold:6.3f} s CPU")
+            print(f"index_files(site, store) cold      {t_cold:6.3f} s CPU")
             print(f"  warm, nothing changed            {t_warm:6.3f} s CPU")
             print(f"  warm, one abstract changed       {t_one:6.3f} s CPU")
             _, t_prep = cpu(lambda: index_state.prepare(site2.papers, state))
@@ -104,7 +108,7 @@ def main() -> None:
             print(f"  of which (warm, one changed): index_state.prepare {t_prep:.3f} s; for comparison, all result "
                   f"records {t_records:.3f} s, transport.index_script of the whole index (no state) {t_script:.3f} s")
             print(f"load_state {t_load * 1000:.0f} ms, save_state {t_save * 1000:.0f} ms, "
-                  f"file {state.stat().st_size / 1e6:.1f} MB; outputs byte-identical")
+                  f"file {file.stat().st_size / 1e6:.1f} MB; outputs byte-identical")
 
 
 if __name__ == "__main__":

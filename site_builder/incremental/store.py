@@ -18,6 +18,7 @@ cache folder that cannot be written costs only speed (one warning a build, :meth
 
 from __future__ import annotations
 
+import contextlib
 import marshal
 import os
 import tempfile
@@ -138,10 +139,10 @@ class Store:
 
     def write(self, path: Path, payload: dict, verify: bool = False) -> OSError | None:
         """Write ``payload`` after the format and code version to ``path`` atomically (a temporary file in the
-        same folder, then renamed); returns the error when it could not be written (for a process that reports
-        it elsewhere, e.g. a forked worker), else None. With ``verify``, nothing is written unless the bytes
-        decode to ``payload`` again (equal values of the same types: lists stay lists, tuples tuples), nor when
-        ``payload`` cannot be encoded: what is read back is then always what was kept."""
+        same folder, then renamed, or removed when that fails); returns the error when it could not be written
+        (for a process that reports it elsewhere, e.g. a forked worker), else None. With ``verify``, nothing is
+        written unless the bytes decode to ``payload`` again (equal values of the same types: lists stay lists,
+        tuples tuples), nor when ``payload`` cannot be encoded: what is read back is then always what was kept."""
         try:
             data = {"format": FORMAT, "code": self.code, **payload}
             raw = encode(data)
@@ -151,6 +152,7 @@ class Store:
             if verify:
                 return None
             raise
+        tmp = None
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
@@ -158,6 +160,9 @@ class Store:
                 handle.write(raw)
             os.replace(tmp, path)
         except OSError as exc:
+            if tmp is not None:  # e.g. a full disk or ``path`` a folder: no partial copy is left behind
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)
             return exc
         return None
 

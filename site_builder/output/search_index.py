@@ -87,18 +87,17 @@ class SharedDigests:
         self._map.close()
 
 
-def _state_path(folder):
-    """:func:`site_builder.search.state.state_path` of the cache ``folder`` (imported when used)."""
-    from ..search.state import state_path
-    return state_path(folder)
-
-
 def index_job(site, cache, staging, share: SharedDigests | None):
     """The job of :class:`IndexRun`: key the index (handing the papers' digests to ``share``), then
     ``(KEPT, key)`` (:data:`KEPT`) when the previous index files have that key and are untouched, else
-    the written files (``list[Written]``, see :func:`workers.index_job`; the papers' digests also let
-    the index's state find its unchanged papers, :func:`site_builder.search.state.text_digests`)."""
+    the written files (``list[Written]``, see :func:`workers.index_job`; the index's state is kept in
+    ``cache.store``, and the papers' digests let it find its unchanged papers,
+    :func:`site_builder.search.state.text_digests`). The job returns that and the diagnostics it added to
+    ``cache.diagnostics`` (a corrupt state file, one that cannot be written: the store's warnings), for a
+    parent process to take (:meth:`IndexRun.finish`), as :meth:`BuildCache.changes_since
+    <site_builder.incremental.cache.BuildCache.changes_since>` hands them from the process writing the other files."""
     def run():
+        found = len(cache.diagnostics.items)
         key = cache.outputs.key("search-index", site)
         try:  # memoised by the key's digest of the whole model
             digests = cache.fingerprints.digests(site.papers) if key is not None else None
@@ -107,8 +106,10 @@ def index_job(site, cache, staging, share: SharedDigests | None):
         if share is not None:
             share.publish(digests)
         if all(cache.outputs.reusable(path, key) is not None for path in INDEX_FILES):
-            return KEPT, key
-        return workers.index_job(site, INDEX_FILES, key, staging, _state_path(cache.folder), digests)()
+            result = KEPT, key
+        else:
+            result = workers.index_job(site, INDEX_FILES, key, staging, cache.store, digests)()
+        return result, cache.diagnostics.items[found:]
     return run
 
 
@@ -167,7 +168,9 @@ class IndexRun:
         job, worker = self._job, self._worker
         self._job = self._worker = None
         self._drop_share()
-        result = worker.result() if worker is not None else job()
+        result, found = worker.result() if worker is not None else job()
+        if worker is not None:  # the index process's cache warnings (in this process they are there already)
+            self.cache.diagnostics.extend(found)
         if isinstance(result, tuple) and result[0] == KEPT:
             key = result[1]
             for path in self.paths:
@@ -179,8 +182,7 @@ class IndexRun:
             for path in self.paths:
                 self._output.release(path)
             workers.claim_all(self._output, list(self.paths))
-            result = workers.index_job(self._site, self.paths, key, self._output.staging,
-                                       _state_path(self.cache.folder))()
+            result = workers.index_job(self._site, self.paths, key, self._output.staging, self.cache.store)()
         for written in result:
             self.cache.outputs.record_stat(written.path, written.key, written.stat)
 

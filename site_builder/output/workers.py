@@ -60,21 +60,21 @@ def page_job(env: jinja2.Environment, pages: list[tuple[Page, str | None]], comm
     return run
 
 
-def index_files(site, state: Path | None = None, models=None) -> dict[str, str | list[bytes]]:
+def index_files(site, store=None, models=None) -> dict[str, str | list[bytes]]:
     """:func:`site_builder.search.index.index_file_parts` (``{path: bytes parts of its text}``; a text is
     written as well), imported on first use: the search modules are needed only where the index is
     built (the index process), not for the build's own start-up."""
     from ..search.index import index_file_parts
-    return index_file_parts(site, state, models)
+    return index_file_parts(site, store, models)
 
 
 def index_job(site, paths: tuple[str, ...], key: str | None, staging: Path,
-              state: Path | None = None, models=None) -> Callable[[], list[Written]]:
+              store=None, models=None) -> Callable[[], list[Written]]:
     """A job building the search index of ``site`` into the claimed files ``paths`` (:data:`search.INDEX_FILES`),
-    with the tokenized papers kept in ``state`` and the papers' model digests ``models`` (or None; see
-    :func:`search.index_files`)."""
+    with the tokenized papers kept in ``store`` (the build cache's :class:`~site_builder.incremental.store.Store`,
+    or None) and the papers' model digests ``models`` (or None; see :func:`search.index_files`)."""
     def run() -> list[Written]:
-        files = index_files(site, state, models)
+        files = index_files(site, store, models)
         return [_write(staging, path, files[path], key) for path in paths]
     return run
 

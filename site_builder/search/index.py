@@ -22,9 +22,9 @@ list (``"et al."`` last when the list said so); ``track`` a label or null;
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Sequence
 
+from ..incremental.store import Store
 from ..model import urls
 from .indexer import IndexTables, index_tables, lunr_json
 from ..model.site import Paper, Site
@@ -32,19 +32,19 @@ from .documents import FIELDS, paper_terms, result_record, short_ref
 from .pack import stateful_parts
 from .state import stateful_tables
 
-def search_tables(site: Site, state: Path | None = None) -> tuple[IndexTables, dict[str, dict]]:
+def search_tables(site: Site, store: Store | None = None) -> tuple[IndexTables, dict[str, dict]]:
     """The index over every paper of ``site``, in the model's fixed order, as
     :class:`~site_builder.search.indexer.IndexTables`, and the result records ``{ref: record}``.
 
     Refs are short (:func:`short_ref` of the paper's position); each record
-    carries the paper's stable ``id``. ``state``: a file (in the build cache
-    folder, :func:`state.state_path`) keeping the tokenized papers from
+    carries the paper's stable ``id``. ``store``: the build cache's store
+    (:attr:`BuildCache.store <site_builder.incremental.cache.BuildCache.store>`), keeping the tokenized papers from
     one build to the next, so only changed papers are tokenized again
     (:func:`state.stateful_tables`); the tables are the same with or without it.
     """
     refs = [short_ref(i) for i in range(len(site.papers))]
-    if state is not None:
-        tables = stateful_tables(site.papers, refs, Path(state))
+    if store is not None:
+        tables = stateful_tables(site.papers, refs, store)
     else:
         tables = index_tables(((r, paper_terms(p)) for r, p in zip(refs, site.papers)), FIELDS)
     return tables, {r: search_record(p) for r, p in zip(refs, site.papers)}
@@ -69,26 +69,26 @@ def search_record(paper: Paper) -> dict:
     return {**result_record(paper), "id": paper.id}
 
 
-def index_files(site: Site, state: Path | None = None, models: Sequence[bytes] | None = None) -> dict[str, str]:
+def index_files(site: Site, store: Store | None = None, models: Sequence[bytes] | None = None) -> dict[str, str]:
     """``{path: text}`` of the search index files of ``site`` (:data:`INDEX_FILES`):
     ``search-index.js``, the classic script that the search page loads (also from ``file://``).
 
     The text is ``transport.index_script(*search_tables(site))``, written by
-    :func:`pack.stateful_parts`; ``state``: a file (in the build cache
-    folder, :func:`state.state_path`) keeping the tokenized papers and
+    :func:`pack.stateful_parts`; ``store``: the build cache's store (its
+    file :data:`state.STATE_NAME`, :func:`state.load_state`) keeping the tokenized papers and
     packed pieces from one build to the next (same output with or without it). ``models``: each paper's
     :meth:`cache.Fingerprinter.digests` digest, or None: lets the state find unchanged papers without
     hashing their texts (:func:`state.text_digests`; same output with or without them).
     """
-    return {path: b"".join(parts).decode("utf-8") for path, parts in index_file_parts(site, state, models).items()}
+    return {path: b"".join(parts).decode("utf-8") for path, parts in index_file_parts(site, store, models).items()}
 
 
-def index_file_parts(site: Site, state: Path | None = None, models: Sequence[bytes] | None = None
+def index_file_parts(site: Site, store: Store | None = None, models: Sequence[bytes] | None = None
                      ) -> dict[str, list[bytes]]:
     """:func:`index_files` as ``{path: the UTF-8 bytes of its text in parts}``, to be written one part after
     another (:func:`pack.stateful_parts`): the (large) packed parts are neither joined nor encoded again."""
     refs = [short_ref(i) for i in range(len(site.papers))]
-    return {urls.SEARCH_INDEX_JS: stateful_parts(site.papers, refs, search_record, state, models)}
+    return {urls.SEARCH_INDEX_JS: stateful_parts(site.papers, refs, search_record, store, models)}
 
 
 def dump_json(data: object) -> str:

@@ -25,13 +25,13 @@ The state (with the pieces) is saved for the next build unless nothing changed.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import NamedTuple, Sequence
 
 import numpy as np
 
 from .state import PackedParts, Prepared, ranges, prepare, save_state
 from .indexer import bm25_scores
+from ..incremental.store import Store
 from ..model.site import Paper
 from .documents import FIELDS
 from .transport import CONT, FINAL, check_refs, front_code, pack_numbers, posting_parts, record_line, script_bytes, vector_parts
@@ -302,26 +302,27 @@ def _records(prep: Prepared, papers: Sequence[Paper], record) -> tuple[bytes, np
     return _gather([old.packed.records, b"".join(lines)], begins, sizes), sizes
 
 
-def stateful_script(papers: Sequence[Paper], refs: Sequence[str], record, path: Path | None,
+def stateful_script(papers: Sequence[Paper], refs: Sequence[str], record, store: Store | None,
                     models: Sequence[bytes] | None = None) -> str:
     """The text of ``search-index.js`` over ``papers``: :func:`stateful_parts` joined."""
-    return b"".join(stateful_parts(papers, refs, record, path, models)).decode("utf-8")
+    return b"".join(stateful_parts(papers, refs, record, store, models)).decode("utf-8")
 
 
-def stateful_parts(papers: Sequence[Paper], refs: Sequence[str], record, path: Path | None,
+def stateful_parts(papers: Sequence[Paper], refs: Sequence[str], record, store: Store | None,
                    models: Sequence[bytes] | None = None) -> list[bytes]:
     """The UTF-8 bytes of ``search-index.js`` over ``papers`` in parts, to be written one after another
     (:func:`transport.script_bytes`; refs ``refs``; fields :data:`search.FIELDS`; ``record(paper)``: the
     result record of a paper, a function of what :func:`state.paper_digest` covers): joined, they
-    are ``transport.index_script(search_tables(...))``. Reuses and then saves the state at ``path``
-    (None: none; see the module doc). ``models``: the papers' model digests, or None (see
-    :func:`state.prepare`).
+    are ``transport.index_script(search_tables(...))``. Reuses and then keeps the state in ``store``
+    (:func:`state.load_state`, :func:`state.save_state`; None: none; see the module doc). ``models``: the
+    papers' model digests, or None (see :func:`state.prepare`).
 
-    Raises ValueError on a ref not made of ``[0-9a-z]``. Never raises because of the state file.
+    Raises ValueError on a ref not made of ``[0-9a-z]``. Never raises because of the kept state (its
+    problems, a corrupt file or one that cannot be written, are the store's warnings).
     """
     check_refs(refs)
     fields = FIELDS
-    prep = prepare(papers, path, models)
+    prep = prepare(papers, store, models)
     n, n_fields = len(papers), len(fields)
     totals = [int(x) for x in prep.lengths.sum(axis=0)] if n else [0] * n_fields
     flat_lengths = prep.lengths.reshape(-1)
@@ -334,8 +335,8 @@ def stateful_parts(papers: Sequence[Paper], refs: Sequence[str], record, path: P
         front, suffixes = old.packed.front, old.packed.suffixes
     else:
         front, suffixes = front_code(prep.terms)
-    if path is not None and (prep.save_needed or old.packed is None):
-        save_state(path, prep.state(PackedParts(postings, posting_sizes, records, record_sizes, front, suffixes,
+    if store is not None and (prep.save_needed or old.packed is None):
+        save_state(store, prep.state(PackedParts(postings, posting_sizes, records, record_sizes, front, suffixes,
                                                 vectors, vector_sizes, score.astype(np.int32))))
     records = records[:-2]
     # The packed numbers are ASCII and the records UTF-8, as the text of each was (checked, not copied).

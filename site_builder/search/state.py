@@ -3,8 +3,9 @@ rebuild tokenizes and packs only what changed.
 
 Tokenizing every paper's title, authors, track and abstract
 (:func:`search.document_terms`) is most of the search index's cost; it is a
-pure function of the texts :func:`search.search_texts` returns. The state file
-(``<cache folder>/search-terms.npz``, :data:`STATE_NAME`) keeps, for the
+pure function of the texts :func:`search.search_texts` returns. The state
+(kept in the build cache by :class:`~site_builder.incremental.store.Store`, :meth:`~Store.keep` and
+:meth:`~Store.kept`, as ``<cache folder>/search-terms.marshal``, :data:`STATE_NAME`) holds, for the
 papers of the previous build, each one's tokenized fields in compact numpy
 form, keyed by a digest of those texts and of what its result record shows
 (:func:`paper_digest`). :func:`prepare` reuses the rows of papers whose digest
@@ -13,71 +14,69 @@ vectorised numpy (vocabulary merge, ``df`` by ``bincount``, unused terms
 dropped, term numbers remapped to JavaScript string order). From that,
 :func:`stateful_tables` scores the index with :func:`indexer.scored_tables`
 (exactly ``index_tables`` over all papers), and :mod:`site_builder.search.pack`
-writes ``search-index.js`` reusing the packed pieces the file also keeps
+writes ``search-index.js`` reusing the packed pieces the state also keeps
 (postings per term, result record per paper, the front-coded term list).
 
-File format (numpy ``.npz``, uncompressed, no pickled objects), arrays:
+The kept value (:func:`state_value`, a dict of marshal-ready values; an array is kept as its bytes,
+:func:`~site_builder.incremental.store.array_bytes`, little-endian ``<i8`` for int64, ``<i4`` for int32):
 
-- ``format`` (int64 scalar, :data:`FORMAT`), ``code`` (uint8: ASCII of
-  :func:`cache.code_version`): a file with another value of either is ignored;
-- ``digests`` (uint8, ``(P, 16)``): per paper, :func:`paper_digest`;
-- optionally ``models`` (uint8, ``(P, 32)``): per paper, its :class:`cache.Fingerprinter` digest (of every
+- ``digests`` (bytes, ``P × 16``): per paper, :func:`paper_digest`;
+- ``models`` (bytes, ``P × 32``, or None): per paper, its :class:`cache.Fingerprinter` digest (of every
   field of the paper, a superset of what :func:`paper_digest` reads), when the build had them: a paper of
   this build with the same model digest has the same :func:`paper_digest`, which is then taken from
-  the file instead of hashing the paper's texts again (:func:`text_digests`);
-- ``vocab`` (uint8): UTF-8 of the terms joined by NUL, in JavaScript string
-  order (every term is held by some paper of the file); ``vocab_size`` (int64 scalar);
+  the state instead of hashing the paper's texts again (:func:`text_digests`);
+- ``vocab`` (str): the terms joined by NUL, in JavaScript string
+  order (every term is held by some paper of the state); ``vocab_size`` (int);
 - ``lengths`` (int64, ``(P, F)``): token count of each (paper, field), fields in :data:`search.FIELDS` order;
 - ``starts`` (int64, ``P * F + 1``): entries of row ``p * F + f`` are ``starts[r]:starts[r + 1]``;
 - ``term`` (int32) and ``tf`` (int32): per entry, a term number into ``vocab`` and its frequency;
   within a row, entries are by ascending term number;
-- optionally (all or none; :class:`PackedParts`, written by :mod:`site_builder.search.pack`, for
-  papers at the positions of this file): ``postings`` (uint8, ASCII) and ``posting_sizes``
+- ``packed``: None, or (:class:`PackedParts`, written by :mod:`site_builder.search.pack`, for
+  papers at the positions of the state) a dict: ``postings`` (bytes, ASCII) and ``posting_sizes``
   (int64, one per vocab term): the term's part of ``search-index.js``'s ``postings``;
-  ``records`` (uint8, UTF-8) and ``record_sizes`` (int64, per paper): each paper's result record
+  ``records`` (bytes, UTF-8) and ``record_sizes`` (int64, per paper): each paper's result record
   line, escaped as inside the script's string, followed by the escaped line break ``\\n``;
-  ``front`` (uint8, ASCII) and ``suffixes`` (uint8, UTF-8): the script's ``terms`` and
-  ``suffixes`` of ``vocab``; ``vectors`` (uint8, ASCII) and ``vector_sizes`` (int64, per row):
+  ``front`` (str, ASCII) and ``suffixes`` (str): the script's ``terms`` and
+  ``suffixes`` of ``vocab``; ``vectors`` (bytes, ASCII) and ``vector_sizes`` (int64, per row):
   each row's field vector part of the script's ``vectors``; ``scores`` (int32, per entry): the
-  scores it holds (lunr's score times 1000).
+  scores it holds (lunr's score times 1000);
+- ``crc`` (int): :func:`zlib.crc32` of every bytes and str field above (:func:`checksum`), so a damaged
+  byte inside them is found (~11 ms at 10,000 papers: the state's pieces are copied into the output).
 
-A missing, unreadable, corrupt (the zip CRC is checked on reading) or
-inconsistent file, or one of another format or code version, is ignored and
-rewritten: the state only ever saves time, never changes the output. It is
-saved atomically (a temporary file in the same folder, then renamed); a
-folder that cannot be written is silently skipped.
+The code version and the store's format are the store's (its file header): a state of another one is a
+quiet miss. A missing or inconsistent state is ignored and rewritten; an unreadable or undecodable file,
+or one whose ``crc`` does not match, too, with the store's one corrupt-file warning
+(:meth:`~site_builder.incremental.store.Store.corrupt`). Packed pieces that do not fit the tokens are
+dropped alone (the tokens stay usable). The state only ever saves time, never changes the output. It is
+written atomically by the store; a folder that cannot be written is the store's one write warning a build.
 """
 
 from __future__ import annotations
 
 import bisect
 import hashlib
-import os
-import tempfile
+import zlib
 from dataclasses import dataclass
-from pathlib import Path
 from typing import NamedTuple, Sequence
 
 import numpy as np
 
 from .indexer import IndexTables, js_sort_key, scored_tables
+from ..incremental.store import Store, array_bytes, array_of
 from ..model.site import Paper
 from .documents import FIELDS, document_terms, search_texts
 
-#: Version of the state file layout; bump it on any change of the layout or of what a row means.
-FORMAT = 3
-#: The state file's name inside the build cache folder.
-STATE_NAME = "search-terms.npz"
+#: The state's name in the build cache folder (:meth:`Store.keep <site_builder.incremental.store.Store.keep>`).
+STATE_NAME = "search-terms.marshal"
+#: Where an older version kept the state (a numpy ``.npz``; removed when the state is kept again).
+_OLD_NAME = "search-terms.npz"
 DIGEST_SIZE = 16
 #: Bytes of a model digest (:meth:`cache.Fingerprinter.digests`, SHA-256).
 MODEL_DIGEST_SIZE = 32
+#: How the kept arrays are stored (:func:`~site_builder.incremental.store.array_bytes`).
+INT64, INT32 = "<i8", "<i4"
 _NAMES = tuple(name for name, _ in FIELDS)
 _F = len(_NAMES)
-
-
-def state_path(cache_folder: Path | None) -> Path | None:
-    """The state file inside ``cache_folder`` (a :class:`cache.BuildCache`'s ``folder``), None without one."""
-    return None if cache_folder is None else Path(cache_folder) / STATE_NAME
 
 
 def paper_digest(paper: Paper) -> bytes:
@@ -133,50 +132,97 @@ class TermState:
     models: list[bytes] | None = None
 
 
-def _code() -> str:
-    from ..incremental.digest import code_version
-    return code_version()
-
-
 def _empty() -> TermState:
     return TermState([], [], np.zeros((0, _F), np.int64), np.zeros(1, np.int64),
                      np.zeros(0, np.int32), np.zeros(0, np.int32))
 
 
-_PACKED = ("postings", "posting_sizes", "records", "record_sizes", "front", "suffixes", "vectors", "vector_sizes",
-           "scores")
+#: The fields of the kept value and of its ``packed`` dict that :func:`checksum` covers, in its order.
+_CHECKED = ("digests", "models", "vocab", "lengths", "starts", "term", "tf")
+_PACKED_CHECKED = ("postings", "posting_sizes", "records", "record_sizes", "front", "suffixes", "vectors",
+                   "vector_sizes", "scores")
 
 
-def load_state(path: Path) -> TermState | None:
-    """The state saved at ``path``, or None when it is missing, unreadable, corrupt,
-    inconsistent, or of another :data:`FORMAT` or code version. Never raises."""
-    try:
-        with open(path, "rb") as file, np.load(file, allow_pickle=False) as data:
-            if int(data["format"]) != FORMAT or bytes(data["code"]).decode("ascii") != _code():
-                return None
-            digests = data["digests"]
-            vocab_size = int(data["vocab_size"])
-            blob = bytes(data["vocab"]).decode("utf-8")
-            lengths, starts = data["lengths"].astype(np.int64, copy=False), data["starts"].astype(np.int64, copy=False)
-            term, tf = data["term"].astype(np.int32, copy=False), data["tf"].astype(np.int32, copy=False)
-            models = data["models"] if "models" in data.files else None
-            packed = None
-            if all(name in data.files for name in _PACKED):
-                packed = PackedParts(data["postings"].tobytes(), data["posting_sizes"].astype(np.int64, copy=False),
-                                     data["records"].tobytes(), data["record_sizes"].astype(np.int64, copy=False),
-                                     data["front"].tobytes().decode("ascii"), data["suffixes"].tobytes().decode("utf-8"),
-                                     data["vectors"].tobytes(), data["vector_sizes"].astype(np.int64, copy=False),
-                                     data["scores"].astype(np.int32, copy=False))
-    except Exception:  # unreadable, not an npz of ours, CRC mismatch (zipfile.BadZipFile), missing arrays: rebuilt
+def checksum(value: dict) -> int:
+    """:func:`zlib.crc32` (an int below 2**32) of the bytes and str fields of the kept ``value``
+    (:func:`state_value`; a str as its UTF-8) and of its ``packed`` dict, in a fixed order; fields that are
+    None or missing are skipped. Raises TypeError when a checked field is neither bytes, str nor None."""
+    crc = 0
+    packed = value.get("packed")
+    fields = [value.get(name) for name in _CHECKED]
+    if isinstance(packed, dict):
+        fields += [packed.get(name) for name in _PACKED_CHECKED]
+    for field in fields:
+        if isinstance(field, str):
+            field = field.encode("utf-8", "surrogatepass")
+        if field is not None:
+            crc = zlib.crc32(field, crc)
+    return crc
+
+
+def state_value(state: TermState) -> dict | None:
+    """The value that keeps ``state`` (see the module doc); None when it cannot be kept: a term holding a NUL
+    (never made by the tokenizer), or a vocabulary of the one empty term."""
+    blob = "\0".join(state.vocab)
+    if blob.count("\0") != max(len(state.vocab) - 1, 0) or (len(state.vocab) == 1 and not blob):
         return None
+    models = state.models if state.models is not None and len(state.models) == len(state.digests) else None
+    value = {"digests": b"".join(state.digests), "models": None if models is None else b"".join(models),
+             "vocab": blob, "vocab_size": len(state.vocab), "lengths": array_bytes(np.asarray(state.lengths), INT64),
+             "starts": array_bytes(np.asarray(state.starts), INT64), "term": array_bytes(np.asarray(state.term), INT32),
+             "tf": array_bytes(np.asarray(state.tf), INT32), "packed": None}
+    if state.packed is not None:
+        p = state.packed
+        value["packed"] = {
+            "postings": bytes(p.postings), "posting_sizes": array_bytes(np.asarray(p.posting_sizes), INT64),
+            "records": bytes(p.records), "record_sizes": array_bytes(np.asarray(p.record_sizes), INT64),
+            "front": p.front, "suffixes": p.suffixes,
+            "vectors": bytes(p.vectors), "vector_sizes": array_bytes(np.asarray(p.vector_sizes), INT64),
+            "scores": array_bytes(np.asarray(p.scores), INT32)}
+    value["crc"] = checksum(value)
+    return value
+
+
+def load_state(store: Store | None) -> TermState | None:
+    """The state the previous build kept in ``store`` (:data:`STATE_NAME`), or None: without a store (None, or
+    one without a cache folder), when there is none, it is of another code version or store format, or it is
+    malformed or inconsistent; an unreadable or undecodable file, or one whose checksum does not match, with
+    the store's corrupt-file warning (:meth:`Store.corrupt <site_builder.incremental.store.Store.corrupt>`).
+    Packed pieces that do not fit the tokens are dropped alone. Never raises because of the file."""
+    value = store.kept(STATE_NAME) if store is not None else None
+    if value is None:
+        return None
+    try:
+        intact = value.get("crc") == checksum(value)
+    except TypeError:  # a field of another type: malformed
+        return None
+    if not intact:
+        store.corrupt(store.path(STATE_NAME), "checksum mismatch")
+        return None
+    try:
+        return _decoded(value)
+    except (KeyError, TypeError, ValueError, AttributeError, UnicodeError):
+        return None
+
+
+def _decoded(value: dict) -> TermState | None:
+    """The :class:`TermState` of a kept ``value`` (:func:`state_value`); None when inconsistent. Raises
+    KeyError, TypeError, ValueError (or AttributeError, UnicodeError) when it is malformed."""
+    digests, vocab_size, blob = value["digests"], value["vocab_size"], value["vocab"]
+    if type(digests) is not bytes or type(vocab_size) is not int or type(blob) is not str:  # noqa: E721
+        raise TypeError("malformed search state")
+    n, extra = divmod(len(digests), DIGEST_SIZE)
+    lengths = array_of(value["lengths"], INT64, (n, _F)).astype(np.int64, copy=False)  # no copy where "<i8" is native
+    starts = array_of(value["starts"], INT64).astype(np.int64, copy=False)
+    term = array_of(value["term"], INT32).astype(np.int32, copy=False)
+    tf = array_of(value["tf"], INT32).astype(np.int32, copy=False)
     vocab = blob.split("\0") if vocab_size else []
-    n = len(digests)
-    if (len(vocab) != vocab_size or digests.ndim != 2 or digests.shape[1] != DIGEST_SIZE
-            or lengths.shape != (n, _F) or starts.shape != (n * _F + 1,) or starts[0] != 0
+    if (extra or len(vocab) != vocab_size or starts.shape != (n * _F + 1,) or starts[0] != 0
             or term.shape != tf.shape or starts[-1] != len(term) or np.any(np.diff(starts) < 0)
             or (len(term) and (term.min() < 0 or term.max() >= vocab_size or tf.min() < 1))
             or np.any(lengths < 0)):
         return None
+    packed = _packed(value["packed"]) if value["packed"] is not None else None
     if packed is not None and (
             packed.posting_sizes.shape != (vocab_size,) or packed.record_sizes.shape != (n,)
             or int(packed.posting_sizes.sum()) != len(packed.postings) or np.any(packed.posting_sizes < 0)
@@ -184,61 +230,44 @@ def load_state(path: Path) -> TermState | None:
             or packed.vector_sizes.shape != (n * _F,) or packed.scores.shape != term.shape
             or int(packed.vector_sizes.sum()) != len(packed.vectors) or np.any(packed.vector_sizes < 0)):
         packed = None  # the tokens stay usable
-    if models is not None and models.shape != (n, MODEL_DIGEST_SIZE):
+    models = value["models"]
+    if type(models) is not bytes or len(models) != n * MODEL_DIGEST_SIZE:  # noqa: E721 - plain data
         models = None
-    return TermState(vocab, [bytes(d) for d in digests], lengths, starts, term, tf, packed,
-                     None if models is None else _rows(models))
+    return TermState(vocab, _rows(digests, DIGEST_SIZE), lengths, starts, term, tf, packed,
+                     None if models is None else _rows(models, MODEL_DIGEST_SIZE))
 
 
-def _rows(table: np.ndarray) -> list[bytes]:
-    """The rows of a 2-D uint8 array as ``bytes``, one per row."""
-    data, size = table.tobytes(), table.shape[1]
+def _packed(data: dict) -> PackedParts:
+    """The :class:`PackedParts` of the kept ``packed`` dict (sizes not checked); raises KeyError, TypeError,
+    ValueError (or UnicodeError) when it is malformed."""
+    blobs = [data[name] for name in ("postings", "records", "vectors")]
+    if any(type(b) is not bytes for b in blobs) or type(data["front"]) is not str \
+            or type(data["suffixes"]) is not str or not data["front"].isascii():  # noqa: E721 - plain data
+        raise TypeError("malformed packed pieces")
+    sizes = [array_of(data[name], INT64).astype(np.int64, copy=False)
+             for name in ("posting_sizes", "record_sizes", "vector_sizes")]
+    return PackedParts(blobs[0], sizes[0], blobs[1], sizes[1], data["front"], data["suffixes"], blobs[2], sizes[2],
+                       array_of(data["scores"], INT32).astype(np.int32, copy=False))
+
+
+def _rows(data: bytes, size: int) -> list[bytes]:
+    """``data`` cut into rows of ``size`` bytes."""
     return [data[i:i + size] for i in range(0, len(data), size)]
 
 
-def save_state(path: Path, state: TermState) -> bool:
-    """Write ``state`` to ``path`` atomically (temporary file, then rename). Returns whether it was written;
-    a folder that cannot be written, or a term holding a NUL (never made by the tokenizer), is skipped."""
-    blob = "\0".join(state.vocab)
-    if blob.count("\0") != max(len(state.vocab) - 1, 0) or (len(state.vocab) == 1 and not blob):
-        return False
-    arrays = {
-        "format": np.array(FORMAT, np.int64),
-        "code": np.frombuffer(_code().encode("ascii"), np.uint8),
-        "digests": np.frombuffer(b"".join(state.digests), np.uint8).reshape(len(state.digests), DIGEST_SIZE),
-        "vocab": np.frombuffer(blob.encode("utf-8"), np.uint8),
-        "vocab_size": np.array(len(state.vocab), np.int64),
-        "lengths": np.asarray(state.lengths, np.int64),
-        "starts": np.asarray(state.starts, np.int64),
-        "term": np.asarray(state.term, np.int32),
-        "tf": np.asarray(state.tf, np.int32),
-    }
-    if state.models is not None and len(state.models) == len(state.digests):
-        arrays["models"] = np.frombuffer(b"".join(state.models), np.uint8).reshape(len(state.models), MODEL_DIGEST_SIZE)
-    if state.packed is not None:
-        p = state.packed
-        arrays.update(postings=np.frombuffer(p.postings, np.uint8), posting_sizes=np.asarray(p.posting_sizes, np.int64),
-                      records=np.frombuffer(p.records, np.uint8), record_sizes=np.asarray(p.record_sizes, np.int64),
-                      front=np.frombuffer(p.front.encode("ascii"), np.uint8),
-                      suffixes=np.frombuffer(p.suffixes.encode("utf-8"), np.uint8),
-                      vectors=np.frombuffer(p.vectors, np.uint8), vector_sizes=np.asarray(p.vector_sizes, np.int64),
-                      scores=np.asarray(p.scores, np.int32))
-    path = Path(path)
-    tmp = None
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".search-terms-", suffix=".npz", dir=path.parent)
-        with os.fdopen(fd, "wb") as out:
-            np.savez(out, **arrays)
-        os.replace(tmp, path)
-        return True
-    except OSError:
-        if tmp is not None:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-        return False
+def save_state(store: Store | None, state: TermState, warn: bool = True) -> OSError | None:
+    """Keep ``state`` in ``store`` for the next build (:meth:`Store.keep
+    <site_builder.incremental.store.Store.keep>` of :func:`state_value` as :data:`STATE_NAME`; written
+    atomically; the file of an older version, ``search-terms.npz``, is removed). Nothing without a store (None,
+    or one without a cache folder), nor for a state that cannot be kept (see :func:`state_value`). A failure to
+    write is the store's one warning a build, or with ``warn`` False returned."""
+    value = state_value(state) if store is not None and store.folder is not None else None
+    if value is None:
+        return None
+    error = store.keep(STATE_NAME, value, warn)
+    if error is None:
+        store.discard(_OLD_NAME)
+    return error
 
 
 def ranges(begins: np.ndarray, sizes: np.ndarray) -> np.ndarray:
@@ -314,7 +343,7 @@ class Prepared:
 
     @property
     def save_needed(self) -> bool:
-        """Whether the state file is to be written again: the papers, or their model digests, are not
+        """Whether the state is to be kept again: the papers, or their model digests, are not
         exactly those of ``old``."""
         return not self.unchanged or (self.models is not None and self.models != self.old.models)
 
@@ -325,7 +354,7 @@ def text_digests(papers: Sequence[Paper], old: TermState, models: Sequence[bytes
 
     Sound because the model digest covers every field of the paper (a decodable form of all of them,
     hashed with SHA-256): equal model digests mean equal papers, so equal :func:`paper_digest` (a function
-    of the paper's fields and of the code, whose version the state file records). It saves hashing
+    of the paper's fields and of the code, whose version the store records with the state). It saves hashing
     every paper's texts again (~0.09 s at 10,000 papers) on a rebuild.
     """
     if models is None or old.models is None or len(models) != len(papers):
@@ -349,15 +378,15 @@ class _Fresh:
     tf: list[int]
 
 
-def prepare(papers: Sequence[Paper], path: Path | None, models: Sequence[bytes] | None = None) -> Prepared:
+def prepare(papers: Sequence[Paper], store: Store | None, models: Sequence[bytes] | None = None) -> Prepared:
     """The index entries of ``papers`` (:class:`Prepared`), reusing the tokenized papers of the state
-    saved at ``path`` (None: no state) and tokenizing (:func:`search.document_terms`) the others.
+    kept in ``store`` (:func:`load_state`; None: no state) and tokenizing (:func:`search.document_terms`) the others.
     ``models``: each paper's model digest (:meth:`cache.Fingerprinter.digests`, 32 bytes), or None: used to
     find papers the state holds without hashing their texts (:func:`text_digests`), and kept in the
-    state. Saves nothing. Never raises because of the state file (raises ValueError when ``models`` is
+    state. Saves nothing. Never raises because of the kept state (raises ValueError when ``models`` is
     not one 32-byte digest per paper)."""
     models = _checked_models(papers, models)
-    old = (load_state(path) if path is not None else None) or _empty()
+    old = load_state(store) or _empty()
     digests = text_digests(papers, old, models)
     fresh = _tokenize_fresh(papers, digests, old)
     new_terms, new_term = _number_new_terms(old.vocab, fresh)
@@ -471,18 +500,19 @@ def _laid_out(old: TermState, source: np.ndarray, merged: list[str], position: n
         old_entry=np.where(picked < len(old.term), picked, -1))
 
 
-def stateful_tables(papers: Sequence[Paper], refs: Sequence[str], path: Path | None) -> IndexTables:
+def stateful_tables(papers: Sequence[Paper], refs: Sequence[str], store: Store | None) -> IndexTables:
     """``indexer.index_tables`` over ``(ref, search.paper_terms(paper))`` for ``papers``, exactly
-    (every array and tuple equal), reusing the tokenized papers saved at ``path`` by the previous
-    call and saving this call's there (tokens only, no packed pieces; see the module doc). ``path``
+    (every array and tuple equal), reusing the tokenized papers kept in ``store`` by the previous
+    call and keeping this call's there (tokens only, no packed pieces; see the module doc). ``store``
     None: no state, nothing saved.
 
-    ``refs``: one unique ref per paper. Never raises because of the state file.
+    ``refs``: one unique ref per paper. Never raises because of the kept state (its problems are the
+    store's warnings).
     """
-    prep = prepare(papers, path)
+    prep = prepare(papers, store)
     totals = [int(x) for x in prep.lengths.sum(axis=0)] if len(papers) else [0] * _F
     tables = scored_tables(FIELDS, tuple(refs), prep.terms, prep.df, totals, prep.term, prep.row % _F,
                            prep.row // _F, prep.lengths.reshape(-1)[prep.row], prep.tf)
-    if path is not None and prep.save_needed:
-        save_state(path, prep.state())
+    if store is not None and prep.save_needed:
+        save_state(store, prep.state())
     return tables

@@ -86,6 +86,13 @@ def test_a_failed_write_warns_once_or_is_returned_to_the_caller(tmp_path):
     assert [d.message.split(":")[0] for d in store.diagnostics.warnings] == ["cannot write the build cache"]
 
 
+def test_a_file_that_cannot_replace_its_name_leaves_no_temporary_file(tmp_path):
+    (tmp_path / "a.marshal").mkdir()  # the temporary file is written, the rename onto a folder fails
+    store = make(tmp_path)
+    assert isinstance(store.keep("a.marshal", {"v": b"x" * 1000}, warn=False), OSError)
+    assert [p.name for p in tmp_path.iterdir()] == ["a.marshal"]
+
+
 def test_arrays_are_kept_as_their_bytes():
     import numpy as np
     array = np.arange(12, dtype=np.int64).reshape(3, 4)

@@ -1,6 +1,6 @@
-"""The search index built with the tokenized papers kept between builds (site_builder/search/state.py)
-is exactly the index built from scratch, cold and after every kind of edit, and a bad state file
-changes nothing."""
+"""The search index built with the tokenized papers kept between builds (site_builder/search/state.py, kept by
+the build cache's Store) is exactly the index built from scratch, cold and after every kind of edit, and a bad
+state file changes nothing but a warning."""
 
 from __future__ import annotations
 
@@ -13,6 +13,10 @@ import numpy as np
 import pytest
 
 from search_helpers import seed_model
+from site_builder.diagnostics import Diagnostics
+from site_builder.incremental import store as store_module
+from site_builder.incremental.digest import code_version
+from site_builder.incremental.store import Store
 from site_builder.search import state as index_state
 from site_builder.corpus import corpus_site, read_corpus
 from site_builder.search.indexer import IndexTables, index_tables
@@ -35,8 +39,20 @@ def fresh_tables(papers) -> IndexTables:
     return index_tables(((r, paper_terms(p)) for r, p in zip(refs, papers)), FIELDS)
 
 
-def stateful(papers, path) -> IndexTables:
-    return index_state.stateful_tables(papers, [short_ref(i) for i in range(len(papers))], path)
+def stateful(papers, store) -> IndexTables:
+    return index_state.stateful_tables(papers, [short_ref(i) for i in range(len(papers))], store)
+
+
+def store_in(folder, code: str | None = None) -> Store:
+    """The build cache's store of ``folder`` (this code version, or ``code``), with diagnostics of its own."""
+    return Store(folder, code or code_version(), Diagnostics())
+
+
+def warnings_of(store: Store) -> list[str]:
+    """The store's warnings so far, as printed; forgets them."""
+    found = [str(d) for d in store.diagnostics.items]
+    store.diagnostics.items.clear()
+    return found
 
 
 def assert_same(got: IndexTables, want: IndexTables, context: str = "") -> None:
@@ -91,24 +107,24 @@ def edits(papers, extra):
 
 def test_cold_state_equals_index_tables(tmp_path):
     site, _ = sample_site()
-    path = tmp_path / index_state.STATE_NAME
-    assert_same(stateful(site.papers, path), fresh_tables(site.papers))
-    assert path.is_file()
-    assert index_state.load_state(path) is not None
-    assert_same(stateful(site.papers, path), fresh_tables(site.papers))  # warm, nothing to tokenize
+    store = store_in(tmp_path)
+    assert_same(stateful(site.papers, store), fresh_tables(site.papers))
+    assert store.path(index_state.STATE_NAME).is_file()
+    assert index_state.load_state(store) is not None
+    assert_same(stateful(site.papers, store), fresh_tables(site.papers))  # warm, nothing to tokenize
 
 
 def test_state_after_edits_equals_index_tables(tmp_path):
     site, extra = sample_site()
-    path = tmp_path / index_state.STATE_NAME
-    stateful(site.papers, path)
+    store = store_in(tmp_path)
+    stateful(site.papers, store)
     terms = {}
     for name, papers in edits(site.papers, extra):
         want = fresh_tables(papers)
         terms[name] = set(want.terms)
-        assert_same(stateful(papers, path), want, name)
+        assert_same(stateful(papers, store), want, name)
         # The saved state holds exactly this build's papers and only terms they use.
-        state = index_state.load_state(path)
+        state = index_state.load_state(store)
         if papers:
             assert state is not None, name
             assert len(state.digests) == len(papers), name
@@ -122,14 +138,14 @@ def test_state_after_edits_equals_index_tables(tmp_path):
 
 def test_only_changed_papers_are_tokenized(tmp_path, monkeypatch):
     site, _ = sample_site()
-    path = tmp_path / index_state.STATE_NAME
-    stateful(site.papers, path)
+    store = store_in(tmp_path)
+    stateful(site.papers, store)
     calls = []
     real = index_state.document_terms
     monkeypatch.setattr(index_state, "document_terms", lambda texts: calls.append(texts) or real(texts))
     papers = list(site.papers)
     papers[5] = with_abstract(papers[5], papers[5].abstract + " One more sentence.")
-    assert_same(stateful(papers, path), fresh_tables(papers))
+    assert_same(stateful(papers, store), fresh_tables(papers))
     assert len(calls) == 1 and calls[0]["abstract"][0].endswith("One more sentence.")
 
 
@@ -140,11 +156,11 @@ def reference_files(site) -> dict[str, str]:
 
 def test_search_index_js_is_byte_identical(tmp_path):
     site, extra = sample_site()
-    path = tmp_path / index_state.STATE_NAME
-    assert index_files(site, path) == reference_files(site) == index_files(site)
+    store = store_in(tmp_path)
+    assert index_files(site, store) == reference_files(site) == index_files(site)
     changed = dataclasses.replace(site, papers=next(iter(edits(site.papers, extra)))[1])
-    assert index_files(changed, path) == reference_files(changed)
-    tables, docs = search_tables(changed, path)
+    assert index_files(changed, store) == reference_files(changed)
+    tables, docs = search_tables(changed, store)
     assert docs == search_tables(changed)[1]
 
 
@@ -152,8 +168,8 @@ def test_search_index_js_after_edits_is_byte_identical(tmp_path):
     """search-index.js written from the kept tokens and packed pieces (postings, records, term list) equals
     the one written from scratch after every kind of edit, including edits only the result records show."""
     site, extra = sample_site()
-    path = tmp_path / index_state.STATE_NAME
-    assert index_files(site, path) == reference_files(site)
+    store = store_in(tmp_path)
+    assert index_files(site, store) == reference_files(site)
     sequence = list(edits(site.papers, extra))
     p = list(sequence[0][1])
     p[7] = dataclasses.replace(p[7], et_al=not p[7].et_al)
@@ -161,8 +177,8 @@ def test_search_index_js_after_edits_is_byte_identical(tmp_path):
     sequence.insert(1, ("only what a result shows changed", p))
     for name, papers in sequence:
         edited = dataclasses.replace(site, papers=tuple(papers))
-        assert index_files(edited, path) == reference_files(edited), name
-        state = index_state.load_state(path)
+        assert index_files(edited, store) == reference_files(edited), name
+        state = index_state.load_state(store)
         if papers:
             assert state is not None and state.packed is not None, name
 
@@ -175,9 +191,9 @@ def test_model_digests_spare_hashing_unchanged_papers_and_change_no_byte(tmp_pat
     from site_builder.incremental.digest import Fingerprinter
 
     site, extra = sample_site()
-    path = tmp_path / index_state.STATE_NAME
-    assert index_files(site, path, Fingerprinter().digests(site.papers)) == reference_files(site)
-    assert index_state.load_state(path).models == Fingerprinter().digests(site.papers)
+    store = store_in(tmp_path)
+    assert index_files(site, store, Fingerprinter().digests(site.papers)) == reference_files(site)
+    assert index_state.load_state(store).models == Fingerprinter().digests(site.papers)
     calls = []
     real = index_state.paper_digest
     monkeypatch.setattr(index_state, "paper_digest", lambda paper: calls.append(paper) or real(paper))
@@ -190,14 +206,14 @@ def test_model_digests_spare_hashing_unchanged_papers_and_change_no_byte(tmp_pat
         edited = dataclasses.replace(site, papers=tuple(papers))
         models = Fingerprinter().digests(papers)
         calls.clear()
-        assert index_files(edited, path, models) == reference_files(edited), name
+        assert index_files(edited, store, models) == reference_files(edited), name
         assert len(calls) == sum(m not in previous for m in models), name
         if papers:
-            assert index_state.load_state(path).models == models, name
+            assert index_state.load_state(store).models == models, name
         previous = set(models)
     assert len(sequence) > 10
     with pytest.raises(ValueError):
-        index_files(site, path, Fingerprinter().digests(site.papers)[1:])
+        index_files(site, store, Fingerprinter().digests(site.papers)[1:])
 
 
 def test_one_edited_abstract_packs_only_its_terms_postings(tmp_path, monkeypatch):
@@ -207,8 +223,8 @@ def test_one_edited_abstract_packs_only_its_terms_postings(tmp_path, monkeypatch
     from site_builder.search import pack as index_pack
 
     site, _ = sample_site()
-    path = tmp_path / index_state.STATE_NAME
-    index_files(site, path)
+    store = store_in(tmp_path)
+    index_files(site, store)
     packed, rows = [], []
     real = index_pack.posting_parts
     monkeypatch.setattr(index_pack, "posting_parts", lambda term, *rest: packed.append(len(set(term.tolist()))) or real(term, *rest))
@@ -222,7 +238,7 @@ def test_one_edited_abstract_packs_only_its_terms_postings(tmp_path, monkeypatch
     before = paper_terms(papers[5])
     papers[5] = with_abstract(papers[5], papers[5].abstract + " Quokkaformers generalise.")
     edited = dataclasses.replace(site, papers=tuple(papers))
-    assert index_files(edited, path) == reference_files(edited)
+    assert index_files(edited, store) == reference_files(edited)
     terms = paper_terms(papers[5])
     # Only the terms the paper gained or lost in a field: their (field, paper) pairs changed.
     changed = set().union(*(set(terms[name][0]) ^ set(before[name][0]) for name in terms))
@@ -241,7 +257,7 @@ def test_one_edited_abstract_packs_only_its_terms_postings(tmp_path, monkeypatch
     packed.clear()
     papers[6] = with_abstract(papers[6], " ".join(reversed(papers[6].abstract.split())))
     edited = dataclasses.replace(site, papers=tuple(papers))
-    assert index_files(edited, path) == reference_files(edited)
+    assert index_files(edited, store) == reference_files(edited)
     assert rows == [{6}]
     assert packed == [0]  # the same terms in the same fields: every posting copied
     # One word swapped for another the index holds (same token count): the term numbers and average
@@ -256,7 +272,7 @@ def test_one_edited_abstract_packs_only_its_terms_postings(tmp_path, monkeypatch
     assert new_word not in papers[6].abstract.lower() and any(new_word in p.abstract for p in papers)
     papers[6] = with_abstract(papers[6], papers[6].abstract.replace(f" {old_word} ", f" {new_word} ", 1))
     edited = dataclasses.replace(site, papers=tuple(papers))
-    assert index_files(edited, path) == reference_files(edited)
+    assert index_files(edited, store) == reference_files(edited)
     holding = {i for i, p in enumerate(papers)
                if any(w in counts for counts, _ in paper_terms(p).values() for w in (old_word, new_word))}
     # The edited paper's vectors are packed whole; in the others holding either word only the scores
@@ -266,12 +282,17 @@ def test_one_edited_abstract_packs_only_its_terms_postings(tmp_path, monkeypatch
     assert 10 < numbers[0] < entries // 5
 
 
-@pytest.mark.parametrize("damage", ["garbage", "truncated", "empty", "other code version", "other format",
-                                    "term numbers out of range", "a directory"])
-def test_bad_state_file_gives_the_same_output(tmp_path, monkeypatch, damage):
-    site, _ = sample_site()
-    path = tmp_path / index_state.STATE_NAME
-    stateful(site.papers, path)
+#: What a damaged state file gives on loading: the store's corrupt-file warning, its unreadable-file warning,
+#: or nothing (another code version or store format, an inconsistent or malformed value: quietly ignored).
+CORRUPT, UNREADABLE, QUIET = "cache file corrupt, ignored", "cache file unreadable, ignored", None
+DAMAGES = {"garbage": CORRUPT, "truncated": CORRUPT, "empty": CORRUPT, "other code version": QUIET,
+           "other store format": QUIET, "term numbers out of range": QUIET, "a malformed value": QUIET,
+           "a directory": UNREADABLE}
+
+
+def damage_state(store: Store, damage: str, monkeypatch) -> None:
+    """Damage the state file ``store`` keeps (see :data:`DAMAGES`)."""
+    path = store.path(index_state.STATE_NAME)
     data = path.read_bytes()
     if damage == "garbage":
         path.write_bytes(bytes(random.Random(1).randrange(256) for _ in range(5000)))
@@ -279,36 +300,112 @@ def test_bad_state_file_gives_the_same_output(tmp_path, monkeypatch, damage):
         path.write_bytes(data[: len(data) // 2])
     elif damage == "empty":
         path.write_bytes(b"")
-    elif damage == "other code version":
-        monkeypatch.setattr(index_state, "_code", lambda: "0" * 64)
-    elif damage == "other format":
-        monkeypatch.setattr(index_state, "FORMAT", index_state.FORMAT + 1)
+    elif damage == "other code version":  # the same value, kept by another version of the code
+        store_in(store.folder, "0" * 64).keep(index_state.STATE_NAME, store.kept(index_state.STATE_NAME))
+    elif damage == "other store format":
+        value = store.kept(index_state.STATE_NAME)
+        with monkeypatch.context() as patch:
+            patch.setattr(store_module, "FORMAT", store_module.FORMAT + 1)
+            store.keep(index_state.STATE_NAME, value)
     elif damage == "term numbers out of range":
-        state = index_state.load_state(path)
+        state = index_state.load_state(store)
         state.term[0] = len(state.vocab) + 5
-        index_state.save_state(path, state)
+        assert index_state.save_state(store, state) is None
+    elif damage == "a malformed value":  # its checksum right, a field of another type
+        value = store.kept(index_state.STATE_NAME)
+        value["vocab_size"] = str(value["vocab_size"])
+        value["crc"] = index_state.checksum(value)
+        store.keep(index_state.STATE_NAME, value)
     elif damage == "a directory":
         path.unlink()
         path.mkdir()
-    assert index_state.load_state(path) is None
+
+
+@pytest.mark.parametrize("damage", list(DAMAGES))
+def test_bad_state_file_gives_the_same_output(tmp_path, monkeypatch, damage):
+    """A damaged state is not used (a corrupt or unreadable file with the store's warning, naming it; another
+    code version or an inconsistent value quietly) and is rewritten; the index is the one made from scratch."""
+    site, _ = sample_site()
+    store = store_in(tmp_path)
+    path = store.path(index_state.STATE_NAME)
+    stateful(site.papers, store)
+    assert warnings_of(store) == []
+    damage_state(store, damage, monkeypatch)
+    assert index_state.load_state(store) is None
+    found = warnings_of(store)
+    if DAMAGES[damage] is None:
+        assert found == []
+    else:
+        assert len(found) == 1 and found[0].startswith(f"{path}:0: warning: {DAMAGES[damage]}: "), found
     papers = list(site.papers)
     papers[3] = with_abstract(papers[3], papers[3].abstract + " Changed.")
-    assert_same(stateful(papers, path), fresh_tables(papers))
-    assert index_files(site, path) == index_files(site)
+    assert_same(stateful(papers, store), fresh_tables(papers))
+    assert index_files(site, store) == index_files(site)
     if damage != "a directory":
-        assert index_state.load_state(path) is not None  # rewritten
+        assert index_state.load_state(store) is not None  # rewritten
+        assert warnings_of(store) == found  # (once more: read again by the build that rewrote it)
+    else:  # cannot be rewritten: the store's one write warning
+        assert any(f"{path}:0: warning: {store_module.WRITE_WARNING}" in m for m in warnings_of(store))
+        assert [p.name for p in tmp_path.iterdir()] == [path.name]  # no temporary file left behind
 
 
-def test_flipped_byte_in_saved_arrays_is_ignored(tmp_path):
-    """A corrupted byte inside the stored arrays fails the zip CRC check: the state is not used."""
+@pytest.mark.parametrize("where", ["middle", "records"])
+def test_a_damaged_byte_in_the_kept_value_is_found_and_warned(tmp_path, where):
+    """A byte changed inside the kept state, even where marshal still reads it (a letter of a result record),
+    fails the state's checksum: the state is not used, with the store's corrupt-file warning, and rewritten."""
     site, _ = sample_site()
-    path = tmp_path / index_state.STATE_NAME
-    stateful(site.papers, path)
+    store = store_in(tmp_path)
+    path = store.path(index_state.STATE_NAME)
+    stateful(site.papers, store)
+    index_files(site, store)  # with the packed pieces
     data = bytearray(path.read_bytes())
-    data[len(data) // 2] ^= 0x55
+    at = len(data) // 2 if where == "middle" else data.find(site.papers[7].slug.encode("ascii"))
+    assert at > 0
+    data[at] = ord("q") if data[at] != ord("q") else ord("z")
     path.write_bytes(bytes(data))
-    assert index_state.load_state(path) is None
-    assert_same(stateful(site.papers, path), fresh_tables(site.papers))
+    assert index_state.load_state(store) is None
+    found = warnings_of(store)
+    assert len(found) == 1 and found[0].startswith(f"{path}:0: warning: cache file corrupt, ignored"), found
+    if where == "records":
+        assert found[0].endswith("checksum mismatch")
+    assert_same(stateful(site.papers, store), fresh_tables(site.papers))
+    assert index_state.load_state(store) is not None
+
+
+def test_the_state_is_kept_as_a_value_of_marshal_data_and_loads_equal(tmp_path):
+    """The kept value holds only str, bytes, int and None (arrays as little-endian bytes, the vocabulary one
+    NUL-joined str) under the store's header, and loads back to an equal state; keeping it removes the state
+    file of an older version (``search-terms.npz``)."""
+    site, _ = sample_site()
+    store = store_in(tmp_path)
+    index_files(site, store, None)
+    state = index_state.load_state(store)
+    value = store.kept(index_state.STATE_NAME)
+    assert set(value) == {"digests", "models", "vocab", "vocab_size", "lengths", "starts", "term", "tf", "packed",
+                          "crc"}
+    plain = (str, bytes, int, type(None))
+    assert all(isinstance(v, plain) for v in value.values() if not isinstance(v, dict))
+    assert all(isinstance(v, plain) for v in value["packed"].values())
+    assert value["vocab"] == "\0".join(state.vocab) and len(value["digests"]) == 16 * len(site.papers)
+    assert value["term"] == state.term.astype("<i4").tobytes()
+    (tmp_path / "copy").mkdir()
+    (tmp_path / "copy" / "search-terms.npz").write_bytes(b"PK\x03\x04 the state as an older version kept it")
+    assert index_state.save_state(store_in(tmp_path / "copy"), state) is None
+    assert sorted(p.name for p in (tmp_path / "copy").iterdir()) == [index_state.STATE_NAME]  # the old file removed
+    again = index_state.load_state(store_in(tmp_path / "copy"))
+    for field in dataclasses.fields(index_state.TermState):
+        a, b = getattr(again, field.name), getattr(state, field.name)
+        if field.name == "packed":
+            for part in dataclasses.fields(index_state.PackedParts):
+                x, y = getattr(a, part.name), getattr(b, part.name)
+                assert (np.array_equal(x, y) and x.dtype == y.dtype) if isinstance(y, np.ndarray) else x == y
+        elif isinstance(b, np.ndarray):
+            assert np.array_equal(a, b) and a.dtype == b.dtype, field.name
+        else:
+            assert a == b, field.name
+    assert index_state.load_state(None) is None and index_state.save_state(None, state) is None
+    disabled = store_in(None)
+    assert index_state.load_state(disabled) is None and index_state.save_state(disabled, state) is None
 
 
 def test_paper_digest_tells_every_read_field_apart():
@@ -361,7 +458,7 @@ def test_build_keeps_the_state_in_the_cache_folder_and_retokenizes_only_the_chan
     seeds, cache, site = tmp_path / "seeds", tmp_path / "cache", tmp_path / "site"
     shutil.copytree(SEEDS, seeds)
     assert build_into(site, "--cache", str(cache), seeds=seeds) == 0
-    assert index_state.load_state(cache / index_state.STATE_NAME) is not None
+    assert index_state.load_state(store_in(cache)) is not None
     path = next(seeds.glob("003_*.txt"))
     old = "Controllability has become a critical issue in trustworthy machine learning"
     text = path.read_text(encoding="utf-8")
@@ -386,23 +483,72 @@ def test_build_keeps_the_state_in_the_cache_folder_and_retokenizes_only_the_chan
     assert "Quokkaformers are new." in index.decode("utf-8")  # the result snippet
 
 
+@pytest.mark.parametrize("damage", ["corrupt", "a directory"])
+def test_the_index_process_hands_the_state_warnings_to_the_build(tmp_path, monkeypatch, damage):
+    """The index is built in a forked process of its own: the store's warnings there (a corrupt state file; one
+    that cannot be read or written) reach the build's report as in one process, the write warning once; the
+    site is a no-cache build's, and a corrupt state is rewritten (the next build is quiet)."""
+    import shutil
+
+    from conftest import CONFIG, SEEDS, assert_same_site
+    from site_builder import parallel
+    from site_builder.config import load_config
+    from site_builder.pipeline import build
+
+    monkeypatch.setattr(parallel, "worker_count", lambda: 2)
+    started = []
+    real_start = parallel.start_background
+    def start(job):
+        started.append((job.__qualname__, real_start(job)))
+        return started[-1][1]
+
+    monkeypatch.setattr(parallel, "start_background", start)
+    seeds, cache, site = tmp_path / "seeds", tmp_path / "cache", tmp_path / "site"
+    shutil.copytree(SEEDS, seeds)
+    build(seeds, site, load_config(CONFIG), cache=cache)
+    path = cache / index_state.STATE_NAME
+    if damage == "corrupt":
+        path.write_bytes(b"not a cache file")
+    else:
+        path.unlink()
+        path.mkdir()
+    listed = next(seeds.glob("003_*.txt"))
+    old = "Controllability has become a critical issue in trustworthy machine learning"
+    listed.write_text(listed.read_text(encoding="utf-8").replace(old, f"Quokkaformers are new. {old}", 1),
+                      encoding="utf-8")
+    started.clear()
+    report = build(seeds, site, load_config(CONFIG), cache=cache)
+    assert [worker is not None for name, worker in started if name.startswith("index_job.")] == [True]  # forked
+    found = [str(d) for d in report.diagnostics.warnings]
+    if damage == "corrupt":
+        assert found == [f"{path}:0: warning: cache file corrupt, ignored: not a cache file"]
+    else:
+        assert found[0].startswith(f"{path}:0: warning: cache file unreadable, ignored: ")
+        assert found[1:] == [f"{path}:0: warning: cannot write the build cache: Is a directory"]
+    build(tmp_path / "seeds", tmp_path / "plain", load_config(CONFIG), cache=None)
+    assert_same_site(tmp_path / "plain", site)
+    if damage == "corrupt":
+        listed.write_text(listed.read_text(encoding="utf-8").replace("Quokkaformers are new. ", ""), encoding="utf-8")
+        assert build(seeds, site, load_config(CONFIG), cache=cache).diagnostics.warnings == []
+
+
 def test_packed_pieces_out_of_step_are_dropped_and_rewritten(tmp_path):
     """Packed pieces whose sizes do not add up are not used (the tokens still are); the output is unchanged."""
     site, _ = sample_site()
-    path = tmp_path / index_state.STATE_NAME
-    index_files(site, path)
-    state = index_state.load_state(path)
+    store = store_in(tmp_path)
+    index_files(site, store)
+    state = index_state.load_state(store)
     state.packed.posting_sizes[3] += 1
     state.packed.record_sizes[0] -= 1
     state.packed.vector_sizes[2] += 1
-    index_state.save_state(path, state)
-    loaded = index_state.load_state(path)
+    index_state.save_state(store, state)
+    loaded = index_state.load_state(store)
     assert loaded is not None and loaded.packed is None and loaded.vocab == state.vocab
     papers = list(site.papers)
     papers[3] = with_abstract(papers[3], papers[3].abstract + " Changed.")
     edited = dataclasses.replace(site, papers=tuple(papers))
-    assert index_files(edited, path) == reference_files(edited)
-    assert index_state.load_state(path).packed is not None
+    assert index_files(edited, store) == reference_files(edited)
+    assert index_state.load_state(store).packed is not None
 
 
 def test_papers_without_any_term_after_an_empty_site(tmp_path):
@@ -411,7 +557,7 @@ def test_papers_without_any_term_after_an_empty_site(tmp_path):
     p = site.papers[0]
     blank = dataclasses.replace(p, title="The of", authors=(), track=None, abstract="and the",
                                 rendered=dataclasses.replace(p.rendered, text="and the"))
-    path = tmp_path / index_state.STATE_NAME
+    store = store_in(tmp_path)
     for papers in [(), (blank,), (), (blank,), (blank, site.papers[1]), (site.papers[1], blank)]:
         edited = dataclasses.replace(site, papers=papers)
-        assert index_files(edited, path) == reference_files(edited), len(papers)
+        assert index_files(edited, store) == reference_files(edited), len(papers)
