@@ -9,9 +9,9 @@ tokens, a list read again after an edit) keeps that state with :meth:`Store.keep
 :meth:`Store.kept`, whatever its inputs were.
 
 Every file is a dict ``{"format": FORMAT, "code": code version, "digest": key, **value}`` written as
-:data:`MAGIC` and then :mod:`marshal` data (version :data:`MARSHAL_VERSION`): str, bytes, int, float, None,
-tuples, lists and dicts only (numpy arrays are kept as their bytes, see :func:`array_bytes`). A missing file,
-or one of another format or code version, is quietly a miss; an unreadable or malformed one is a miss with a
+:data:`MAGIC`, a checksum, then :mod:`marshal` data (version :data:`MARSHAL_VERSION`): str, bytes, int, float,
+None, tuples, lists and dicts only (numpy arrays are kept as their bytes, see :func:`array_bytes`). A missing
+file, or one of another format or code version, is quietly a miss; an unreadable, damaged or malformed one is a miss with a
 warning ``<path>:0: warning: cache file corrupt, ignored: …`` (:meth:`Store.corrupt`) and is rewritten; a
 cache folder that cannot be written costs only speed (one warning a build, :meth:`Store.warn_write`).
 """
@@ -22,17 +22,23 @@ import contextlib
 import marshal
 import os
 import tempfile
+import zlib
 from pathlib import Path
 from typing import Any, Callable, TypeVar
 
 from .digest import FORMAT
 from ..diagnostics import Diagnostics
 
-#: First bytes of a cache file; the rest is :mod:`marshal` data (version :data:`MARSHAL_VERSION`) of a dict.
-#: marshal, not JSON or pickle: the 10,000-paper manifest (~30,000 files, ~5 MB) loads in ~0.03 s and saves in
-#: ~0.01 s, against ~0.09 s and ~0.11-0.17 s as JSON; the lists' cache files (22 MB) load in 0.021 s against
-#: 0.028 s with a restricted unpickler, and save in a third of pickle's time.
-MAGIC = b"site-builder manifest\n"
+#: First bytes of a cache file; then the :func:`zlib.crc32` of the rest (4 bytes, little-endian), then
+#: :mod:`marshal` data (version :data:`MARSHAL_VERSION`) of a dict. marshal, not JSON or pickle: the 10,000-paper
+#: manifest (~30,000 files, ~5 MB) loads in ~0.03 s and saves in ~0.01 s, against ~0.09 s and ~0.11-0.17 s as
+#: JSON; the lists' cache files (22 MB) load in 0.021 s against 0.028 s with a restricted unpickler, and save in
+#: a third of pickle's time. The checksum (~0.4 ms a MB) finds a damaged byte that marshal would read as another
+#: letter of a string, which would otherwise reach the output.
+MAGIC = b"site-builder cache 1\n"
+#: The first bytes of cache files of earlier layouts: a quiet miss (as another format), rewritten.
+_EARLIER = (b"site-builder manifest\n",)
+_HEAD = len(MAGIC) + 4
 MARSHAL_VERSION = 4
 #: The file name suffix of cache files.
 SUFFIX = ".marshal"
@@ -44,24 +50,39 @@ _HEADER = ("format", "code", "digest")
 T = TypeVar("T")
 
 
-def encode(data: dict) -> bytes:
-    """The bytes of a cache file holding ``data`` (:data:`MAGIC` + marshal data). Raises ValueError when
+def framed(data: dict) -> tuple[bytes, bytes]:
+    """The two parts of a cache file holding ``data``: its head (:data:`MAGIC` and the checksum) and its body
+    (the marshal data), to write one after the other (:func:`encode` joins them). Raises ValueError when
     ``data`` holds something marshal cannot write (an object of another class, a subclass of str, …)."""
-    return MAGIC + marshal.dumps(data, MARSHAL_VERSION)
+    body = marshal.dumps(data, MARSHAL_VERSION)
+    return MAGIC + zlib.crc32(body).to_bytes(4, "little"), body
+
+
+def encode(data: dict) -> bytes:
+    """The bytes of a cache file holding ``data`` (:func:`framed`, joined). Raises ValueError as :func:`framed`."""
+    return b"".join(framed(data))
 
 
 def decode(raw: bytes) -> dict:
-    """The dict of the cache file bytes ``raw`` (the codec of :func:`encode`).
+    """The dict of the cache file bytes ``raw`` (the codec of :func:`encode`); a file of an earlier layout gives
+    ``{"format": 0}`` (a format no build writes: a quiet miss).
 
-    Raises ValueError when ``raw`` is not such a file: wrong first bytes, truncated or malformed data, or not a
-    dict with an integer ``format``. marshal only builds str, bytes, int, list, dict, … objects, never runs code;
-    its format is documented at https://docs.python.org/3/library/marshal.html (stable across Python versions
-    for a given format version)."""
+    Raises ValueError when ``raw`` is not such a file: wrong first bytes, cut short, a checksum that does not
+    match (a damaged byte), malformed data, or not a dict with an integer ``format``. marshal only builds str,
+    bytes, int, list, dict, … objects, never runs code; its format is documented at
+    https://docs.python.org/3/library/marshal.html (stable across Python versions for a given format version)."""
+    if raw.startswith(_EARLIER):
+        return {"format": 0}
     if not raw.startswith(MAGIC):
         raise ValueError("not a cache file")
+    if len(raw) < _HEAD:
+        raise ValueError("truncated cache file")
+    body = memoryview(raw)[_HEAD:]
+    if zlib.crc32(body) != int.from_bytes(raw[len(MAGIC):_HEAD], "little"):
+        raise ValueError("checksum mismatch")
     try:
-        data = marshal.loads(memoryview(raw)[len(MAGIC):])
-    except (EOFError, TypeError) as exc:
+        data = marshal.loads(body)
+    except (EOFError, TypeError, ValueError) as exc:
         raise ValueError(f"truncated or malformed cache file: {exc}") from exc
     if not isinstance(data, dict) or not isinstance(data.get("format"), int):
         raise ValueError("not a cache file")
@@ -145,8 +166,8 @@ class Store:
         tuples tuples), nor when ``payload`` cannot be encoded: what is read back is then always what was kept."""
         try:
             data = {"format": FORMAT, "code": self.code, **payload}
-            raw = encode(data)
-            if verify and decode(raw) != data:
+            head, body = framed(data)
+            if verify and marshal.loads(body) != data:
                 return None
         except ValueError:
             if verify:
@@ -157,7 +178,8 @@ class Store:
             path.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
             with os.fdopen(fd, "wb") as handle:
-                handle.write(raw)
+                handle.write(head)
+                handle.write(body)
             os.replace(tmp, path)
         except OSError as exc:
             if tmp is not None:  # e.g. a full disk or ``path`` a folder: no partial copy is left behind

@@ -39,13 +39,12 @@ The kept value (:func:`state_value`, a dict of marshal-ready values; an array is
   ``front`` (str, ASCII) and ``suffixes`` (str): the script's ``terms`` and
   ``suffixes`` of ``vocab``; ``vectors`` (bytes, ASCII) and ``vector_sizes`` (int64, per row):
   each row's field vector part of the script's ``vectors``; ``scores`` (int32, per entry): the
-  scores it holds (lunr's score times 1000);
-- ``crc`` (int): :func:`zlib.crc32` of every bytes and str field above (:func:`checksum`), so a damaged
-  byte inside them is found (~11 ms at 10,000 papers: the state's pieces are copied into the output).
+  scores it holds (lunr's score times 1000).
 
 The code version and the store's format are the store's (its file header): a state of another one is a
 quiet miss. A missing or inconsistent state is ignored and rewritten; an unreadable or undecodable file,
-or one whose ``crc`` does not match, too, with the store's one corrupt-file warning
+or a damaged one (the store's checksum: the state's pieces are copied into the output), too, with the
+store's one corrupt-file warning
 (:meth:`~site_builder.incremental.store.Store.corrupt`). Packed pieces that do not fit the tokens are
 dropped alone (the tokens stay usable). The state only ever saves time, never changes the output. It is
 written atomically by the store; a folder that cannot be written is the store's one write warning a build.
@@ -55,7 +54,6 @@ from __future__ import annotations
 
 import bisect
 import hashlib
-import zlib
 from dataclasses import dataclass
 from typing import NamedTuple, Sequence
 
@@ -137,29 +135,6 @@ def _empty() -> TermState:
                      np.zeros(0, np.int32), np.zeros(0, np.int32))
 
 
-#: The fields of the kept value and of its ``packed`` dict that :func:`checksum` covers, in its order.
-_CHECKED = ("digests", "models", "vocab", "lengths", "starts", "term", "tf")
-_PACKED_CHECKED = ("postings", "posting_sizes", "records", "record_sizes", "front", "suffixes", "vectors",
-                   "vector_sizes", "scores")
-
-
-def checksum(value: dict) -> int:
-    """:func:`zlib.crc32` (an int below 2**32) of the bytes and str fields of the kept ``value``
-    (:func:`state_value`; a str as its UTF-8) and of its ``packed`` dict, in a fixed order; fields that are
-    None or missing are skipped. Raises TypeError when a checked field is neither bytes, str nor None."""
-    crc = 0
-    packed = value.get("packed")
-    fields = [value.get(name) for name in _CHECKED]
-    if isinstance(packed, dict):
-        fields += [packed.get(name) for name in _PACKED_CHECKED]
-    for field in fields:
-        if isinstance(field, str):
-            field = field.encode("utf-8", "surrogatepass")
-        if field is not None:
-            crc = zlib.crc32(field, crc)
-    return crc
-
-
 def state_value(state: TermState) -> dict | None:
     """The value that keeps ``state`` (see the module doc); None when it cannot be kept: a term holding a NUL
     (never made by the tokenizer), or a vocabulary of the one empty term."""
@@ -179,25 +154,17 @@ def state_value(state: TermState) -> dict | None:
             "front": p.front, "suffixes": p.suffixes,
             "vectors": bytes(p.vectors), "vector_sizes": array_bytes(np.asarray(p.vector_sizes), INT64),
             "scores": array_bytes(np.asarray(p.scores), INT32)}
-    value["crc"] = checksum(value)
     return value
 
 
 def load_state(store: Store | None) -> TermState | None:
     """The state the previous build kept in ``store`` (:data:`STATE_NAME`), or None: without a store (None, or
     one without a cache folder), when there is none, it is of another code version or store format, or it is
-    malformed or inconsistent; an unreadable or undecodable file, or one whose checksum does not match, with
+    malformed or inconsistent; an unreadable, damaged (the store's checksum) or undecodable file, with
     the store's corrupt-file warning (:meth:`Store.corrupt <site_builder.incremental.store.Store.corrupt>`).
     Packed pieces that do not fit the tokens are dropped alone. Never raises because of the file."""
     value = store.kept(STATE_NAME) if store is not None else None
     if value is None:
-        return None
-    try:
-        intact = value.get("crc") == checksum(value)
-    except TypeError:  # a field of another type: malformed
-        return None
-    if not intact:
-        store.corrupt(store.path(STATE_NAME), "checksum mismatch")
         return None
     try:
         return _decoded(value)

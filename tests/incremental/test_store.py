@@ -4,6 +4,7 @@ one codec, one corrupt-file warning."""
 from __future__ import annotations
 
 import marshal
+import zlib
 
 import pytest
 
@@ -29,7 +30,9 @@ def test_the_file_format_is_the_header_then_the_value(tmp_path):
     make(tmp_path).put("value.marshal", "k1", {"items": [1, "é"]})
     raw = (tmp_path / "value.marshal").read_bytes()
     assert raw.startswith(store_module.MAGIC)
-    assert marshal.loads(raw[len(store_module.MAGIC):]) == {"format": FORMAT, "code": "v1", "digest": "k1",
+    head = len(store_module.MAGIC) + 4
+    assert int.from_bytes(raw[len(store_module.MAGIC):head], "little") == zlib.crc32(raw[head:])
+    assert marshal.loads(raw[head:]) == {"format": FORMAT, "code": "v1", "digest": "k1",
                                                             "items": [1, "é"]}
     assert store_module.decode(raw) == {"format": FORMAT, "code": "v1", "digest": "k1", "items": [1, "é"]}
 
@@ -42,17 +45,32 @@ def test_a_value_may_not_hold_the_header_fields(tmp_path):
 
 
 def test_a_corrupt_file_is_a_miss_with_the_cache_warning(tmp_path):
+    whole = store_module.encode({"format": FORMAT, "code": "v1", "digest": "k1", "x": "letters " * 50})
     (tmp_path / "junk.marshal").write_bytes(b"junk")
-    (tmp_path / "cut.marshal").write_bytes(store_module.encode({"format": FORMAT, "code": "v1", "x": "y" * 50})[:-9])
-    (tmp_path / "list.marshal").write_bytes(store_module.MAGIC + marshal.dumps([1, 2]))
+    (tmp_path / "cut.marshal").write_bytes(whole[:-9])
+    (tmp_path / "head.marshal").write_bytes(whole[:len(store_module.MAGIC) + 2])
+    at = whole.index(b"letters") + 3
+    (tmp_path / "letter.marshal").write_bytes(whole[:at] + b"X" + whole[at + 1:])  # marshal would read it
+    body = marshal.dumps([1, 2])
+    (tmp_path / "list.marshal").write_bytes(store_module.MAGIC + zlib.crc32(body).to_bytes(4, "little") + body)
     store = make(tmp_path)
-    for name in ("junk.marshal", "cut.marshal", "list.marshal"):
-        assert store.get(name, "k1") is None
-    messages = [str(d) for d in store.diagnostics.warnings]
-    assert messages[0] == f"{tmp_path / 'junk.marshal'}:0: warning: cache file corrupt, ignored: not a cache file"
-    assert messages[1].startswith(f"{tmp_path / 'cut.marshal'}:0: warning: cache file corrupt, ignored: truncated")
-    assert messages[2] == f"{tmp_path / 'list.marshal'}:0: warning: cache file corrupt, ignored: not a cache file"
-    assert len(messages) == 3
+    names = ("junk", "cut", "head", "letter", "list")
+    for name in names:
+        assert store.get(f"{name}.marshal", "k1") is None
+    problems = ["not a cache file", "checksum mismatch", "truncated cache file", "checksum mismatch",
+                "not a cache file"]
+    assert [str(d) for d in store.diagnostics.warnings] == [
+        f"{tmp_path / name}.marshal:0: warning: cache file corrupt, ignored: {problem}"
+        for name, problem in zip(names, problems)]
+
+
+def test_a_file_of_an_earlier_layout_is_a_quiet_miss(tmp_path):
+    (tmp_path / "old.marshal").write_bytes(b"site-builder manifest\n" + marshal.dumps(
+        {"format": FORMAT, "code": "v1", "digest": "k1", "x": 1}))
+    store = make(tmp_path)
+    assert store.get("old.marshal", "k1") is None and not store.diagnostics.warnings
+    store.put("old.marshal", "k1", {"x": 2})
+    assert make(tmp_path).get("old.marshal", "k1") == {"x": 2}
 
 
 def test_kept_state_is_given_back_whatever_it_was_made_from_and_can_be_discarded(tmp_path):

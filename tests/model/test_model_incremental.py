@@ -186,7 +186,7 @@ def test_a_corrupt_author_index_file_is_ignored_with_a_warning(tmp_path, corpus_
     path = tmp_path / "cache" / authors_module.AUTHORS_STATE
     data = store_module.decode(path.read_bytes())
     data["papers"][3] = "not positions"
-    path.write_bytes(store_module.MAGIC + marshal.dumps(data))
+    path.write_bytes(store_module.encode(data))
     cache = BuildCache(tmp_path / "cache")
     assert full_state(cached_index(papers, cache), papers) == full_state(AuthorIndex(papers), papers)
     assert any(authors_module.AUTHORS_STATE in str(d) and "corrupt" in str(d) for d in cache.diagnostics.warnings)
@@ -266,7 +266,7 @@ def test_a_corrupt_bibtex_keys_file_is_ignored_with_a_warning(tmp_path, corpus_p
     path = tmp_path / "cache" / bibtex.BASE_KEYS_STATE
     data = store_module.decode(path.read_bytes())
     for junk in (data["bases"][:-1], data["bases"][:-1] + [3], "not keys"):
-        path.write_bytes(store_module.MAGIC + marshal.dumps({**data, "bases": junk}))
+        path.write_bytes(store_module.encode({**data, "bases": junk}))
         cache = BuildCache(tmp_path / "cache")
         assert bibtex.cached_keys(papers, cache, digest) == plain_assign_keys(papers)
         assert [str(d) for d in cache.diagnostics.warnings] == [

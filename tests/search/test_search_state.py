@@ -311,10 +311,9 @@ def damage_state(store: Store, damage: str, monkeypatch) -> None:
         state = index_state.load_state(store)
         state.term[0] = len(state.vocab) + 5
         assert index_state.save_state(store, state) is None
-    elif damage == "a malformed value":  # its checksum right, a field of another type
+    elif damage == "a malformed value":  # a well-formed file, a field of another type
         value = store.kept(index_state.STATE_NAME)
         value["vocab_size"] = str(value["vocab_size"])
-        value["crc"] = index_state.checksum(value)
         store.keep(index_state.STATE_NAME, value)
     elif damage == "a directory":
         path.unlink()
@@ -352,7 +351,7 @@ def test_bad_state_file_gives_the_same_output(tmp_path, monkeypatch, damage):
 @pytest.mark.parametrize("where", ["middle", "records"])
 def test_a_damaged_byte_in_the_kept_value_is_found_and_warned(tmp_path, where):
     """A byte changed inside the kept state, even where marshal still reads it (a letter of a result record),
-    fails the state's checksum: the state is not used, with the store's corrupt-file warning, and rewritten."""
+    fails the store's checksum: the state is not used, with the store's corrupt-file warning, and rewritten."""
     site, _ = sample_site()
     store = store_in(tmp_path)
     path = store.path(index_state.STATE_NAME)
@@ -381,8 +380,7 @@ def test_the_state_is_kept_as_a_value_of_marshal_data_and_loads_equal(tmp_path):
     index_files(site, store, None)
     state = index_state.load_state(store)
     value = store.kept(index_state.STATE_NAME)
-    assert set(value) == {"digests", "models", "vocab", "vocab_size", "lengths", "starts", "term", "tf", "packed",
-                          "crc"}
+    assert set(value) == {"digests", "models", "vocab", "vocab_size", "lengths", "starts", "term", "tf", "packed"}
     plain = (str, bytes, int, type(None))
     assert all(isinstance(v, plain) for v in value.values() if not isinstance(v, dict))
     assert all(isinstance(v, plain) for v in value["packed"].values())
