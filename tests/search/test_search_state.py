@@ -309,6 +309,7 @@ def damage_state(store: Store, damage: str, monkeypatch) -> None:
             store.keep(index_state.STATE_NAME, value)
     elif damage == "term numbers out of range":
         state = index_state.load_state(store)
+        state.term = state.term.copy()  # (a loaded state's arrays are read-only views of the file's bytes)
         state.term[0] = len(state.vocab) + 5
         assert index_state.save_state(store, state) is None
     elif damage == "a malformed value":  # a well-formed file, a field of another type
@@ -536,9 +537,12 @@ def test_packed_pieces_out_of_step_are_dropped_and_rewritten(tmp_path):
     store = store_in(tmp_path)
     index_files(site, store)
     state = index_state.load_state(store)
-    state.packed.posting_sizes[3] += 1
-    state.packed.record_sizes[0] -= 1
-    state.packed.vector_sizes[2] += 1
+    packed = state.packed  # (a loaded state's arrays are read-only views of the file's bytes)
+    packed.posting_sizes, packed.record_sizes, packed.vector_sizes = (
+        packed.posting_sizes.copy(), packed.record_sizes.copy(), packed.vector_sizes.copy())
+    packed.posting_sizes[3] += 1
+    packed.record_sizes[0] -= 1
+    packed.vector_sizes[2] += 1
     index_state.save_state(store, state)
     loaded = index_state.load_state(store)
     assert loaded is not None and loaded.packed is None and loaded.vocab == state.vocab
