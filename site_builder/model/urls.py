@@ -60,9 +60,11 @@ def make_slug(text: str, fallback: str, max_length: int = 60) -> str:
     ASCII letters, digits and hyphens only (non-Latin text is transliterated
     by python-slugify/text-unidecode); never empty (``fallback`` then), never
     a Windows device name (``con``, ``nul``, ``com1`` …) nor one of the
-    site's own file names (:data:`RESERVED`); those get ``-<fallback>`` appended.
+    site's own file names (:data:`RESERVED`); those get ``-<fallback>`` appended. A text longer than
+    ``max_length`` is cut at a word boundary keeping the words' order (``save_order``: the slug is a prefix of
+    the full one, never the first words and then some later ones that fit).
     """
-    slug = slugifier()(text, max_length=max_length, word_boundary=True) or fallback
+    slug = slugifier()(text, max_length=max_length, word_boundary=True, save_order=True) or fallback
     if slug in WINDOWS_RESERVED or slug in RESERVED:
         slug = f"{slug}-{fallback}"
     return slug
