@@ -1,8 +1,9 @@
 """Preview server: build into a temporary folder, serve it, rebuild on change and reload open pages.
 
-Serves the way GitHub Pages does: the site under ``--base-path`` (``/repo`` redirects to
-``/repo/``, a folder without its slash to the folder with it), a missing file answered with the
-site's ``404.html`` and status 404, and never a file outside the site folder, whatever the path.
+Serves the way GitHub Pages does: the site under ``--base-path`` (``/repo`` and the host's root ``/``
+redirect to ``/repo/``, a folder without its slash to the folder with it), a missing file, or a path after a
+file's name (``page.html/``), answered with the site's ``404.html`` and status 404, and never a file outside the
+site folder, whatever the path.
 
 Live reload (preview only, never written into the built files): every HTML page served gets a
 small script that listens to the Server-Sent Events stream at ``/__livereload``
@@ -232,14 +233,17 @@ class SiteHandler(http.server.BaseHTTPRequestHandler):
             return self._events()
         base = server.base_path
         query = urlsplit(self.path).query
-        if base != "/" and path == base.rstrip("/"):
+        if base != "/" and path in (base.rstrip("/"), "/"):  # the sub-path without its slash, or the host's root
             return self._redirect(base + ("?" + query if query else ""))
         root, generation, _ = server.state.snapshot()
         target = locate(root, base, self.path)
+        slash = urlsplit(self.path).path.endswith("/")
         if target is not None and target.is_dir():
-            if not urlsplit(self.path).path.endswith("/"):
+            if not slash:
                 return self._redirect(urlsplit(self.path).path + "/" + ("?" + query if query else ""))
             target = target / "index.html"
+        elif slash:  # a path after a file's name (``x.html/``): a static host answers 404, its links would break
+            target = None
         if target is None or not target.is_file():
             page = root / "404.html"
             body = page.read_bytes() if page.is_file() else FALLBACK_404

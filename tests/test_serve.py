@@ -132,6 +132,21 @@ def test_sub_path_redirects(served):
         assert status == 200 and body == (served / "venues/icml-2025/index.html").read_bytes()
         status, headers, body = raw_get(port, b"/repo/", method=b"HEAD")
         assert status == 200 and body == b"" and int(headers["content-length"]) > 0
+        status, headers, _ = raw_get(port, b"/")  # the host's root: to the site
+        assert (status, headers["location"]) == (301, "/repo/")
+        status, headers, _ = raw_get(port, b"/?q=x")
+        assert (status, headers["location"]) == (301, "/repo/?q=x")
+
+
+def test_a_path_after_a_file_name_is_not_found(served):
+    page = next(p for p in sorted((served / "papers").iterdir()) if p.suffix == ".html")
+    for base in ("/", "/repo/"):
+        with running(make_server(served, "127.0.0.1", 0, base)) as port:
+            status, _, body = raw_get(port, f"{base}papers/{page.name}".encode())
+            assert status == 200 and body == page.read_bytes()
+            for tail in ("/", "/x", "/x/"):
+                status, _, body = raw_get(port, f"{base}papers/{page.name}{tail}".encode())
+                assert status == 404 and body == (served / "404.html").read_bytes(), tail
 
 
 def test_live_reload_script_only_in_served_html(served):
