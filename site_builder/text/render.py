@@ -200,15 +200,24 @@ def is_math(content: str, next_char: str) -> bool:
     return not PROSE.search(content)
 
 
+def _amount_before(src: str, pos: int) -> bool:
+    """Whether the dollar at ``pos`` of ``src`` follows an amount as its currency sign: a digit just before,
+    and white space, punctuation or the end just after (``35$ a month``, ``(35$)``)."""
+    after = src[pos + 1:pos + 2]
+    return pos > 0 and src[pos - 1].isdigit() and (not after or after.isspace() or after in ".,;:!?)]")
+
+
 def dollar_inline(state, silent: bool) -> bool:
     """Inline ``$…$``/``$$…$$`` math that leaves money alone (``costs $10 and $20``).
 
     Content starting with a digit is math only when no white space is just inside the
     dollars and no digit follows (``$2$`` yes; ``$10 and $20``, ``$5-$10`` no). Other
-    content is math when it looks like TeX or is not prose. ``\\$`` is a literal dollar.
+    content is math when it looks like TeX or is not prose. ``\\$`` is a literal dollar, and so is a
+    currency sign written after its amount (``35$``: a digit before the dollar, white space, punctuation or
+    the end after it), which never opens a formula.
     """
     src, pos = state.src, state.pos
-    if src[pos] != "$" or (pos and src[pos - 1] == "\\"):
+    if src[pos] != "$" or (pos and src[pos - 1] == "\\") or _amount_before(src, pos):
         return False
     width = 2 if src.startswith("$$", pos) else 1
     end = pos + width

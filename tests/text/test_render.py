@@ -78,9 +78,20 @@ def test_display_math_block():
     ("from $5-$10 per hour", "from $5-$10 per hour"),
     ("GPU cards (~2000$) and", "GPU cards (~2000$) and"),
     (r"an escaped \$5 fee and \$x\$", "an escaped $5 fee and $x$"),
+    ("it costs 35$ and 40$ a month", "it costs 35$ and 40$ a month"),
+    ("prices (35$), 40$, or 50$; 60$. More", "prices (35$), 40$, or 50$; 60$. More"),
 ])
 def test_money_is_not_math(source, expected):
     assert html(source) == expected
+
+
+def test_an_amount_with_its_sign_after_leaves_the_math_around_it():
+    source = "It costs 35$ per run, and the loss $a_1$ falls; 40$ later."
+    rendered = render_abstract(source)
+    assert html(source) == ("It costs 35$ per run, and the loss " + M + "<msub><mi>a</mi><mn>1</mn></msub>" + ME
+                            + " falls; 40$ later.")
+    assert rendered.text == "It costs 35$ per run, and the loss a1 falls; 40$ later."
+    assert html("$10^3$ and $2$") == M + "<msup><mn>10</mn><mn>3</mn></msup>" + ME + " and " + M + "<mn>2</mn>" + ME
 
 
 def test_money_before_math():
