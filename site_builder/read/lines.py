@@ -234,12 +234,22 @@ _PARTICLES = {"de", "da", "del", "della", "der", "den", "van", "von", "di", "du"
               "al", "el", "bin", "ibn", "y", "zu", "ter", "ten", "e", "st.", "mc", "d'", "dela", "des", "af"}
 
 
+#: The characters of names written in CJK scripts, as a regular expression class body (Unicode 15.1 blocks,
+#: https://www.unicode.org/charts/): the ideographs (the unified ones with extensions A to H, the compatibility
+#: ideographs and their supplement: 﨑 in 山﨑, 𠮷 in 𠮷田), the iteration marks 々 and 〆, kana (hiragana,
+#: katakana with its phonetic extensions, halfwidth katakana, the kana supplement and extensions) and hangul
+#: (syllables, jamo, compatibility jamo, jamo extended A and B).
+CJK_NAME_CHARS = ("\u3005\u3006\u3040-\u30ff\u31f0-\u31ff\u3130-\u318f\u1100-\u11ff\u3400-\u4dbf\u4e00-\u9fff"
+                  "\ua960-\ua97f\uac00-\ud7af\ud7b0-\ud7ff\uf900-\ufaff\uff66-\uff9f\U0001b000-\U0001b16f"
+                  "\U00020000-\U0002a6df\U0002a700-\U0002ebef\U0002f800-\U0002fa1f\U00030000-\U000323af")
+
+
 @functools.cache
 def _name_token() -> re.Pattern[str]:
     """A token shaped like part of a person's name (for :func:`name_shape`), compiled on first use, not at
     import (~5 ms of CPU that a rebuild whose lists come from the list cache does not spend)."""
     return re.compile(r"^(?:[A-Z\u00C0-\u00DE\u0100-\u024F\u0391-\u03A9\u0410-\u042F][\w\u0300-\u036f'’.\-]*|"
-                      r"[A-Z]\.(?:[A-Z]\.?)*|[\u3400-\u9fff\uac00-\ud7af\u3040-\u30ff]{1,6}|"
+                      r"[A-Z]\.(?:[A-Z]\.?)*|[" + CJK_NAME_CHARS + r"]{1,6}|"
                       r"[A-Za-z][a-z]*[-'’][A-Z][\w'’\-]*|d[’'][A-Z]\w*|[A-Z]{2,4}|[a-z]{1,3}[A-Z][\w'’\-]+|"
                       r"\([A-Z][\w'’.\-]*\))$")
 
