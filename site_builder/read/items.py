@@ -223,16 +223,18 @@ def _header_prefix(block: list[tuple[int, str]]) -> int:
     if len(block) < 2:
         return 0
     texts = [strip_number(clean(raw))[2] for _, raw in block]
-    k, strong = 0, False
+    k, strong, tracks = 0, False, 0  # tracks: how many track lines open the block
     for i, text in enumerate(texts[:4]):
         if not text or is_prose(text):  # (a long line is prose unless it is an author line)
             break
-        if author_score(text) >= 2.5 or len(parse_track(text) or ()) >= 2 or \
+        if len(parse_track(text) or ()) >= 2 and tracks == i:
+            strong, tracks = True, tracks + 1
+        elif author_score(text) >= 2.5 or len(parse_track(text) or ()) >= 2 or \
                 strip_label(text)[0] in ("title", "authors", "track"):
             strong = True
-        elif i == 0 and (_title_line(text) or (_open_end(text) and len(texts) > 1 and (
-                author_score(texts[1]) >= 2.5 or name_shape(texts[1]) == 1.0))):
-            pass  # a title, or a line in sentence case right above an author line
+        elif i == tracks and (_title_line(text) or (_open_end(text) and len(texts) > i + 1 and (
+                author_score(texts[i + 1]) >= 2.5 or name_shape(texts[i + 1]) == 1.0))):
+            pass  # a title (first, or under the track lines), or a line in sentence case right above an author line
         elif i > 0 and k == i and name_shape(text) == 1.0 and not SENTENCE_END.search(text):
             strong = True  # a single author under a title
         else:

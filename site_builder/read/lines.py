@@ -335,6 +335,8 @@ def author_score(text: str) -> float:
     score -= (6.0 if bad > 0.2 * len(names) else 2.0) * bad + 0.5 * shapes.count(0.5)
     if len(names) >= 2 and bad <= 0.2 * len(names):
         score += 3.0 + min(len(names), 6) * 0.3
+        if all(_one_word(n) for n in names):
+            score -= 3.0  # "Subscripts and Emphasis": single capitalised words, more often a title than mononyms
     elif 0.0 not in shapes:
         score += 0.5
         if len(names) == 1 and shapes == [1.0] and 2 <= len(split_words(names[0])) <= 4:
@@ -344,6 +346,14 @@ def author_score(text: str) -> float:
     if SENTENCE_END.search(text) and not _ENDS_INITIAL.search(text, max(0, len(text) - 7)):
         score -= 2.0
     return score
+
+
+_LATIN_WORD = re.compile(r"[^\W\d_]+", re.ASCII)
+
+
+def _one_word(name: str) -> bool:
+    """Whether ``name`` is one word of Latin letters (a CJK name is written without spaces: not one)."""
+    return _LATIN_WORD.fullmatch(name) is not None
 
 
 _MARK_OR_DIGIT = re.compile(r"[?!\d]")
@@ -423,6 +433,8 @@ def title_score(text: str) -> float:
         score -= 1.5  # a person's name, not a title
     if len(names) >= 3 and all(name_shaped(n) for n in names):
         score -= 3.0
+    elif len(names) == 2 and all(name_shaped(n) and 2 <= len(split_words(n)) <= 4 for n in names):
+        score -= 3.0  # two full names ("Alice Smith, Bob Jones"): an author line, hardly a title
     return score
 
 
