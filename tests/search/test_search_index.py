@@ -8,7 +8,7 @@ import random
 import shutil
 import subprocess
 
-from conftest import ROOT
+from conftest import ROOT, build_into
 from search_helpers import seed_model, site_search_data
 from site_builder.corpus import corpus_site, read_corpus
 from site_builder.search.indexer import build_index, js_sort_key
@@ -165,3 +165,20 @@ def test_site_data_has_the_documented_shape(seed_site, seed_records):
         assert len(doc["snippet"]) <= 201 and doc["snippet"].rstrip("…").split()[:3] == doc["snippet"].split()[:3]
     refs = {ref for _, p in data["index"]["invertedIndex"] for f, docs in p.items() if f != "_index" for ref in docs}
     assert refs == set(data["docs"])
+
+
+def test_chinese_words_are_found_by_any_part_in_every_field(tmp_path):
+    """A two- or three-character query that is part of a longer Chinese word finds its paper, whether the word
+    is in the title, a track or an author's name (the small lists of tests/fixtures/lists)."""
+    lists = ROOT / "tests" / "fixtures" / "lists"
+    (tmp_path / "site.toml").write_text("", encoding="utf-8")
+    assert build_into(tmp_path / "site", "--no-cache", seeds=lists, config=tmp_path / "site.toml") == 0
+    data = site_search_data(tmp_path / "site")
+    titles = {ref: doc["title"] for ref, doc in data["docs"].items()}
+    queries = {"预演": "大预演模型", "演模": "大预演模型", "经网": "图神经网络的泛化", "网络的泛": "图神经网络的泛化",
+               "图像": "Promptable Segmentation for Medical Images", "维重": "Fast Surface Reconstruction from Sparse Views",
+               "小明": "Promptable Segmentation for Medical Images", "陈静": "Fast Surface Reconstruction from Sparse Views"}
+    (found,) = node_json("search_queries.js", {"indexes": [data["index"]], "queries": list(queries)})
+    for (query, title), answer in zip(queries.items(), found):
+        assert answer["ok"], answer
+        assert title in [titles[ref] for ref, _, _ in answer["results"]], query
