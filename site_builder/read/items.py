@@ -208,6 +208,11 @@ def _open_end(text: str) -> bool:
     return not SENTENCE_END.search(text) or text.endswith("?")
 
 
+def _authors_line(texts: list[str], i: int) -> bool:
+    """Whether ``texts[i]`` exists and reads as an author line or a single name."""
+    return len(texts) > i and (author_score(texts[i]) >= 2.5 or name_shape(texts[i]) == 1.0)
+
+
 def _header_prefix(block: list[tuple[int, str]]) -> int:
     """How many leading lines of a block of several lines are header lines (title, author,
     track or label lines) rather than the first lines of a paragraph wrapped over several lines.
@@ -223,18 +228,22 @@ def _header_prefix(block: list[tuple[int, str]]) -> int:
     if len(block) < 2:
         return 0
     texts = [strip_number(clean(raw))[2] for _, raw in block]
-    k, strong, tracks = 0, False, 0  # tracks: how many track lines open the block
+    k, strong, tracks, titles = 0, False, 0, 0  # how many track lines open the block, title-like lines follow
     for i, text in enumerate(texts[:4]):
         if not text or is_prose(text):  # (a long line is prose unless it is an author line)
             break
+        above_authors = _authors_line(texts, i + 1)
+        above_title = len(texts) > i + 2 and _open_end(texts[i + 1]) and not is_prose(texts[i + 1]) and \
+            _authors_line(texts, i + 2)
         if len(parse_track(text) or ()) >= 2 and tracks == i:
             strong, tracks = True, tracks + 1
         elif author_score(text) >= 2.5 or len(parse_track(text) or ()) >= 2 or \
                 strip_label(text)[0] in ("title", "authors", "track"):
             strong = True
-        elif i == tracks and (_title_line(text) or (_open_end(text) and len(texts) > i + 1 and (
-                author_score(texts[i + 1]) >= 2.5 or name_shape(texts[i + 1]) == 1.0))):
-            pass  # a title (first, or under the track lines), or a line in sentence case right above an author line
+        elif i == tracks + titles and (titles == 0 or (titles == 1 and above_authors)) and (
+                _title_line(text) or (_open_end(text) and (above_authors or (titles == 0 and above_title)))):
+            titles += 1  # a title (first, or under the track lines; or a track of one area and the title under it,
+            #              right above the authors), or a line in sentence case right above an author line
         elif i > 0 and k == i and name_shape(text) == 1.0 and not SENTENCE_END.search(text):
             strong = True  # a single author under a title
         else:
@@ -489,25 +498,31 @@ class FileEvidence:
 
 def file_evidence(drafts: list[EntryDraft]) -> FileEvidence:
     """The :class:`FileEvidence` of a list's drafts: how often each short header line recurs, and whether
-    the first header lines of entries recur often enough (or are short and without colons) to be a track
-    column (read from four or more entries opening with a short line). Raises nothing."""
+    the first header lines of entries are a track column (read from four or more entries opening with a short
+    line): they recur often enough, or, in entries that mostly hold three short header lines (a track, a title
+    and the authors), they are short and without colons. A single short line above the authors that never recurs is a
+    title more often than a track: tracks recur, titles do not. Raises nothing."""
+    heads = [h for h in (header_items(d) for d in drafts) if h and h[0].kind == "short"]
     repeats = Counter(i.text for d in drafts for i in header_items(d) if i.kind == "short")
-    firsts = [h[0].text for h in (header_items(d) for d in drafts) if h and h[0].kind == "short"]
+    firsts = [h[0].text for h in heads]
     if len(firsts) < 4:
         return FileEvidence(repeats)
     rate = sum(repeats[t] >= 2 for t in firsts) / len(firsts)
     median = sorted(len(t) for t in firsts)[len(firsts) // 2]
     colons = sum(":" in t for t in firsts) / len(firsts)
-    return FileEvidence(repeats, rate >= 0.3 or (median <= 45 and colons < 0.1))
+    # three short header lines (track, title, authors) in most entries: one of them is a track, likely the first
+    three = sum(sum(i.kind == "short" for i in h) >= 3 for h in heads) >= 0.5 * len(heads)
+    return FileEvidence(repeats, rate >= 0.3 or (three and median <= 45 and colons < 0.1))
 
 
-def _role_scores(item: Item, evidence: FileEvidence) -> dict[str, float]:
-    """Local evidence for each role a short line can take."""
+def _role_scores(item: Item, evidence: FileEvidence, first: bool) -> dict[str, float]:
+    """Local evidence for each role a short line can take (``first``: the entry's first header line, the one a
+    track column puts a track on)."""
     text = item.text
     prose = prose_score(text)
     track = track_score(text, evidence.repeats[text])
     title = title_score(text)
-    if evidence.track_column and author_score(text) < 2.5:
+    if evidence.track_column and first and author_score(text) < 2.5:
         track, title = track + 3.0, title - 3.0
     return {
         "title": title,
@@ -548,16 +563,8 @@ _CANONICAL = ["title", "track", "authors"]
 AMBIGUOUS_MARGIN = 1.5  # below this score margin a role choice is reported as a warning
 
 
-def choose_roles(headers: list[Item], repeats: FileEvidence, prior: Counter | None, allow_cont: bool
-                ) -> tuple[tuple[str, ...], float]:
-    """Choose roles for the header items of one entry; returns the roles and the margin over the runner-up.
-
-    ``headers``: the draft's :func:`header_items`; ``repeats``: the list's :func:`file_evidence`; ``prior``:
-    how many entries of the list use each tuple of roles (title, track, authors in their order), None in
-    the first pass; ``allow_cont``: leading items may continue the abstract above. Returns ``(roles,
-    margin)``: one of ``"title"``, ``"track"``, ``"authors"``, ``"abs"`` (an abstract paragraph) or
-    ``"cont"`` (a further paragraph of the abstract above) per header item, and the score margin over the
-    runner-up (99.0 without a runner-up, 0.0 when no assignment fits and all are ``"abs"``; below :data:`AMBIGUOUS_MARGIN` the reader warns). Raises nothing."""
+def _fixed_roles(headers: list[Item]) -> list[str | None]:
+    """The role each header item is pinned to (a separator track line, a label), None where evidence decides."""
     fixed: list[str | None] = []
     for item in headers:
         if item.kind == "track":
@@ -566,7 +573,19 @@ def choose_roles(headers: list[Item], repeats: FileEvidence, prior: Counter | No
             fixed.append({"title": "title", "authors": "authors", "track": "track"}.get(item.field_name or ""))
         else:
             fixed.append(None)
-    local = [_role_scores(i, repeats) if f is None else None for i, f in zip(headers, fixed)]
+    return fixed
+
+
+def _layout(combo: tuple[str, ...]) -> tuple[str, ...]:
+    """The layout of a role tuple: its title, track and authors in their order (what the list-level prior counts)."""
+    return tuple(r for r in combo if r in _CANONICAL)
+
+
+def scored_roles(headers: list[Item], repeats: FileEvidence, prior: Counter | None, allow_cont: bool
+                 ) -> list[tuple[float, tuple[str, ...]]]:
+    """Every role tuple :func:`choose_roles` considers for ``headers``, with its score, best first (see there)."""
+    fixed = _fixed_roles(headers)
+    local = [_role_scores(i, repeats, n == 0) if f is None else None for n, (i, f) in enumerate(zip(headers, fixed))]
     total = sum(prior.values()) if prior else 0
     scored = []
     for combo in _assignments_cached(len(headers), tuple(fixed), allow_cont):
@@ -577,14 +596,63 @@ def choose_roles(headers: list[Item], repeats: FileEvidence, prior: Counter | No
         if prior is not None and total and all(r == "cont" for r in combo):
             score += 2.5 * math.log(0.2)  # a draft read wholly as continuation makes no entry: a mild cost
         elif prior is not None and total:
-            key = tuple(r for r in combo if r in ("title", "track", "authors"))
-            score += 2.5 * math.log((prior[key] + 0.5) / (total + 1))
+            score += 2.5 * math.log((prior[_layout(combo)] + 0.5) / (total + 1))
         scored.append((score, combo))
+    scored.sort(key=lambda s: -s[0])
+    return scored
+
+
+def choose_roles(headers: list[Item], repeats: FileEvidence, prior: Counter | None, allow_cont: bool
+                ) -> tuple[tuple[str, ...], float]:
+    """Choose roles for the header items of one entry; returns the roles and the margin over the runner-up.
+
+    ``headers``: the draft's :func:`header_items`; ``repeats``: the list's :func:`file_evidence`; ``prior``:
+    how many entries of the list use each tuple of roles (title, track, authors in their order; see
+    :func:`list_layouts`), None in the first pass; ``allow_cont``: leading items may continue the abstract above.
+    Returns ``(roles, margin)``: one of ``"title"``, ``"track"``, ``"authors"``, ``"abs"`` (an abstract
+    paragraph) or ``"cont"`` (a further paragraph of the abstract above) per header item, and the score margin
+    over the runner-up (99.0 without a runner-up, 0.0 when no assignment fits and all are ``"abs"``; below
+    :data:`AMBIGUOUS_MARGIN` the reader warns). Raises nothing."""
+    scored = scored_roles(headers, repeats, prior, allow_cont)
     if not scored:
         return tuple("abs" for _ in headers), 0.0
-    scored.sort(key=lambda s: -s[0])
     margin = scored[0][0] - scored[1][0] if len(scored) > 1 else 99.0
     return scored[0][1], margin
+
+
+#: How much worse than its own best layout an entry may find the list's layout and still count for it.
+LAYOUT_FIT = 4.0
+
+
+def list_layouts(heads_of: list[list[Item]], repeats: FileEvidence) -> Counter:
+    """How many entries of a list use each layout (title, track, authors in their order; ``()`` for an entry
+    without header lines), decided for the list as a whole: the entries whose header lines have the same kinds
+    (e.g. short, track, short) share the layout with the highest total score over all of them (each entry's
+    score for a layout relative to its own best), and an entry counts for that layout unless it finds it more
+    than :data:`LAYOUT_FIT` worse than its own best (then it counts for its own: a list that really mixes
+    layouts keeps them). The counts are the prior of :func:`choose_roles`' second pass. Raises nothing."""
+    tables: dict[tuple, list[dict[tuple, float]]] = {}
+    counts: Counter = Counter()
+    for heads in heads_of:
+        if not heads:
+            counts[()] += 1
+            continue
+        table: dict[tuple, float] = {}
+        for score, combo in scored_roles(heads, repeats, None, False):
+            table.setdefault(_layout(combo), score)  # best first: the best score of each layout
+        tables.setdefault(tuple(i.kind for i in heads), []).append(table)
+    for group in tables.values():
+        totals: Counter = Counter()
+        for table in group:
+            best = max(table.values(), default=0.0)
+            for layout in set.intersection(*(set(t) for t in group)):
+                totals[layout] += table[layout] - best
+        shared = max(sorted(totals), key=lambda layout: totals[layout]) if totals else None
+        for table in group:
+            own = max(table, key=lambda layout: table[layout]) if table else ()
+            fits = shared is not None and table[shared] >= table[own] - LAYOUT_FIT
+            counts[shared if fits else own] += 1
+    return counts
 
 
 def header_items(draft: EntryDraft) -> list[Item]:

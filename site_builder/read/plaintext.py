@@ -64,6 +64,7 @@ from ..diagnostics import Diagnostic
 from .duplicates import identity_key, merge_duplicates
 from .heading import is_heading_line, parse_heading
 from .items import (AMBIGUOUS_MARGIN, EntryDraft, Item, blocks_to_items, choose_roles, file_evidence, find_numbering,
+                    list_layouts,
                     group_drafts, header_items, is_abstract_only, is_compact, sentences_as_prose,
                     split_blocks, split_by_header_pattern, split_overfull)
 from .lines import FUNCTION_WORDS, LABELS, PAGE_WORDS, STATUS_WORDS, TITLE_WORDS, author_score, capital_ratio, is_prose, name_shape, name_shaped, page_words, parse_track, prose_score, split_authors, strip_label, strip_number, title_score, track_score
@@ -312,15 +313,8 @@ class ListReader:
     def _build(self, drafts: list[EntryDraft]) -> None:
         drafts = split_by_header_pattern(drafts)
         repeats = file_evidence(drafts)
-        # pass 1: roles from local evidence; pass 2: with the file's pattern as prior
-        prior: Counter = Counter()
-        for n, draft in enumerate(drafts):
-            heads = header_items(draft)
-            if heads:
-                roles, margin = choose_roles(heads, repeats, None, False)
-                prior[tuple(r for r in roles if r != "abs")] += 1
-            else:
-                prior[()] += 1
+        # pass 1: the list's layouts, from the evidence of all its entries; pass 2: each entry with them as prior
+        prior = list_layouts([header_items(draft) for draft in drafts], repeats)
         titled = sum(count for key, count in prior.items() if "title" in key)  # entries with a title line
         previous: dict | None = None
         for n, draft in enumerate(drafts):
