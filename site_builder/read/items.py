@@ -246,6 +246,8 @@ def _header_prefix(block: list[tuple[int, str]]) -> int:
             #              right above the authors), or a line in sentence case right above an author line
         elif i > 0 and k == i and name_shape(text) == 1.0 and not SENTENCE_END.search(text):
             strong = True  # a single author under a title
+        elif i > 0 and k == i and strong and titles == 0 and _title_line(text):
+            titles += 1  # a title under the author (or track) lines
         else:
             break
         k = i + 1
@@ -624,35 +626,51 @@ def choose_roles(headers: list[Item], repeats: FileEvidence, prior: Counter | No
 LAYOUT_FIT = 4.0
 
 
-def list_layouts(heads_of: list[list[Item]], repeats: FileEvidence) -> Counter:
-    """How many entries of a list use each layout (title, track, authors in their order; ``()`` for an entry
-    without header lines), decided for the list as a whole: the entries whose header lines have the same kinds
-    (e.g. short, track, short) share the layout with the highest total score over all of them (each entry's
-    score for a layout relative to its own best), and an entry counts for that layout unless it finds it more
-    than :data:`LAYOUT_FIT` worse than its own best (then it counts for its own: a list that really mixes
-    layouts keeps them). The counts are the prior of :func:`choose_roles`' second pass. Raises nothing."""
+@dataclass
+class ListLayouts:
+    """The layouts of a list's entries (:func:`list_layouts`): ``counts``, how many entries use each layout
+    (title, track, authors in their order; ``()`` for none), the prior of :func:`choose_roles`' second pass;
+    ``shared``, the layout the entries of each header shape share (shape: the kinds of their header lines) and
+    ``sizes``, how many entries have that shape."""
+
+    counts: Counter
+    shared: dict = field(default_factory=dict)
+    sizes: Counter = field(default_factory=Counter)
+
+
+def layout_of(roles: Iterable[str]) -> tuple[str, ...]:
+    """The layout of an entry's roles: its title, track and authors, in their order."""
+    return _layout(tuple(roles))
+
+
+def list_layouts(heads_of: list[list[Item]], repeats: FileEvidence) -> ListLayouts:
+    """The layouts of a list's entries (``heads_of``: each entry's :func:`header_items`), decided for the list as
+    a whole: the entries whose header lines have the same kinds (e.g. short, track, short) share the layout with
+    the highest total score over all of them (each entry's score for a layout relative to its own best), and an
+    entry counts for that layout unless it finds it more than :data:`LAYOUT_FIT` worse than its own best (then
+    it counts for its own: a list that really mixes layouts keeps them). Raises nothing."""
     tables: dict[tuple, list[dict[tuple, float]]] = {}
-    counts: Counter = Counter()
+    result = ListLayouts(Counter())
     for heads in heads_of:
         if not heads:
-            counts[()] += 1
+            result.counts[()] += 1
             continue
         table: dict[tuple, float] = {}
         for score, combo in scored_roles(heads, repeats, None, False):
             table.setdefault(_layout(combo), score)  # best first: the best score of each layout
         tables.setdefault(tuple(i.kind for i in heads), []).append(table)
-    for group in tables.values():
+    for shape, group in tables.items():
         totals: Counter = Counter()
         for table in group:
             best = max(table.values(), default=0.0)
             for layout in set.intersection(*(set(t) for t in group)):
                 totals[layout] += table[layout] - best
         shared = max(sorted(totals), key=lambda layout: totals[layout]) if totals else None
+        result.shared[shape], result.sizes[shape] = shared, len(group)
         for table in group:
             own = max(table, key=lambda layout: table[layout]) if table else ()
-            fits = shared is not None and table[shared] >= table[own] - LAYOUT_FIT
-            counts[shared if fits else own] += 1
-    return counts
+            result.counts[shared if shared is not None and table[shared] >= table[own] - LAYOUT_FIT else own] += 1
+    return result
 
 
 def header_items(draft: EntryDraft) -> list[Item]:

@@ -64,7 +64,7 @@ from ..diagnostics import Diagnostic
 from .duplicates import identity_key, merge_duplicates
 from .heading import is_heading_line, parse_heading
 from .items import (AMBIGUOUS_MARGIN, EntryDraft, Item, blocks_to_items, choose_roles, file_evidence, find_numbering,
-                    list_layouts,
+                    layout_of, list_layouts,
                     group_drafts, header_items, is_abstract_only, is_compact, sentences_as_prose,
                     split_blocks, split_by_header_pattern, split_overfull)
 from .lines import FUNCTION_WORDS, LABELS, PAGE_WORDS, STATUS_WORDS, TITLE_WORDS, author_score, capital_ratio, is_prose, name_shape, name_shaped, page_words, parse_track, prose_score, split_authors, strip_label, strip_number, title_score, track_score
@@ -168,6 +168,11 @@ def _title_text(item: Item) -> str:
     if bold and "**" not in bold[1]:
         text = bold[1].strip()
     return text
+
+
+def _layout_words(layout: tuple[str, ...]) -> str:
+    """A layout in words: ``title, track, authors`` (``no title, track or authors`` when empty)."""
+    return ", ".join(layout) if layout else "no title, track or authors"
 
 
 def _one_name(text: str) -> bool:
@@ -314,7 +319,8 @@ class ListReader:
         drafts = split_by_header_pattern(drafts)
         repeats = file_evidence(drafts)
         # pass 1: the list's layouts, from the evidence of all its entries; pass 2: each entry with them as prior
-        prior = list_layouts([header_items(draft) for draft in drafts], repeats)
+        layouts = list_layouts([header_items(draft) for draft in drafts], repeats)
+        prior = layouts.counts
         titled = sum(count for key, count in prior.items() if "title" in key)  # entries with a title line
         previous: dict | None = None
         for n, draft in enumerate(drafts):
@@ -334,6 +340,7 @@ class ListReader:
                 self._continue(previous, draft, 0.0, "has no title, track or authors, unlike the other entries; "
                                                      "read as a further paragraph of the abstract above")
                 continue
+            self._off_layout(draft, heads, roles, margin, layouts)
             if "title" in roles and margin >= AMBIGUOUS_MARGIN and titled <= 0.1 * sum(prior.values()):
                 line = heads[roles.index("title")]
                 self.warn(line.line, f"line {excerpt(line.text)} read as a title, though the list's other papers "
@@ -341,6 +348,18 @@ class ListReader:
             fields = self._fields(draft, dict(zip(map(id, heads), roles)), previous, margin)
             if fields is not None:
                 previous = fields
+
+    def _off_layout(self, draft: EntryDraft, heads: list[Item], roles: tuple, margin: float, layouts) -> None:
+        """Warn when an entry is read in another layout than the list's other entries of its shape (three or
+        more), naming its lines and both layouts (only when its own evidence is strong: a weak one has its own
+        warning)."""
+        shape = tuple(i.kind for i in heads)
+        shared, own = layouts.shared.get(shape), layout_of(roles)
+        if shared is None or own == shared or "cont" in roles or margin < AMBIGUOUS_MARGIN or layouts.sizes[shape] < 3:
+            return
+        end = max(i.end or i.line for i in draft.items)
+        self.warn(draft.line, f"lines {draft.line}-{end} read as {_layout_words(own)}, unlike the list's other "
+                              f"papers ({_layout_words(shared)}): the evidence of these lines is stronger")
 
     def _continue(self, previous: dict, draft: EntryDraft, margin: float, why: str = "") -> None:
         """Add a whole draft to the previous entry's abstract: its lines read as further paragraphs,
