@@ -17,11 +17,17 @@ Sources of the heuristics:
   merely used acronyms: read off that corpus (``scripts/title_metric.py``) and
   the 58 seed abstracts.
 
-Everything is regular expressions and string tests over one abstract:
+* the topic added to a title: RAKE's candidate phrases (Rose et al.,
+  "Automatic keyword extraction from individual documents", 2010), weighted
+  by repetition and word frequency (issue 23; yake was tried and costs 50
+  times the budget, see TITLES.md).
+
+Everything is regular expressions, string tests and counting over one abstract:
 deterministic and linear in its length. The last 64 analyses are cached, so
 ``introduced_name`` then ``derive_title`` on one abstract do the work once.
-Measured with ``scripts/title_metric.py`` over the corpus: a name for 45% of
-the abstracts, always contained in the derived title.
+Measured with ``scripts/title_metric.py`` on the held-out half of the corpus: a
+name for 45% of the abstracts, always contained in the derived title; 41% of a
+real title's content words on average; see TITLES.md.
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ from __future__ import annotations
 import bisect
 import functools
 import re
+from collections import Counter
 
 MAX_WORDS = 12
 
@@ -55,7 +62,7 @@ def introduced_name(abstract: str) -> str | None:
 
 
 def derive_title(abstract: str) -> str:
-    """Return a Title Case title (at most about 12 words, never empty) for ``abstract``.
+    """Return a Title Case title (at most 16 words, never empty) for ``abstract``.
 
     Order: the introduced name (see ``introduced_name``) with what it is:
     ``"HASS: Harmonized Speculative Sampling"`` from the long form of ``Long
@@ -64,8 +71,13 @@ def derive_title(abstract: str) -> str:
     introduce / study …" (study verbs as gerunds: "we revisit X" → "Revisiting
     X"), else a "we show that …" clause; else the first sentence. Phrases are
     cut at their first natural boundary ("that", "which", a comma, "to" + verb)
-    once they hold two content words, then before a preposition by word 12
-    (``MAX_WORDS``); "NAME: " may come on top. Title Case keeps small words
+    once they hold two content words, one not generic, then before a preposition
+    by word 12 (``MAX_WORDS``); "NAME: " may come on top. Then (issue 23)
+    "this/these/such" become "the", acronyms the abstract defines are spelled out
+    (see ``abbreviations``; not the name), and the abstract's topic phrase (two
+    or three repeated words the title lacks) is added as "for Topic" ("in Topic"
+    after a "for"), all within 16 words (``MAX_TOTAL``); a title still without a
+    specific word is made from the first sentence. Title Case keeps small words
     (Gruber's list) lower case and acronyms as written. Markdown and TeX marks
     are dropped with their content kept; parentheses stay balanced; no trailing
     punctuation. Returns ``"Untitled"`` for an empty abstract; never raises
@@ -78,23 +90,45 @@ def derive_title(abstract: str) -> str:
         return " ".join(words[:MAX_WORDS]) or "Untitled"
 
 
+def abbreviations(abstract: str) -> dict[str, str]:
+    """Return the abbreviations the abstract defines, ``{"NPLL": "noisy partial label learning", …}``.
+
+    A definition is ``Long Form (ACR)``: an acronym in parentheses (2 to 12
+    characters, at least two capitals, optional plural "s") whose initials the
+    words before it spell (Schwartz & Hearst, PSB 2003, as ``_initials_match``);
+    the first definition of an acronym wins; the long form is as written, marks
+    dropped. Raw list text (Markdown, TeX) is accepted; never raises.
+    """
+    try:
+        return dict(_analyse(abstract if isinstance(abstract, str) else "")[4])
+    except Exception:  # defensive: a heuristic must never break a build
+        return {}
+
+
 @functools.lru_cache(maxsize=64)
-def _analyse(abstract: str) -> tuple[str, list[int], list, tuple | None]:
-    """Clean text, sentence starts, contribution scans and the introduced name (cached per abstract)."""
+def _analyse(abstract: str) -> tuple[str, list[int], list, tuple | None, tuple]:
+    """Clean text, sentence starts, contribution scans, the introduced name and the abbreviations
+    (cached per abstract)."""
     text = _clean(abstract)
     starts = _sentences(text)
     scans = _scan(text, starts)
-    return text, starts, scans, _find(text, starts, scans)
+    return text, starts, scans, _find(text, starts, scans), _defined(text)
 
 
 def _derive(abstract: str) -> str:
     """The title of ``derive_title``, or "" for an empty abstract; may raise on a bug."""
-    text, starts, scans, found = _analyse(abstract)
+    text, starts, scans, found, defined = _analyse(abstract)
     if not text:
         return ""
     if not found:
-        return _contribution(scans) or _first(text, starts)
-    return _named_title(*found, text, starts, scans)
+        title = _contribution(scans) or _first(text, starts)
+    else:
+        title = _named_title(*found, text, starts, scans)
+    name, defined = (found[0] if found else ""), dict(defined)
+    title = _polish(title, name, text, defined)
+    if not found and not _specific(title.split()):  # "A New Model": the first sentence says more
+        title = _polish(_first(text, starts), name, text, defined)
+    return title
 
 
 def _named_title(name: str, long: str | None, i: int, text: str, starts: list[int], scans: list) -> str:
@@ -344,6 +378,22 @@ def _acronym(text: str, prior: str) -> tuple[int, str, str] | None:
     return None
 
 
+_DEFINED = re.compile(r"\((?P<acr>[A-Za-z0-9-]{0,10}[A-Z][A-Za-z0-9-]{0,10})\)")
+
+
+def _defined(text: str) -> tuple[tuple[str, str], ...]:
+    """Each ``Long Form (ACR)`` of plain ``text``, first definition of an acronym first: ((ACR, long form), …)."""
+    out: dict[str, str] = {}
+    for m in _DEFINED.finditer(text) if "(" in text else ():
+        acr = m["acr"]
+        if acr in out or sum(c.isupper() for c in acr) < 2:
+            continue
+        words = text[max(0, m.start() - 160): m.start()].split()[-12:]
+        if n := _initials_match(acr, words):
+            out[acr] = " ".join(_strip(w) for w in words[-n:])
+    return tuple(out.items())
+
+
 def _initials_match(acr: str, words: list[str]) -> int:
     """Schwartz & Hearst (2003): how many trailing ``words`` spell ``acr`` (0 when they do not)."""
     letters = re.sub(r"[^a-z]", "", re.sub(r"([a-z])([23])", lambda m: m[1] * int(m[2]), acr.lower()))
@@ -566,7 +616,7 @@ def _shorten(phrase: str, need: int = 2) -> list[str]:
         catenative = head[-1:] and head[-1].lower() in _CATENATIVE
         if verb and (verb not in _TO_VERBS and not verb.endswith(_VERB_ENDS) or catenative):
             continue  # "applied to graphs", "learn to solve": not a boundary
-        if _content(head) >= need:
+        if _content(head) >= need and _specific(head):
             phrase = phrase[: m.start()]
             break
     words = phrase.split()
@@ -622,3 +672,82 @@ def _cap(word: str, first: bool = True) -> str:
 def _content(words: list[str]) -> int:
     return sum(w.lower() not in _SMALL for w in words)
 
+
+def _specific(words: list[str]) -> bool:
+    """Whether a word of ``words`` sets a paper apart (is not in ``_GENERIC``: new, method, potential, AI, …)."""
+    return any(w.lower().strip(":,") not in _GENERIC for w in words)
+
+
+
+# ------------------------------- 6. specific and closer: expand, de-anaphorise, add the topic
+MAX_TOTAL = 16
+_GENERIC = _SMALL | set("""new novel method model framework approach algorithm problem setting potential ai this these
+those such it efficient effective simple general unified global improved better first solution system technique
+strategy scheme architecture paradigm procedure case class result way study studying analysis analyzing exploring
+investigating understanding task one two several some many various different based towards toward""".split())
+_ANAPHORIC = {"this": "the", "these": "the", "those": "the", "such": "the", "its": "the", "their": "the"}
+_TOPIC_STOP = _GENERIC | _TRAILING | set("""and or is are can do does how what when why which who that we our us
+they them be been being was were has have had not no more most less much very well between among use used using
+propose proposed proposes present presents introduce introduces paper show shows work results experiments
+experimental demonstrate demonstrates performance methods models approaches algorithms frameworks existing state art
+outperforms significantly achieves achieve achieving extensive across large able previous prior recent recently
+further significant improve improves also both each other than then there thus however while where only al et e g
+i ie eg learning data three four tasks problems settings three-dimensional | – — - & +""".split()) - {"model"}
+_TOPIC_BREAK = re.compile(r"[,.;:()\[\]!?\"“”/]+")
+
+
+def _polish(title: str, name: str, text: str, defined: dict[str, str]) -> str:
+    """Title-level repairs: anaphora (``This Setting`` → ``the Setting``), acronyms the abstract expands
+    spelled out (``_expand``), and the abstract's topic (``_topic``) added as ``… for Topic`` when the
+    title lacks most of its words and stays within MAX_TOTAL words."""
+    words = title.split()
+    if _ANAPHORIC.keys() & {w.lower().rstrip(",") for w in words}:
+        words = [_ANAPHORIC.get(w.lower().rstrip(","), w.rstrip(",")) + w[len(w.rstrip(",")):] if i else w
+                 for i, w in enumerate(words)]
+        if words[0].lower() in _ANAPHORIC:
+            words = [_cap(words[1])] + words[2:] if len(words) > 2 else ["The"] + words[1:]
+    topic = _topic(text, {w.lower().strip(":,").rstrip("s") for w in words})
+    link = next((w for w in ("for", "in") if w not in words), None)  # never "… for X for Y"
+    if topic and link and len(words) + len(topic) < MAX_TOTAL:
+        words += [link] + [_cap(w) for w in topic]
+    return " ".join(_expand(words, name, defined) if defined else words)
+
+
+def _expand(words: list[str], name: str, defined: dict[str, str]) -> list[str]:
+    """Acronyms other than ``name`` replaced by their long form from ``defined``, Title Case, while the
+    title stays within MAX_TOTAL words: ``An NPLL Framework`` → ``A Noisy Partial Label Learning Framework``."""
+    out: list[str] = []
+    for i, w in enumerate(words):
+        core = w.rstrip(":,")
+        long = defined.get(core) or (defined.get(core[:-1]) if core.endswith("s") else None)
+        if long and core not in name.split() and len(words) + len(out) - i + long.count(" ") <= MAX_TOTAL:
+            if out and out[-1] in ("A", "An", "a", "an"):
+                out[-1] = _article(long) if len(out) == 1 else _article(long).lower()
+            out += [_cap(x) if j == 0 or x not in _SMALL else x for j, x in enumerate(long.split())]
+            out[-1] += w[len(core):]
+        else:
+            out.append(w)
+    return out
+
+
+def _topic(text: str, have: set[str] = frozenset()) -> list[str]:
+    """The abstract's topic: its most weighted phrase of two or three words, none a stop word, that occurs
+    at least twice (weight: occurrences times the summed frequency of its words), as first written; []
+    if none. Candidates are word runs between stop words and punctuation, as in RAKE (Rose et al.,
+    "Automatic keyword extraction from individual documents", 2010). Word pairs are counted by
+    ``Counter`` (C speed); a repeated pair grows to three words when that triple weighs more."""
+    low = text.lower()
+    toks = _TOPIC_BREAK.sub(" | ", text).lower().split()
+    freq = Counter(toks)
+    pairs = [(c * (freq[a] + freq[b]), a, b) for (a, b), c in Counter(zip(toks, toks[1:])).items()
+             if c >= 2 and a not in _TOPIC_STOP and b not in _TOPIC_STOP
+             and (a.rstrip("s") not in have or b.rstrip("s") not in have)]
+    if not pairs:
+        return []
+    score, *best = max(pairs)
+    for _, a, b in pairs:  # a repeated pair that continues or precedes the best one: a triple?
+        tri = best + [b] if a == best[-1] else [a] + best if b == best[0] else None
+        if tri and (c := low.count(" ".join(tri))) >= 2 and sum(k.rstrip("s") in have for k in tri) < 2 and c * sum(freq[k] for k in tri) > score:
+            best, score = tri, c * sum(freq[k] for k in tri)
+    at = low.find(" ".join(best))
+    return (text[at: at + len(" ".join(best))] if at >= 0 and len(low) == len(text) else " ".join(best)).split()
