@@ -228,3 +228,18 @@ def test_anaphora_do_not_dangle():
     title = derive_title(abstract)
     assert "This" not in title and "this" not in title
     assert title.startswith("Efficient Algorithms for the Setting")
+
+
+
+def test_topic_pairs_never_span_punctuation():
+    # "graph models" occurs twice, but across a full stop and a comma: the topic is "message passing"
+    abstract = ("We propose a new kernel. It speeds up graph. Models of message passing are common; message "
+                "passing in graph, models needs care.")
+    assert derive_title(abstract) == "A New Kernel for Message Passing"
+
+
+def test_and_or_by_plus_verb_counts_after_we():
+    abstract = ("Routing is hard. We study routing and introduce FastRoute, a router for sparse networks. "
+                "Tables and present results are shown.")
+    assert titles.introduced_name(abstract) == "FastRoute"
+    assert titles.introduced_name("Tables and present FastRoute, a router, are shown.") is None
