@@ -113,7 +113,8 @@ def find_numbering(blocks: list[list[tuple[int, str]]]) -> tuple[str | None, set
 def block_facts(block: list[tuple[int, str]]) -> tuple:
     """Everything the file-wide choices read from one block (as :func:`split_blocks` gives it): the
     numbering (:func:`find_numbering`: the first line's number style, number and mark, which lines are
-    prose), the labels (``reader.ListReader._labelled``) and the compact layout (:func:`is_compact`).
+    prose), the labels (``reader.ListReader._labelled``), the compact layout (:func:`is_compact`) and the
+    titled one (:func:`titles_first`).
     Two blocks with equal facts weigh the same in those choices (:mod:`site_builder.read.reread`
     relies on it: keep this in step with those three functions)."""
     first = clean(block[0][1])
@@ -124,7 +125,7 @@ def block_facts(block: list[tuple[int, str]]) -> tuple:
     style, number, _ = strip_number(first)
     return (len(block), style, number, first[:1] if style == "bullet" else None, tuple(is_prose(t) for _, t in block),
             tuple(strip_label(strip_number(clean(raw))[2])[0] is not None for _, raw in block),
-            page_words(block[0][1]), furniture(block[0][1]), tuple(heads))
+            page_words(block[0][1]), furniture(block[0][1]), tuple(heads), _title_above(block))
 
 
 def _line_item(number: int, raw: str, block: int, marked: bool, labelled: bool) -> Item:
@@ -172,6 +173,33 @@ def sentences_as_prose(items: list[Item]) -> list[Item]:
     return items
 
 
+def _title_above(block: list[tuple[int, str]]) -> bool:
+    """Whether a block of several lines opens with a line that may be a title in any case (not prose, not a
+    sentence, no author, track or label line) above a line that starts a sentence (see :func:`titles_first`)."""
+    if len(block) < 2:
+        return False
+    first, second = (strip_number(clean(raw))[2] for _, raw in block[:2])
+    return bool(first) and len(first) <= 150 and not is_prose(first) and _open_end(first) and \
+        author_score(first) < 2.5 and len(parse_track(first) or ()) < 2 and strip_label(first)[0] is None and \
+        re.match(r"^[\"'“‘(\[]?(?:[A-Z0-9$\\*]|[^\x00-\x7f])", second) is not None
+
+
+#: How many of a list's blocks of several lines must open with a title above a sentence for the list to be read
+#: as titled (:func:`titles_first`), and at least how many blocks.
+TITLED_SHARE, TITLED_BLOCKS = 0.6, 3
+
+
+def titles_first(blocks: list[list[tuple[int, str]]]) -> bool:
+    """True when the list's papers open with a title line, even in sentence case (``Learning to rank with
+    feedback``) and without an author line under it: most blocks of several lines (:data:`TITLED_SHARE`, at
+    least :data:`TITLED_BLOCKS`) open with a line that is no sentence above one that starts a sentence
+    (:func:`_title_above`). A wrapped abstract goes on in lower case, or its first line is prose. Decided for the
+    list as a whole (:func:`blocks_to_items` then takes such a first line as a header line). Raises nothing."""
+    several = [b for b in blocks if len(b) >= 2]
+    titled = sum(map(_title_above, several))
+    return titled >= TITLED_BLOCKS and titled >= TITLED_SHARE * len(several)
+
+
 def is_compact(blocks: list[list[tuple[int, str]]]) -> bool:
     """True when header lines share blocks with the abstract: many blocks hold an author,
     track or label line above further lines, and few header lines stand alone as a block.
@@ -213,7 +241,7 @@ def _authors_line(texts: list[str], i: int) -> bool:
     return len(texts) > i and (author_score(texts[i]) >= 2.5 or name_shape(texts[i]) == 1.0)
 
 
-def _header_prefix(block: list[tuple[int, str]]) -> int:
+def _header_prefix(block: list[tuple[int, str]], titled: bool = False) -> int:
     """How many leading lines of a block of several lines are header lines (title, author,
     track or label lines) rather than the first lines of a paragraph wrapped over several lines.
 
@@ -221,6 +249,7 @@ def _header_prefix(block: list[tuple[int, str]]) -> int:
     first; a single name after a title.  They count when one of them is an author, name,
     track or label line, or when a title line is followed by a line opening a sentence
     (an uppercase letter), not by the lowercase rest of a wrapped sentence.  0 otherwise.
+    In a ``titled`` list (:func:`titles_first`), a first line that may be a title (:func:`_title_above`) is one.
     A single short line under such header lines that is not a sentence (a stray word, page
     furniture such as ``Page 3``) is a header candidate too (all lines are headers): it is no abstract,
     and the roles then name it (:func:`choose_roles`, with a warning in the reader).
@@ -241,7 +270,8 @@ def _header_prefix(block: list[tuple[int, str]]) -> int:
                 strip_label(text)[0] in ("title", "authors", "track"):
             strong = True
         elif i == tracks + titles and (titles == 0 or (titles == 1 and above_authors)) and (
-                _title_line(text) or (_open_end(text) and (above_authors or (titles == 0 and above_title)))):
+                _title_line(text) or (_open_end(text) and (above_authors or (titles == 0 and above_title)))
+                or (titled and i == 0 and _title_above(block))):
             titles += 1  # a title (first, or under the track lines; or a track of one area and the title under it,
             #              right above the authors), or a line in sentence case right above an author line
         elif i > 0 and k == i and name_shape(text) == 1.0 and not SENTENCE_END.search(text):
@@ -284,7 +314,8 @@ def _wrapped_start(block: list[tuple[int, str]]) -> bool:
         and author_score(first) < 2.5 and len(parse_track(first) or ()) < 2 and strip_label(first)[0] is None
 
 
-def blocks_to_items(blocks: list[list[tuple[int, str]]], numbered: set[int], labelled: bool, compact: bool) -> list[Item]:
+def blocks_to_items(blocks: list[list[tuple[int, str]]], numbered: set[int], labelled: bool, compact: bool,
+                    titled: bool = False) -> list[Item]:
     """Turn blocks into items: header lines one by one, then the rest of the block as one prose paragraph.
 
     Unless the list is ``compact``, a block of several lines is one paragraph
@@ -294,14 +325,15 @@ def blocks_to_items(blocks: list[list[tuple[int, str]]], numbered: set[int], lab
     with a wrapped sentence (:func:`_wrapped_start`); else each line is a header candidate.
 
     ``blocks`` as :func:`split_blocks` gives them; ``numbered``: the lines whose number opens a paper
-    (:func:`find_numbering`); ``labelled``: the list uses field labels; ``compact``: :func:`is_compact`.
+    (:func:`find_numbering`); ``labelled``: the list uses field labels; ``compact``: :func:`is_compact`;
+    ``titled``: :func:`titles_first`.
     Returns the :class:`Item` of every line in order (a numbered line gives a ``number`` item and the
     item of its rest). Raises nothing.
     """
     items: list[Item] = []
     for b, block in enumerate(blocks):
         prose: Item | None = None
-        heads = _header_prefix(block)
+        heads = _header_prefix(block, titled)
         # compact: header lines are read one by one, unless they stand above an abstract wrapped over
         # several lines, whose first line then opens one paragraph (else each wrapped line is a header
         # candidate, and the next block's title and authors join this paper's abstract)

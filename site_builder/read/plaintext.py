@@ -64,7 +64,7 @@ from ..diagnostics import Diagnostic
 from .duplicates import identity_key, merge_duplicates
 from .heading import is_heading_line, parse_heading
 from .items import (AMBIGUOUS_MARGIN, EntryDraft, Item, blocks_to_items, choose_roles, file_evidence, find_numbering,
-                    layout_of, list_layouts,
+                    layout_of, list_layouts, titles_first,
                     group_drafts, header_items, is_abstract_only, is_compact, sentences_as_prose,
                     split_blocks, split_by_header_pattern, split_overfull)
 from .lines import FUNCTION_WORDS, LABELS, PAGE_WORDS, STATUS_WORDS, TITLE_WORDS, author_score, capital_ratio, is_prose, name_shape, name_shaped, page_words, parse_track, prose_score, split_authors, strip_label, strip_number, title_score, track_score
@@ -236,14 +236,15 @@ class ListReader:
         style, numbered = find_numbering(blocks)
         labelled = self._labelled(blocks)
         compact = is_compact(blocks)
-        items = sentences_as_prose(self._drop_furniture(blocks_to_items(blocks, numbered, labelled, compact)))
+        titled = titles_first(blocks) and not labelled
+        items = sentences_as_prose(self._drop_furniture(blocks_to_items(blocks, numbered, labelled, compact, titled)))
         abstract_only = is_abstract_only(items) and not numbered and not labelled
         first_prose = next((k for k, i in enumerate(items) if i.kind == "prose"), len(items))
         pages_lead = any(i.kind == "page" for i in items[:first_prose])
         drafts = [part for d in group_drafts(items, abstract_only, bool(numbered), pages_lead)
                   for part in split_overfull(d)]
         self._build(drafts)
-        self.flags = {"start": start, "numbered": numbered, "labelled": labelled, "compact": compact,
+        self.flags = {"start": start, "numbered": numbered, "labelled": labelled, "compact": compact, "titled": titled,
                       "abstract_only": abstract_only, "venue": venue, "year": year}
         return True
 

@@ -51,7 +51,7 @@ from .entries import Heading, ListResult
 __all__ = ["State", "capture", "reread", "read_text", "read_list", "STATE_FORMAT"]
 
 #: Bumped whenever the shape of :class:`State` or what it means changes.
-STATE_FORMAT = 1
+STATE_FORMAT = 2
 
 
 @dataclass
@@ -233,7 +233,7 @@ def _block_change(old: list[str], new: list[str], low: int, high: int, numbered:
         return None
     if [block_facts(p) for p in blocks[0]] != [block_facts(p) for p in blocks[1]]:
         return None
-    items = [blocks_to_items(parts, numbered, flags["labelled"], flags["compact"]) for parts in blocks]
+    items = [blocks_to_items(parts, numbered, flags["labelled"], flags["compact"], flags["titled"]) for parts in blocks]
     if list(map(_signature, items[0])) != list(map(_signature, items[1])):
         return None
     held = [_item_lines(i) for i in items]
