@@ -67,6 +67,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from lists import CORPUS, load_corpus, write_lists  # noqa: E402
+from site_builder.corpus import require_corpus  # noqa: E402
 
 OUT = ROOT / "bench" / "out"
 STOP = set("a an and are as at be by for from in into is it of on or the to with via using towards toward "
@@ -474,8 +475,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.baseline:
         baseline(args.baseline)
         return 0
+    corpus = require_corpus(args.corpus)
     compile_package()
-    records = load_corpus(args.corpus, max(args.sizes))
+    records = load_corpus(corpus, max(args.sizes))
     results: list[dict] = []
     if args.browser_only:
         results = json.loads((OUT / "results.json").read_text(encoding="utf-8"))

@@ -27,7 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from site_builder.corpus import DEFAULT_CORPUS, corpus_site, read_corpus  # noqa: E402
+from site_builder.corpus import DEFAULT_CORPUS, corpus_site, read_corpus, require_corpus  # noqa: E402
 from site_builder.search.documents import result_record  # noqa: E402
 from site_builder.search.index import build_search_data, dump_json, index_files  # noqa: E402
 
@@ -63,6 +63,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
     parser.add_argument("--no-naive", action="store_true", help="skip lunr.py (slow)")
     args = parser.parse_args(argv)
+    require_corpus(args.corpus)
 
     def model():
         site = corpus_site(read_corpus(args.corpus, sample=args.papers, seed=args.seed))

@@ -26,7 +26,7 @@ import random
 import re
 import time
 
-from site_builder.corpus import DEFAULT_CORPUS
+from site_builder.corpus import DEFAULT_CORPUS, require_corpus
 from site_builder.text.titles import derive_title, introduced_name
 
 DEFAULT = str(DEFAULT_CORPUS)
@@ -75,7 +75,7 @@ def main() -> None:
     ap.add_argument("--misses", type=int, default=0, help="names the real title lacks, to print")
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
-    with open(args.corpus, encoding="utf-8") as f:
+    with open(require_corpus(args.corpus), encoding="utf-8") as f:
         papers = [json.loads(line) for line in f if line.strip()]
     n = max(len(papers), 1)
     names, titles, wall, cpu = _timed(papers)
