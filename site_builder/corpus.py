@@ -1,11 +1,10 @@
-"""Read the JSON Lines paper corpus into reader entries, and find the full corpus of real papers.
+"""Read a JSON Lines paper corpus into reader entries, and find the full corpus of real papers.
 
-Used by the search tests and by ``scripts/search_recall.py`` / ``scripts/index_size.py``
-to build sites bigger than the seeds. The full corpus (``../shared/corpus/papers.jsonl`` beside the
-repo, or ``$PAPERS_CORPUS``) is found by :func:`find_corpus`; a script that needs it calls
-:func:`require_corpus`. One JSON object a line with fields
-``venue``, ``year``, ``title``, ``authors``, ``abstract`` and optionally
-``track`` or ``primary_area`` (a string, ``" · "``/``" > "`` separating parts).
+The full corpus (``../shared/corpus/papers.jsonl`` beside the repo, or ``$PAPERS_CORPUS``) is for the
+benchmarks and the measuring scripts (``scripts/index_size.py``, ``scripts/search_recall.py``, …), which
+call :func:`require_corpus`; the tests read the sample committed in ``tests/fixtures/papers/`` and never
+the full corpus. One JSON object a line with fields ``venue``, ``year``, ``title``, ``authors``,
+``abstract`` and optionally ``track`` or ``primary_area`` (a string, ``" · "``/``" > "`` separating parts).
 """
 
 from __future__ import annotations
@@ -55,7 +54,7 @@ def require_corpus(path: Path | str | None = None) -> Path:
     return corpus
 
 
-def read_corpus(path: Path = DEFAULT_CORPUS, sample: int | None = None, seed: int = 0) -> list[Entry]:
+def read_corpus(path: Path, sample: int | None = None, seed: int = 0) -> list[Entry]:
     """Entries of the corpus at ``path``: all, or ``sample`` of them drawn with ``random.Random(seed)``.
 
     Lines that are not JSON objects with a non-empty abstract, venue and year

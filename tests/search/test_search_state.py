@@ -14,6 +14,7 @@ import pytest
 
 from search_helpers import seed_model
 from site_builder.search import state as index_state
+from papers_sample import SAMPLE
 from site_builder.corpus import corpus_site, read_corpus
 from site_builder.search.indexer import IndexTables, index_tables
 from site_builder.search.documents import FIELDS, paper_terms, short_ref
@@ -24,9 +25,9 @@ from site_builder.model.urls import SEARCH_INDEX_JS
 
 @lru_cache(maxsize=1)
 def sample_site():
-    """The seed papers followed by 300 real corpus papers (the corpus sample also feeds 'paper added')."""
+    """The seed papers followed by 300 real papers of the sample (the other 50 feed 'paper added')."""
     seeds = seed_model()
-    corpus = corpus_site(read_corpus(sample=350, seed=3))
+    corpus = corpus_site(read_corpus(SAMPLE, sample=350, seed=3))
     return dataclasses.replace(seeds, papers=tuple(seeds.papers) + tuple(corpus.papers[:300])), corpus.papers[300:]
 
 
