@@ -246,7 +246,7 @@ def test_404_page_works_at_any_depth_under_a_sub_path(seed_site, page, tmp_path)
 
 def test_workflow_builds_with_the_readme_command():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    command = re.search(r"```sh\n(python3 -m pip install -e \. && npm ci && python3 build\.py)\n```", readme).group(1)
+    command = re.search(r"```sh\n(bash scripts/venv\.sh && npm ci && \.venv/bin/python build\.py)\n```", readme).group(1)
     workflow = (ROOT / ".github/workflows/pages.yml").read_text(encoding="utf-8")
     assert command + " --base-url" in workflow
     for action in ("actions/configure-pages@", "actions/upload-pages-artifact@", "actions/deploy-pages@"):
