@@ -2,8 +2,11 @@
 
 Usage (from the repository root; writes under ``bench/out/``, git-ignored)::
 
-    PYTHONPATH=$PWD python bench/run.py                      # N = 1000, 5000, 10000
-    PYTHONPATH=$PWD python bench/run.py --sizes 1000 --no-browser
+    PYTHONPATH=$PWD .venv/bin/python bench/run.py                      # N = 1000, 5000, 10000
+    PYTHONPATH=$PWD .venv/bin/python bench/run.py --sizes 1000 --no-browser
+
+Needs the full corpus (``../shared/corpus/papers.jsonl`` or ``$PAPERS_CORPUS``; else exit status 2) and lunr.py,
+the baseline: the ``bench`` extra (``bash scripts/venv.sh bench``).
 
 For each N it writes the lists (see ``bench/lists.py``), then runs, each as a
 subprocess of this script:

@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Index size and build time: the site's own index vs lunr.py's naive ``lunr()`` over the same papers.
 
-Usage: PYTHONPATH=$PWD python scripts/index_size.py [--papers 10000] [--seed 0] [--corpus PATH] [--no-naive]
+Usage: PYTHONPATH=$PWD .venv/bin/python scripts/index_size.py [--papers 10000] [--seed 0] [--corpus PATH] [--no-naive]
+
+Needs the full corpus (``../shared/corpus/papers.jsonl`` or ``$PAPERS_CORPUS``; else exit status 2) and, unless
+``--no-naive``, lunr.py: the ``bench`` extra (``bash scripts/venv.sh bench``).
 
 Draws ``--papers`` papers from the corpus (``site_builder.corpus``), then reports
 for each index: raw and gzip bytes per paper of what the site ships
