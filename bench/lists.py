@@ -26,7 +26,7 @@ import json
 import re
 from pathlib import Path
 
-from site_builder.corpus import DEFAULT_CORPUS as CORPUS
+from site_builder.corpus import DEFAULT_CORPUS as CORPUS, require_corpus
 
 
 def load_corpus(path: Path, n: int) -> list[dict]:
@@ -109,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("out", type=Path, help="folder to write seeds/ and site.toml into")
     parser.add_argument("--corpus", type=Path, default=CORPUS)
     args = parser.parse_args(argv)
-    paths = write_lists(load_corpus(args.corpus, args.n), args.out / "seeds", args.out / "site.toml")
+    paths = write_lists(load_corpus(require_corpus(args.corpus), args.n), args.out / "seeds", args.out / "site.toml")
     print(f"wrote {len(paths)} lists into {args.out / 'seeds'}")
     return 0
 

@@ -2,8 +2,11 @@
 
 Usage (from the repository root; writes under ``bench/out/``, git-ignored)::
 
-    PYTHONPATH=$PWD python bench/run.py                      # N = 1000, 5000, 10000
-    PYTHONPATH=$PWD python bench/run.py --sizes 1000 --no-browser
+    PYTHONPATH=$PWD .venv/bin/python bench/run.py                      # N = 1000, 5000, 10000
+    PYTHONPATH=$PWD .venv/bin/python bench/run.py --sizes 1000 --no-browser
+
+Needs the full corpus (``../shared/corpus/papers.jsonl`` or ``$PAPERS_CORPUS``; else exit status 2) and lunr.py,
+the baseline: the ``bench`` extra (``bash scripts/venv.sh bench``).
 
 For each N it writes the lists (see ``bench/lists.py``), then runs, each as a
 subprocess of this script:
@@ -67,6 +70,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from lists import CORPUS, load_corpus, write_lists  # noqa: E402
+from site_builder.corpus import require_corpus  # noqa: E402
 
 OUT = ROOT / "bench" / "out"
 STOP = set("a an and are as at be by for from in into is it of on or the to with via using towards toward "
@@ -474,8 +478,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.baseline:
         baseline(args.baseline)
         return 0
+    corpus = require_corpus(args.corpus)
     compile_package()
-    records = load_corpus(args.corpus, max(args.sizes))
+    records = load_corpus(corpus, max(args.sizes))
     results: list[dict] = []
     if args.browser_only:
         results = json.loads((OUT / "results.json").read_text(encoding="utf-8"))

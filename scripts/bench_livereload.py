@@ -3,9 +3,10 @@
 
 Copies the seeds into a temporary folder, starts the preview server on a free port under /repo/,
 opens the home page in headless Chromium (Debian's, see tests/browser.py), then appends real
-corpus papers to a list one at a time and times how long until the page shows the new count.
+papers (AISTATS 2025's of the tests' sample, tests/fixtures/papers/: up to 35 rounds) to a list one at a
+time and times how long until the page shows the new count.
 
-    PYTHONPATH=$PWD python scripts/bench_livereload.py [ROUNDS]
+    PYTHONPATH=$PWD .venv/bin/python scripts/bench_livereload.py [ROUNDS]
 """
 
 from __future__ import annotations

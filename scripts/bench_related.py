@@ -13,10 +13,10 @@ import sys
 import time
 import resource
 
-from site_builder.corpus import DEFAULT_CORPUS
+from site_builder.corpus import require_corpus
 from site_builder.model.related import DEFAULT_BLOCK, related_indices
 
-path = sys.argv[1] if len(sys.argv) > 1 else str(DEFAULT_CORPUS)
+path = require_corpus(sys.argv[1] if len(sys.argv) > 1 else None)
 limit = int(sys.argv[2]) if len(sys.argv) > 2 else 10_000
 with open(path, encoding="utf-8") as f:
     records = [json.loads(line) for line in f][:limit]

@@ -30,7 +30,7 @@ from collections import Counter
 from html.parser import HTMLParser
 from pathlib import Path
 
-from site_builder.corpus import DEFAULT_CORPUS
+from site_builder.corpus import DEFAULT_CORPUS, require_corpus
 from site_builder.read.plaintext import read_list
 from site_builder.text.render import render_abstract, render_inline
 
@@ -111,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seeds", type=Path, default=Path("seeds"))
     ap.add_argument("--examples", type=int, default=3)
     args = ap.parse_args(argv)
-    items = sources(args.corpus, args.seeds)
+    items = sources(require_corpus(args.corpus), args.seeds)
     started, cpu = time.perf_counter(), time.process_time()
     rendered = [render_abstract(a) for _, a in items]
     seconds, cpu = time.perf_counter() - started, time.process_time() - cpu

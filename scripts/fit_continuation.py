@@ -23,11 +23,11 @@ import sys
 from pathlib import Path
 
 import numpy as np
-from sklearn.linear_model import LogisticRegression
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from roundtrip_corpus import CORPUS, chunks, load  # noqa: E402
 
+from site_builder.corpus import require_corpus  # noqa: E402
 from site_builder.read import continuation  # noqa: E402
 
 THRESHOLDS = (-4.0, -3.5, -3.0, -2.0, 0.0, 1.0, 2.0)
@@ -70,7 +70,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--corpus", type=Path, default=CORPUS)
     parser.add_argument("--C", type=float, default=5.0, help="inverse L2 strength of the regression")
     args = parser.parse_args(argv)
-    X, y, where, names = boundaries(load(args.corpus))
+    X, y, where, names = boundaries(load(require_corpus(args.corpus)))
+    from sklearn.linear_model import LogisticRegression  # after the corpus is found (it takes a second to load)
+
     model = LogisticRegression(C=args.C, max_iter=5000).fit(X, y)
     print("weights:", {n: round(float(w), 1) for n, w in zip(names, model.coef_[0])})
     print("intercept:", round(float(model.intercept_[0]), 2))

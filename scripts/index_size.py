@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Index size and build time: the site's own index vs lunr.py's naive ``lunr()`` over the same papers.
 
-Usage: PYTHONPATH=$PWD python scripts/index_size.py [--papers 10000] [--seed 0] [--corpus PATH] [--no-naive]
+Usage: PYTHONPATH=$PWD .venv/bin/python scripts/index_size.py [--papers 10000] [--seed 0] [--corpus PATH] [--no-naive]
+
+Needs the full corpus (``../shared/corpus/papers.jsonl`` or ``$PAPERS_CORPUS``; else exit status 2) and, unless
+``--no-naive``, lunr.py: the ``bench`` extra (``bash scripts/venv.sh bench``).
 
 Draws ``--papers`` papers from the corpus (``site_builder.corpus``), then reports
 for each index: raw and gzip bytes per paper of what the site ships
@@ -27,7 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from site_builder.corpus import DEFAULT_CORPUS, corpus_site, read_corpus  # noqa: E402
+from site_builder.corpus import DEFAULT_CORPUS, corpus_site, read_corpus, require_corpus  # noqa: E402
 from site_builder.search.documents import result_record  # noqa: E402
 from site_builder.search.index import build_search_data, dump_json, index_files  # noqa: E402
 
@@ -63,6 +66,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
     parser.add_argument("--no-naive", action="store_true", help="skip lunr.py (slow)")
     args = parser.parse_args(argv)
+    require_corpus(args.corpus)
 
     def model():
         site = corpus_site(read_corpus(args.corpus, sample=args.papers, seed=args.seed))

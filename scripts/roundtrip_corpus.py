@@ -1,6 +1,6 @@
 """Round trip the real corpus through every list layout and check the reader gives back every field.
 
-Each corpus record (``/work/shared/corpus/papers.jsonl``) is written as text
+Each corpus record (``../shared/corpus/papers.jsonl``, or ``$PAPERS_CORPUS``) is written as text
 in list layouts like those people paste (headings in English or Chinese or
 none, titles/tracks/authors present or absent, labels, numbering, bullets,
 page words, blank-line runs, edge spaces, CRLF/CR line ends, UTF-8 with BOM,
@@ -33,9 +33,10 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
+from site_builder.corpus import DEFAULT_CORPUS, require_corpus
 from site_builder.read.plaintext import Entry, decode_bytes, read_text
 
-CORPUS = Path("/work/shared/corpus/papers.jsonl")
+CORPUS = DEFAULT_CORPUS
 
 
 @dataclass(frozen=True)
@@ -276,7 +277,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--show", type=int, default=0, help="print this many failures")
     parser.add_argument("--layout", action="append", help="only these layouts (by name)")
     args = parser.parse_args(argv)
-    records = load(args.corpus)
+    records = load(require_corpus(args.corpus))
     layouts = [l for l in LAYOUTS if not args.layout or l.name in args.layout]
     total = exact = strict_exact = explained = false_warnings = 0
     multi = Counter()  # records whose abstract has several paragraphs, in lists of abstracts alone

@@ -6,9 +6,10 @@ Usage::
 
 Builds the seeds into a temporary folder, then writes ``OUT_DIR/<page-type>-<width>-<theme>.png``
 (the whole page, cut after three screens; ``OUT_DIR`` defaults to ``screenshots/``, which git ignores) and prints one line per
-file. Unless ``--no-stress``, a small extra list of real papers from the corpus
-(``../shared/corpus/papers.jsonl``) is built beside the seeds: the paper with the longest author
-list and the papers with CJK author names, so wrapping and CJK fonts can be judged.
+file. Unless ``--no-stress``, a small extra list of real papers is built beside the seeds: the paper
+with the longest author list and the papers with CJK author names, so wrapping and CJK fonts can be
+judged. They are taken from the tests' sample of real papers (``tests/fixtures/papers/sample.jsonl``),
+which holds the full corpus's longest author list and its one CJK author name.
 
 Page types: see ``page_types`` (home, venue, track, paper, paper-math, paper-long-authors,
 paper-cjk, search, and author/stars when the site has them). Uses Debian's Chromium through
@@ -31,23 +32,20 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from site_builder.model import urls  # noqa: E402
 from site_builder.cli import main as build  # noqa: E402
-from site_builder.corpus import DEFAULT_CORPUS  # noqa: E402
+from papers_sample import SAMPLE  # noqa: E402
 
-CORPUS = DEFAULT_CORPUS
 VIEWPORTS = {"390": {"width": 390, "height": 844}, "1280": {"width": 1280, "height": 800}}
 THEMES = ("light", "dark")
 MAX_SCREENS = 3  # a long page is cut after three screens' height
 CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 
 
-def stress_list(corpus: Path = CORPUS) -> str:
-    """A paper list (the seeds' text format) of real corpus papers that stress the layout.
+def stress_list(corpus: Path = SAMPLE) -> str:
+    """A paper list (the seeds' text format) of real papers of ``corpus`` (JSON lines) that stress the layout.
 
     The longest author list and every paper with a CJK author name, under the heading
-    ``Stress 2024 Papers``. Returns ``""`` when the corpus is missing.
+    ``Stress 2024 Papers``.
     """
-    if not corpus.exists():
-        return ""
     records = [json.loads(line) for line in corpus.read_text(encoding="utf-8").splitlines() if line.strip()]
     records = [r for r in records if r.get("abstract") and r.get("authors")]
     chosen = [max(records, key=lambda r: len(r["authors"]))]
@@ -123,8 +121,8 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="screenshots-") as tmp:
         seeds = Path(tmp) / "seeds"
         shutil.copytree(args.seeds, seeds)
-        if not args.no_stress and (text := stress_list()):
-            (seeds / "zz_stress.txt").write_text(text, encoding="utf-8")
+        if not args.no_stress:
+            (seeds / "zz_stress.txt").write_text(stress_list(), encoding="utf-8")
         site = Path(tmp) / "_site"
         if build(["--seeds", str(seeds), "--config", str(args.config), "--out", str(site)]) != 0:
             print("screenshots: error: the build failed", file=sys.stderr)

@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from site_builder.config import load_config  # noqa: E402
-from site_builder.corpus import DEFAULT_CORPUS, corpus_site, read_corpus  # noqa: E402
+from site_builder.corpus import DEFAULT_CORPUS, corpus_site, read_corpus, require_corpus  # noqa: E402
 from site_builder.diagnostics import Diagnostics  # noqa: E402
 from site_builder.model.site import Site, build_site  # noqa: E402
 from site_builder.pipeline import list_files, load_overrides, read_lists, write_site  # noqa: E402
@@ -106,6 +106,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--typed", type=int, default=200, help="pairs per site typed with the keyboard")
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
     args = parser.parse_args(argv)
+    if args.sample:
+        require_corpus(args.corpus)
 
     from browser import chromium_context
 

@@ -34,7 +34,7 @@ import re
 import time
 import zlib
 
-from site_builder.corpus import DEFAULT_CORPUS
+from site_builder.corpus import DEFAULT_CORPUS, require_corpus
 from site_builder.text.titles import abbreviations, derive_title, introduced_name
 
 DEFAULT = str(DEFAULT_CORPUS)
@@ -153,7 +153,7 @@ def main() -> None:
     ap.add_argument("--generic", type=int, default=0, help="generic derived titles to print")
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
-    with open(args.corpus, encoding="utf-8") as f:
+    with open(require_corpus(args.corpus), encoding="utf-8") as f:
         papers = _split([json.loads(line) for line in f if line.strip()], args.split)
     names, titles, cpu = _timed(papers)
     _report(papers, names, titles, cpu, args.split)

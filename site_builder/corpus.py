@@ -1,9 +1,10 @@
-"""Read the JSON Lines paper corpus (``../shared/corpus/papers.jsonl``) into reader entries.
+"""Read a JSON Lines paper corpus into reader entries, and find the full corpus of real papers.
 
-Used by the search tests and by ``scripts/search_recall.py`` / ``scripts/index_size.py``
-to build sites bigger than the seeds. One JSON object a line with fields
-``venue``, ``year``, ``title``, ``authors``, ``abstract`` and optionally
-``track`` or ``primary_area`` (a string, ``" · "``/``" > "`` separating parts).
+The full corpus (``../shared/corpus/papers.jsonl`` beside the repo, or ``$PAPERS_CORPUS``) is for the
+benchmarks and the measuring scripts (``scripts/index_size.py``, ``scripts/search_recall.py``, …), which
+call :func:`require_corpus`; the tests read the sample committed in ``tests/fixtures/papers/`` and never
+the full corpus. One JSON object a line with fields ``venue``, ``year``, ``title``, ``authors``,
+``abstract`` and optionally ``track`` or ``primary_area`` (a string, ``" · "``/``" > "`` separating parts).
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ import json
 import os
 import random
 import re
+import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 from .config import SiteConfig
@@ -19,12 +22,16 @@ from .diagnostics import Diagnostics
 from .model.site import Site, build_site
 from .read.plaintext import Entry
 
+ENVIRONMENT = "PAPERS_CORPUS"
+_TRACK_SEP = re.compile(r"\s*(?:·|>|›|/)\s*")
 
 
-def _find_corpus() -> Path:
-    """``$PAPERS_CORPUS``, else the first ``shared/corpus/papers.jsonl`` above this package."""
-    if os.environ.get("PAPERS_CORPUS"):
-        return Path(os.environ["PAPERS_CORPUS"])
+def find_corpus(environ: Mapping[str, str] = os.environ) -> Path:
+    """Where the full corpus is looked for: ``$PAPERS_CORPUS`` when set (even when no file is there: never
+    another place then), else the first ``shared/corpus/papers.jsonl`` in a folder above this package, else
+    that path beside the repo (``../shared/corpus/papers.jsonl``)."""
+    if environ.get(ENVIRONMENT):
+        return Path(environ[ENVIRONMENT])
     here = Path(__file__).resolve()
     for folder in here.parents:
         candidate = folder / "shared" / "corpus" / "papers.jsonl"
@@ -33,11 +40,21 @@ def _find_corpus() -> Path:
     return here.parents[2] / "shared" / "corpus" / "papers.jsonl"
 
 
-DEFAULT_CORPUS = _find_corpus()
-_TRACK_SEP = re.compile(r"\s*(?:·|>|›|/)\s*")
+DEFAULT_CORPUS = find_corpus()
 
 
-def read_corpus(path: Path = DEFAULT_CORPUS, sample: int | None = None, seed: int = 0) -> list[Entry]:
+def require_corpus(path: Path | str | None = None) -> Path:
+    """``path`` (default :data:`DEFAULT_CORPUS`) when it is a file; else one line on stderr naming where it
+    was looked for and ``PAPERS_CORPUS``, and exit status 2. Every benchmark and measuring script that needs the
+    full corpus calls this before anything else."""
+    corpus = DEFAULT_CORPUS if path is None else Path(path)
+    if not corpus.is_file():
+        print(f"papers corpus not found: {corpus} (set {ENVIRONMENT}=/path/to/papers.jsonl)", file=sys.stderr)
+        raise SystemExit(2)
+    return corpus
+
+
+def read_corpus(path: Path, sample: int | None = None, seed: int = 0) -> list[Entry]:
     """Entries of the corpus at ``path``: all, or ``sample`` of them drawn with ``random.Random(seed)``.
 
     Lines that are not JSON objects with a non-empty abstract, venue and year

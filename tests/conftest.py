@@ -12,7 +12,6 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from site_builder.cli import main  # noqa: E402
-from site_builder.corpus import DEFAULT_CORPUS  # noqa: E402
 
 SEEDS = ROOT / "seeds"
 CONFIG = ROOT / "site.toml"
@@ -71,39 +70,6 @@ def pytest_collection_modifyitems(config, items):
     """Run the tests marked ``forks`` first: :func:`site_builder.parallel.worker_count` is 1 (no forking) while
     another thread runs, and the session's browser fixture keeps one running once a browser test has run."""
     items.sort(key=lambda item: item.get_closest_marker("forks") is None)  # stable: the rest keep their order
-
-
-def _corpus_missing(exc: BaseException) -> bool:
-    """Whether ``exc`` is the corpus of real papers not being there (a clone with nothing beside it)."""
-    return (isinstance(exc, FileNotFoundError) and not DEFAULT_CORPUS.exists()
-            and str(DEFAULT_CORPUS) in (str(exc.filename), str(exc)))
-
-
-def _skip_if_corpus_missing(exc: BaseException) -> None:
-    """Skip the running test when ``exc`` is the corpus of real papers not being there; else return."""
-    if _corpus_missing(exc):
-        pytest.skip(f"the corpus of real papers is not here: {DEFAULT_CORPUS} (set PAPERS_CORPUS)")
-
-
-@pytest.hookimpl(wrapper=True)
-def pytest_runtest_setup(item):
-    """A test (or fixture) that reads the corpus of real papers is skipped, with its path, where the corpus is not
-    (``shared/corpus/papers.jsonl`` above the repo, or ``PAPERS_CORPUS``): a clone with nothing beside it."""
-    try:
-        return (yield)
-    except FileNotFoundError as exc:
-        _skip_if_corpus_missing(exc)
-        raise
-
-
-@pytest.hookimpl(wrapper=True)
-def pytest_runtest_call(item):
-    """As :func:`pytest_runtest_setup`, for a test that reads the corpus itself."""
-    try:
-        return (yield)
-    except FileNotFoundError as exc:
-        _skip_if_corpus_missing(exc)
-        raise
 
 
 def files_of(folder: Path) -> dict[str, bytes]:

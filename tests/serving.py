@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import http.client
-import json
 import os
 import re
 import shutil
@@ -15,10 +14,9 @@ import threading
 from contextlib import contextmanager
 from pathlib import Path
 
-from site_builder.corpus import DEFAULT_CORPUS
+from papers_sample import sample_records
 
 ROOT = Path(__file__).resolve().parent.parent
-CORPUS = DEFAULT_CORPUS
 
 
 @contextmanager
@@ -54,16 +52,11 @@ def copy_seeds(dest: Path) -> tuple[Path, Path]:
 
 
 def corpus_paper(venue: str, year: int, index: int = 0) -> dict:
-    """The ``index``-th paper of ``venue`` ``year`` in the shared corpus of real papers."""
-    found = 0
-    with CORPUS.open(encoding="utf-8") as corpus:
-        for line in corpus:
-            record = json.loads(line)
-            if record["venue"] == venue and record["year"] == year and record.get("abstract"):
-                if found == index:
-                    return record
-                found += 1
-    raise LookupError(f"no paper {index} of {venue} {year} in {CORPUS}")
+    """The ``index``-th paper of ``venue`` ``year`` in the tests' sample of real papers (tests/fixtures/papers/)."""
+    found = [r for r in sample_records() if r["venue"] == venue and r["year"] == year and r.get("abstract")]
+    if index >= len(found):
+        raise LookupError(f"no paper {index} of {venue} {year} in the sample of real papers ({len(found)} papers)")
+    return found[index]
 
 
 def append_paper(list_file: Path, record: dict) -> None:

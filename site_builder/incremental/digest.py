@@ -19,8 +19,8 @@ FORMAT = 2
 PACKAGE = Path(__file__).resolve().parent.parent
 PROJECT = PACKAGE.parent
 #: Python distributions whose version can change the output.
-LIBRARIES = ("jinja2", "markdown-it-py", "mdit-py-plugins", "python-slugify", "text-unidecode", "lunr",
-             "latex2mathml", "scikit-learn", "numpy", "scipy")
+LIBRARIES = ("jinja2", "markdown-it-py", "mdit-py-plugins", "python-slugify", "text-unidecode", "latex2mathml",
+             "scikit-learn", "numpy", "scipy")
 
 
 @lru_cache(maxsize=1)

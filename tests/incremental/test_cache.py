@@ -463,8 +463,9 @@ def test_a_failed_rebuild_that_keeps_pages_leaves_the_previous_site(tmp_path, se
 def test_a_rebuild_writes_only_the_bib_file_of_the_edited_venue(tmp_path, seeds_copy):
     """Venue .bib files are keyed (bibfiles.py): after one abstract of ICML 2025 changes, the other venues'
     files are kept (same inode), that venue's and the site's are written again, and the bytes are a no-cache build's."""
-    from site_builder.output.bibfiles import venue_groups
+    from papers_sample import SAMPLE
     from site_builder.corpus import corpus_site, read_corpus
+    from site_builder.output.bibfiles import venue_groups
 
     site, cache = tmp_path / "site", tmp_path / "cache"
     run(seeds_copy, site, cache)
@@ -478,7 +479,7 @@ def test_a_rebuild_writes_only_the_bib_file_of_the_edited_venue(tmp_path, seeds_
     run(seeds_copy, tmp_path / "plain", None)
     assert_same_site(tmp_path / "plain", site)
     # The site's file is the venues' files joined: the model lists papers grouped by venue, in venue order.
-    corpus = corpus_site(read_corpus(sample=300, seed=5))
+    corpus = corpus_site(read_corpus(SAMPLE, sample=300, seed=5))
     groups = venue_groups(corpus)
     assert groups is not None and [p for g in groups for p in g] == list(corpus.papers)
     assert [g[0].venue for g in groups] == list(corpus.venues)
@@ -529,13 +530,14 @@ def test_nothing_changed_returns_the_last_report_and_anything_changed_builds(tmp
 
 def test_papers_json_parts_join_to_the_whole_and_a_rebuild_serialises_only_the_edited_venue(tmp_path, seeds_copy,
                                                                                              monkeypatch):
-    """papersjson.py: the venues' parts joined are json.dumps of all records (300 real corpus papers); after one
-    abstract changes, a rebuild serialises that venue's part only, and the file is a no-cache build's."""
+    """papersjson.py: the venues' parts joined are json.dumps of all records (300 real papers of the sample); after
+    one abstract changes, a rebuild serialises that venue's part only, and the file is a no-cache build's."""
     from site_builder.output import papersjson
-    from site_builder.output.bibfiles import venue_groups
+    from papers_sample import SAMPLE
     from site_builder.corpus import corpus_site, read_corpus
+    from site_builder.output.bibfiles import venue_groups
 
-    corpus = corpus_site(read_corpus(sample=300, seed=2))
+    corpus = corpus_site(read_corpus(SAMPLE, sample=300, seed=2))
     groups = venue_groups(corpus)
     assert len(groups) > 3
     assert "[\n" + ",\n".join(papersjson.part(g) for g in groups) + "\n]\n" == papersjson.papers_json(corpus.papers)

@@ -22,7 +22,6 @@ from site_builder.model.library import RELATED_STATE, load_related, save_related
 from site_builder.incremental.store import Store
 from site_builder.incremental.cache import BuildCache
 from site_builder.config import load_config
-from site_builder.corpus import DEFAULT_CORPUS
 from site_builder.diagnostics import Diagnostics
 from site_builder.pipeline import list_files, read_lists
 
@@ -31,15 +30,16 @@ from lists import load_corpus, write_lists  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "tests"))
 from conftest import assert_same_site  # noqa: E402
+from papers_sample import SAMPLE, sample_texts  # noqa: E402
 
 HOSTILE = ROOT / "tests" / "fixtures" / "hostile"
 
 
-def corpus_texts(n: int, seed: int = 7) -> list[str]:
-    """``n`` real papers (title and abstract) drawn from the corpus, in a fixed order."""
-    lines = [line for line in DEFAULT_CORPUS.read_text(encoding="utf-8").splitlines() if line.strip()]
-    picked = random.Random(seed).sample(lines, n)
-    return [f"{r['title']}. {r['abstract']}" for r in map(json.loads, picked)]
+def corpus_texts(n: int | None = None, seed: int = 7) -> list[str]:
+    """``n`` real papers (title and abstract; all of them by default) drawn from the sample of real papers, in a
+    fixed order."""
+    texts = sample_texts()
+    return random.Random(seed).sample(texts, len(texts) if n is None else n)
 
 
 # --- reading lists through the cache ---------------------------------------------------------------
@@ -62,7 +62,7 @@ def cached_results(seeds: Path, config_path: Path, cache: Path) -> tuple[list, l
 def lists_with_duplicates(folder: Path) -> Path:
     """Corpus lists plus the seeds, with papers repeated within and across lists, and a short abstract with a title."""
     seeds = folder / "seeds"
-    write_lists(load_corpus(DEFAULT_CORPUS, 300), seeds, folder / "site.toml")
+    write_lists(load_corpus(SAMPLE, 300), seeds, folder / "site.toml")
     for path in SEEDS.glob("*.txt"):
         shutil.copy(path, seeds / f"zz_{path.name}")
     files = sorted(seeds.glob("*.txt"))
@@ -117,8 +117,8 @@ def test_a_corrupt_list_cache_file_is_ignored_with_a_warning(tmp_path):
 # --- related papers --------------------------------------------------------------------------------
 
 def test_fast_token_pattern_finds_the_tokens_of_scikit_learns_pattern():
-    texts = corpus_texts(10_448) + ["a b_c _x x_ é1 ½ab 3 ab\u0301c x\u200by ≥≤ 漢字 かな", "__ _a a_ 1_2"]
-    assert len(texts) > 10_000
+    texts = corpus_texts() + ["a b_c _x x_ é1 ½ab 3 ab\u0301c x\u200by ≥≤ 漢字 かな", "__ _a a_ 1_2"]
+    assert len(texts) > 500
     for text in texts:
         lowered = text.lower()
         assert related.TOKEN_RUNS.findall(lowered) == related.TOKEN.findall(lowered)
@@ -181,7 +181,7 @@ UPDATED = {"append a common sentence", "append a rare sentence", "change a word"
 @pytest.mark.parametrize("slack", [related.SLACK, 1])
 def test_related_update_equals_the_full_computation(monkeypatch, slack):
     monkeypatch.setattr(related, "SLACK", slack)  # 1: few spare candidates, so rows must be recomputed too
-    texts = corpus_texts(700)
+    texts = corpus_texts()
     keys = [related.text_key(str(i), t) for i, t in enumerate(texts)]
     _, state = related.incremental_related(texts, keys, block=128)
     recomputed = 0
@@ -276,11 +276,15 @@ def test_related_ties_and_texts_without_terms():
 
 # --- the whole build -------------------------------------------------------------------------------
 
-def test_rebuilds_after_edits_equal_builds_without_cache(tmp_path):
-    """Corpus lists built with a cache, then edited (one abstract, then a paragraph appended to another list): every rebuild
-    equals a build without the cache, byte for byte."""
+def test_rebuilds_after_edits_equal_builds_without_cache(tmp_path, monkeypatch):
+    """Lists of real papers built with a cache, then edited (one abstract, then a paragraph appended to another list):
+    every rebuild equals a build without the cache, byte for byte. The sample's lists hold 10 to 79 papers: pages
+    listing 20 or more keep their items' HTML (ITEMS_KEPT, 200 in a build, as the corpus's 400 papers reached)."""
+    from site_builder.output import rendering
+
+    monkeypatch.setattr(rendering, "ITEMS_KEPT", 20)
     seeds = tmp_path / "seeds"
-    write_lists(load_corpus(DEFAULT_CORPUS, 400), seeds, tmp_path / "site.toml")
+    write_lists(load_corpus(SAMPLE, 400), seeds, tmp_path / "site.toml")
     config, cache, site = tmp_path / "site.toml", tmp_path / "cache", tmp_path / "site"
 
     def check(label: str) -> None:
@@ -290,7 +294,7 @@ def test_rebuilds_after_edits_equal_builds_without_cache(tmp_path):
         assert_same_site(plain, site)
 
     check("cold")
-    assert (cache / RELATED_STATE).is_file()
+    assert (cache / RELATED_STATE).is_file() and list((cache / "items").iterdir())
     largest = max(sorted(seeds.glob("*.txt")), key=lambda p: p.stat().st_size)
     largest.write_text(largest.read_text(encoding="utf-8").rstrip("\n") + " We also release our code.\n",
                        encoding="utf-8")

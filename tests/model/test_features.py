@@ -23,9 +23,7 @@ from site_builder.model.authors import author_key
 from site_builder.model.bibtex import assign_keys, entry, escape
 from site_builder.model.citation import script_json
 from site_builder.model.related import related_indices, tfidf_matrix, top_k_similar
-from site_builder.corpus import DEFAULT_CORPUS
-
-CORPUS = DEFAULT_CORPUS
+from papers_sample import sample_records, sample_texts
 
 
 @pytest.fixture(scope="module")
@@ -154,8 +152,7 @@ def _page_texts(site: Path, records: list[dict]) -> list[dict]:
 
 
 def test_related_blocks_equal_the_dense_reference_on_real_papers():
-    lines = CORPUS.read_text(encoding="utf-8").splitlines()[:1200]
-    texts = [f"{r['title']}. {r['abstract']}" for r in map(json.loads, lines)]
+    texts = sample_texts()
     expected = brute_force_top_k(texts)
     assert related_indices(texts, block=97) == expected
     assert related_indices(texts, block=5000) == expected
@@ -486,15 +483,16 @@ def test_absolute_urls_only_with_a_base_url(tmp_path, seed_records):
 
 
 def test_bibtex_titles_keep_their_math_as_tex():
-    """The 47 corpus titles with ``$…$``: BibTeX keeps each formula as written (``$L_2$``, not ``L2``; found by the
-    new-user pass: ``$\\sqrt{n}$`` became ``n``), the words around it as the page's plain text, braces balanced;
-    money (``$10 and $20``) stays escaped."""
+    """The sample's titles with ``$…$`` (3; the full corpus has 47, all kept) and titles written like them: BibTeX
+    keeps each formula as written (``$L_2$``, not ``L2``; found by the new-user pass: ``$\\sqrt{n}$`` became
+    ``n``), the words around it as the page's plain text, braces balanced; money (``$10 and $20``) stays escaped."""
     from site_builder.model import bibtex
     from site_builder.text.render import render_inline
 
-    with open(CORPUS, encoding="utf-8") as handle:
-        titles = [t for t in (json.loads(line)["title"] for line in handle) if "$" in t]
-    assert len(titles) >= 40
+    titles = [r["title"] for r in sample_records() if "$" in r["title"]]
+    assert len(titles) >= 3
+    titles += [r"Regret of Order $\sqrt{n}$ for Linear Bandits", r"$k$-Means Clustering in $\mathbb{R}^d$",
+               r"Learning $\varepsilon$-Nash Equilibria with $O(1/\epsilon^2)$ Samples"]
     kept = 0
     for title in titles:
         value = bibtex.title_value(title, render_inline(title)[1])
@@ -502,7 +500,7 @@ def test_bibtex_titles_keep_their_math_as_tex():
         formulas = re.findall(r"(?<!\\)\$([^$]+)(?<!\\)\$", title)
         if all(f"${f.strip()}$" in value for f in formulas):
             kept += 1
-    assert kept >= 40
+    assert kept == len(titles)
     value = bibtex.title_value("Agnostic PAC Learning of $k$-juntas Using $L_2$-Polynomial Regression",
                                "Agnostic PAC Learning of k-juntas Using L2-Polynomial Regression")
     assert value == "Agnostic {PAC} Learning of $k$-juntas Using $L_2$-Polynomial Regression"

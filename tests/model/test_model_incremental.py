@@ -32,9 +32,9 @@ from site_builder.incremental import store as store_module
 from site_builder.model.authors import AuthorIndex, author_key, cached_index, clean_name, family_name
 from site_builder.incremental.cache import BuildCache
 from site_builder.config import load_config
-from site_builder.corpus import DEFAULT_CORPUS
 from site_builder.pipeline import build
 from conftest import assert_same_site
+from papers_sample import sample_records
 
 
 @dataclass(frozen=True, eq=False)
@@ -54,10 +54,9 @@ class P:
 
 @pytest.fixture(scope="module")
 def corpus_papers() -> list[P]:
-    with open(DEFAULT_CORPUS, encoding="utf-8") as handle:
-        records = [json.loads(line) for line in handle]
+    """The papers of the sample of real papers (tests/fixtures/papers/)."""
     return [P(f"{n:010x}", tuple(r.get("authors") or ()), r.get("title") or "", Year(int(r["year"])))
-            for n, r in enumerate(records)]
+            for n, r in enumerate(sample_records())]
 
 
 # --- the plain definitions ------------------------------------------------------------------------------
@@ -134,10 +133,24 @@ def plain_assign_keys(papers) -> dict[str, str]:
 
 # --- the author index -----------------------------------------------------------------------------------
 
-def test_author_index_is_the_plain_definition_on_the_corpus(corpus_papers):
-    index = AuthorIndex(corpus_papers)
-    assert index_rows(index) == plain_author_index(corpus_papers)
-    assert len(index) > 20_000
+def with_respelled_authors(papers: list[P]) -> list[P]:
+    """``papers`` and papers by their authors' names spelled otherwise: the first author of every tenth paper
+    in capitals (the same person: a second spelling), and names with an initial ("Jacob D. Abernethy")
+    without its dot (another person of the same slug: "jacob-d-abernethy-2"). The full corpus has both
+    (102 people with several spellings, 41 slugs taken twice); a sample of a few hundred papers has neither."""
+    extra = [P(f"a{n:09x}", (p.authors[0].upper(),) + p.authors[1:], p.title_text, p.venue)
+             for n, p in enumerate(papers[::10]) if p.authors]
+    initials = sorted({a for p in papers for a in p.authors if re.search(r"\b[A-Z]\. ", a)})[:20]
+    extra += [P(f"b{n:09x}", (re.sub(r"\b([A-Z])\. ", r"\1 ", name, count=1),), "Undotted", Year(2024))
+              for n, name in enumerate(initials)]
+    return papers + extra
+
+
+def test_author_index_is_the_plain_definition_on_real_papers(corpus_papers):
+    papers = with_respelled_authors(corpus_papers)
+    index = AuthorIndex(papers)
+    assert index_rows(index) == plain_author_index(papers)
+    assert len(index) > 2_000
     assert any(len(a.spellings) > 1 for a in index.authors)  # spellings merged: the display-name rule is exercised
     assert any(re.search(r"-\d$", a.slug) for a in index.authors)  # and the slug de-duplication
 
@@ -161,7 +174,7 @@ def _edits(papers: list[P]):
 
 
 def test_the_cached_author_index_equals_a_fresh_one_after_each_edit(tmp_path, corpus_papers, monkeypatch):
-    papers = corpus_papers[:3000]
+    papers = corpus_papers
     cache = BuildCache(tmp_path / "cache")
     loads = []
     real = AuthorIndex.from_saved.__func__
@@ -181,7 +194,7 @@ def test_the_cached_author_index_equals_a_fresh_one_after_each_edit(tmp_path, co
 
 
 def test_a_corrupt_author_index_file_is_ignored_with_a_warning(tmp_path, corpus_papers):
-    papers = corpus_papers[:500]
+    papers = corpus_papers[:300]
     cached_index(papers, BuildCache(tmp_path / "cache"))
     path = tmp_path / "cache" / authors_module.AUTHORS_STATE
     data = store_module.decode(path.read_bytes())
@@ -198,10 +211,21 @@ def test_a_corrupt_author_index_file_is_ignored_with_a_warning(tmp_path, corpus_
 
 # --- BibTeX keys ----------------------------------------------------------------------------------------
 
-def test_bibtex_keys_are_the_plain_definition_on_the_corpus(corpus_papers):
-    keys = bibtex.assign_keys(corpus_papers)
-    assert keys == plain_assign_keys(corpus_papers)
-    assert sum(1 for p in corpus_papers if keys[p.id] != bibtex.base_key(p)) > 100  # suffixes exercised
+def with_follow_ups(papers: list[P]) -> list[P]:
+    """``papers`` and a follow-up of every fifth one (same authors and year, the title with a subtitle added: the
+    same base key), and two more of every fiftieth: keys that collide, as 100+ do in the full corpus and only
+    one in the sample of a few hundred papers."""
+    extra = [P(f"c{n:09x}", p.authors, f"{p.title_text}: Revisited", p.venue) for n, p in enumerate(papers[::5])]
+    extra += [P(f"d{n:09x}", p.authors, f"{p.title_text} {k}", p.venue)
+              for n, p in enumerate(papers[::50]) for k in ("II", "III")]
+    return papers + extra
+
+
+def test_bibtex_keys_are_the_plain_definition_on_real_papers(corpus_papers):
+    papers = with_follow_ups(corpus_papers)
+    keys = bibtex.assign_keys(papers)
+    assert keys == plain_assign_keys(papers)
+    assert sum(1 for p in papers if keys[p.id] != bibtex.base_key(p)) > 100  # suffixes exercised
     titles = [p.title_text for p in corpus_papers] + ["On the of a an in to by at as Deep Nets",
                                                       "a an the of in for to and or with from by", "", "::--//"]
     for title in titles:
@@ -209,7 +233,7 @@ def test_bibtex_keys_are_the_plain_definition_on_the_corpus(corpus_papers):
 
 
 def test_bibtex_keys_collide_and_uncollide_as_defined(corpus_papers):
-    papers = list(corpus_papers[:2000])
+    papers = list(corpus_papers)
     a, b = papers[10], papers[20]
     assert bibtex.base_key(a) != bibtex.base_key(b)
     # b's first author and title now give a's base key: the later id gets "b"; undone: both plain again
@@ -239,7 +263,7 @@ def _key_edits(papers: list[P]):
 def test_cached_bibtex_keys_equal_fresh_ones_after_each_edit(tmp_path, corpus_papers, monkeypatch):
     """:func:`bibtex.cached_keys` gives :func:`bibtex.assign_keys`, taking the base keys from the cache exactly
     when the papers' authors, titles and years are the last build's (an abstract edit changes ids only)."""
-    papers = corpus_papers[:3000]
+    papers = corpus_papers
     computed = []
     real = bibtex.base_key
     monkeypatch.setattr(bibtex, "base_key", lambda paper: computed.append(1) or real(paper))
@@ -260,7 +284,7 @@ def test_cached_bibtex_keys_equal_fresh_ones_after_each_edit(tmp_path, corpus_pa
 
 
 def test_a_corrupt_bibtex_keys_file_is_ignored_with_a_warning(tmp_path, corpus_papers):
-    papers = corpus_papers[:500]
+    papers = corpus_papers[:300]
     digest = authors_module.input_digest(papers)
     bibtex.cached_keys(papers, BuildCache(tmp_path / "cache"), digest)
     path = tmp_path / "cache" / bibtex.BASE_KEYS_STATE
@@ -278,8 +302,7 @@ def test_a_corrupt_bibtex_keys_file_is_ignored_with_a_warning(tmp_path, corpus_p
 # --- papers.json ----------------------------------------------------------------------------------------
 
 def test_papers_json_items_are_json_dumps_of_the_records():
-    with open(DEFAULT_CORPUS, encoding="utf-8") as handle:
-        records = [json.loads(line) for line in handle]
+    records = sample_records()
     shaped = [{"id": f"{n:010x}", "slug": "s", "title": r.get("title") or "", "title_derived": n % 2 == 0,
                "authors": list(r.get("authors") or []), "et_al": n % 3 == 0, "venue": r["venue"], "year": r["year"],
                "track": None if n % 5 else "Theory · Learning", "abstract": r.get("abstract") or "",
@@ -431,7 +454,7 @@ def test_the_memo_model_reports_warnings_and_keeps_venues_as_the_plain_model():
 def test_the_author_input_digest_depends_on_the_authors_alone(corpus_papers):
     """input_digest: equal for the same authors (whether or not the name strings are shared objects, as papers
     read from the list cache and papers parsed again differ), different when one name or the order changes."""
-    papers = corpus_papers[:2000]
+    papers = corpus_papers
     copies = [P(p.id, tuple("".join(list(name)) for name in p.authors), p.title_text, p.venue) for p in papers]
     one_object: dict[str, str] = {}  # each name one str object, shared by all its papers
     shared = [P(p.id, tuple(one_object.setdefault(name, name) for name in p.authors), p.title_text, p.venue)

@@ -4,24 +4,14 @@ exact integer score matrix of all pairs, computed whole, and each row's best by 
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pytest
 
+from papers_sample import sample_records, sample_texts
 from site_builder.model import related
 from site_builder.model.library import load_related, save_related
 from site_builder.incremental.store import Store
 from site_builder.diagnostics import Diagnostics
-from site_builder.corpus import DEFAULT_CORPUS
-
-CORPUS = DEFAULT_CORPUS
-
-
-def corpus_texts(count: int, start: int = 0) -> list[str]:
-    with CORPUS.open(encoding="utf-8") as handle:
-        lines = [line for _, line in zip(range(start + count), handle)][start:]
-    return [f"{r['title']}. {r['abstract']}" for r in map(json.loads, lines)]
 
 
 def reference(texts: list[str], take: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -49,10 +39,10 @@ def assert_state_is(state: related.State, texts: list[str]) -> None:
     assert np.array_equal(state.bound, bound)
 
 
-@pytest.mark.parametrize("dense_terms, block, parallel", [(300, 1024, False), (40, 97, True), (0, 256, False),
+@pytest.mark.parametrize("dense_terms, block, parallel", [(300, 250, False), (40, 97, True), (0, 256, False),
                                                            (100_000, 333, False), (300, 5000, False)])
 def test_all_pairs_equal_the_whole_score_matrix(monkeypatch, dense_terms, block, parallel):
-    texts = corpus_texts(1500)
+    texts = sample_texts()  # 565 real papers (635 texts): blocks of 97 to 333 cut them, one of 5000 takes them whole
     texts += texts[:40]  # exact duplicates: ties at every score, broken by position
     texts += [texts[5]] * 30  # more copies than a row keeps: ties at a row's cut, the earliest copies win
     monkeypatch.setattr(related, "DENSE_TERMS", dense_terms)
@@ -72,7 +62,7 @@ def test_all_pairs_with_few_shared_terms_and_tiny_blocks():
 def test_pair_scores_equal_the_whole_score_matrix(monkeypatch, cells):
     """The update's exact pair scores (:meth:`related._Rows.pair_scores`), with tables of one row, a few rows
     and all rows at a time, against the score matrix; pairs in any order, repeated, both ways round."""
-    texts = corpus_texts(400, start=2000)
+    texts = sample_texts()[100:500]
     counts = [related.terms(t) for t in texts]
     vocabulary = {t: i for i, t in enumerate(sorted({t for c in counts for t in c}))}
     matrix = related.quantized(related.weights(*related.count_matrix(counts, vocabulary), len(vocabulary)))
@@ -91,8 +81,7 @@ def test_related_papers_are_those_of_the_papers_texts_fresh_and_updated():
     state as incremental_related over the texts themselves, computed whole and updated after an edit."""
     from types import SimpleNamespace
 
-    with CORPUS.open(encoding="utf-8") as handle:
-        records = [json.loads(line) for _, line in zip(range(400), handle)]
+    records = sample_records()[:400]
 
     def paper(n: int, r: dict, extra: str = ""):
         return SimpleNamespace(id=f"{n:010x}", title_text=r["title"], rendered=SimpleNamespace(text=r["abstract"] + extra))
@@ -170,8 +159,7 @@ def test_the_state_of_a_site_of_few_papers_is_saved_and_loaded(tmp_path, count):
     back as it was (saving it crashed every cached build of a one-paper list, found by the new-user pass)."""
     from types import SimpleNamespace
 
-    with CORPUS.open(encoding="utf-8") as handle:
-        records = [json.loads(line) for _, line in zip(range(count), handle)]
+    records = sample_records()[:count]
     papers = [SimpleNamespace(id=f"{n:010x}", title_text=r["title"], rendered=SimpleNamespace(text=r["abstract"]))
               for n, r in enumerate(records)]
     lists, state = related.related_papers(papers)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import zipfile
@@ -15,7 +14,8 @@ import pytest
 
 from conftest import build_into
 from linkcheck import all_links, broken_links, internal_links
-from serving import CORPUS, ROOT, copy_seeds, running
+from papers_sample import SAMPLE, sample_records
+from serving import ROOT, copy_seeds, running
 from site_builder.model import urls
 from site_builder.output.feeds import FEED_LIMIT, SITEMAP_LIMIT, sitemap_files
 from site_builder.serve import make_server
@@ -91,14 +91,10 @@ def test_base_url_gives_absolute_urls_only_where_needed(pages_site, seed_site):
 
 
 def test_sitemap_splits_above_50000_urls():
-    """Real slugs from the corpus, five pages each, give more URLs than one sitemap may hold."""
-    slugs = []
-    with CORPUS.open(encoding="utf-8") as corpus:
-        for line in corpus:
-            record = json.loads(line)
-            slugs.append(urls.make_slug(record["title"], "paper"))
-    paths = [urls.paper_path(f"{slug}-{n}") for n in range(5) for slug in slugs]
-    assert len(paths) > SITEMAP_LIMIT
+    """Real slugs from the sample of real papers, enough pages each, give more URLs than one sitemap may hold."""
+    slugs = [urls.make_slug(record["title"], "paper") for record in sample_records()]
+    paths = [urls.paper_path(f"{slug}-{n}") for n in range(SITEMAP_LIMIT // len(slugs) + 1) for slug in slugs]
+    assert SITEMAP_LIMIT < len(paths) < 2 * SITEMAP_LIMIT
     files = sitemap_files(BASE, paths)
     index = ElementTree.fromstring(files["sitemap.xml"])
     assert index.tag == f"{SM}sitemapindex"
@@ -250,7 +246,7 @@ def test_404_page_works_at_any_depth_under_a_sub_path(seed_site, page, tmp_path)
 
 def test_workflow_builds_with_the_readme_command():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    command = re.search(r"```sh\n(python3 -m pip install -e \. && npm ci && python3 build\.py)\n```", readme).group(1)
+    command = re.search(r"```sh\n(bash scripts/venv\.sh && npm ci && \.venv/bin/python build\.py)\n```", readme).group(1)
     workflow = (ROOT / ".github/workflows/pages.yml").read_text(encoding="utf-8")
     assert command + " --base-url" in workflow
     for action in ("actions/configure-pages@", "actions/upload-pages-artifact@", "actions/deploy-pages@"):
@@ -259,12 +255,12 @@ def test_workflow_builds_with_the_readme_command():
 
 
 def test_feeds_hold_the_newest_papers_latest_year_first_then_list_order():
-    """On 400 real corpus papers: each feed has at most FEED_LIMIT entries, the newest ones (latest year first,
-    then the site's display order); every venue feed holds its venue's first papers in display order."""
+    """On 400 real papers (of the sample): each feed has at most FEED_LIMIT entries, the newest ones (latest year
+    first, then the site's display order); every venue feed holds its venue's first papers in display order."""
     from site_builder.corpus import corpus_site, read_corpus
     from site_builder.output.feeds import entry_id, feed_files
 
-    site = corpus_site(read_corpus(sample=400, seed=3))
+    site = corpus_site(read_corpus(SAMPLE, sample=400, seed=3))
     papers = list(site.papers)
     assert len({p.venue.year for p in papers}) > 1 and len(papers) > FEED_LIMIT
     files = feed_files(site, datetime(2026, 1, 1, tzinfo=timezone.utc))
@@ -294,16 +290,15 @@ def test_feeds_hold_the_newest_papers_latest_year_first_then_list_order():
 
 def test_feed_escaping_is_the_standard_librarys_on_every_text_of_the_corpus():
     """feeds.escape/quoteattr stand in for xml.sax.saxutils' (not imported: its module costs every build's
-    start ~10 ms): the same strings for every text field of the real corpus and quoting corner cases."""
+    start ~10 ms): the same strings for every text field of the sample of real papers and quoting corner cases."""
     from xml.sax import saxutils
 
-    from site_builder import corpus
     from site_builder.output import feeds
 
     samples = ['a"b', "a'b", "a'\"b", "x\n\r\t<&>y", "", "'", '"', "&amp;", "]]>"]
-    with open(corpus.DEFAULT_CORPUS, encoding="utf-8") as handle:
-        for line in handle:
-            samples += [value for value in json.loads(line).values() if isinstance(value, str)]
-    assert len(samples) > 30_000
+    for record in sample_records():
+        samples += [value for value in record.values() if isinstance(value, str)]
+        samples += [name for name in record["authors"]]
+    assert len(samples) > 4_000
     assert [feeds.escape(s) for s in samples] == [saxutils.escape(s) for s in samples]
     assert [feeds.quoteattr(s) for s in samples] == [saxutils.quoteattr(s) for s in samples]

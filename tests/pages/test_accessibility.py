@@ -266,7 +266,7 @@ def test_screen_reader_names_of_pager_and_counts(seed_site, seed_records, page):
 
 @pytest.fixture(scope="module")
 def stress_site(tmp_path_factory) -> Path:
-    """The seeds plus the screenshot script's stress list (real corpus papers: the longest
+    """The seeds plus the screenshot script's stress list (real papers of the sample: the longest
     author list, CJK author names) built into a temporary folder."""
     import shutil
     import sys
@@ -276,12 +276,9 @@ def stress_site(tmp_path_factory) -> Path:
     sys.path.insert(0, str(SEEDS.parent / "scripts"))
     import screenshots
 
-    if not screenshots.CORPUS.exists():
-        pytest.skip(f"the corpus of real papers is not here: {screenshots.CORPUS} (set PAPERS_CORPUS)")
     seeds = tmp_path_factory.mktemp("stress") / "seeds"
     shutil.copytree(SEEDS, seeds)
     text = screenshots.stress_list()
-    assert text, f"no stress list from the corpus {screenshots.CORPUS}"
     (seeds / "zz_stress.txt").write_text(text, encoding="utf-8")
     out = seeds.parent / "_site"
     assert build_into(out, seeds=seeds, config=CONFIG) == 0

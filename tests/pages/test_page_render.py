@@ -24,7 +24,8 @@ from site_builder.pages.views import tags_in
 
 sys.path.insert(0, str(ROOT / "bench"))
 
-from lists import CORPUS, load_corpus, write_lists  # noqa: E402
+from lists import load_corpus, write_lists  # noqa: E402
+from papers_sample import SAMPLE  # noqa: E402
 
 
 def stock_environment() -> tuple[jinja2.Environment, callable]:
@@ -67,7 +68,7 @@ def site_pages(seeds: Path, config_path: Path, notes: Path | None, base_url: str
 @pytest.fixture(scope="module")
 def corpus_lists(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("corpus-lists")
-    write_lists(load_corpus(CORPUS, 800), folder / "seeds", folder / "site.toml")
+    write_lists(load_corpus(SAMPLE, 800), folder / "seeds", folder / "site.toml")
     return folder
 
 

@@ -144,8 +144,8 @@ def test_lines_that_are_no_furniture(text):
 
 
 def test_no_title_author_track_or_abstract_line_of_the_corpus_is_furniture():
-    """Conservative: no title, author, keyword line, abstract line or abstract sentence of the corpus's 10k
-    papers reads as furniture."""
+    """Conservative: no title, author, keyword line, abstract line or abstract sentence of the sample's real papers
+    reads as furniture (nor of the full corpus's 10k: scripts/roundtrip_corpus.py writes them all)."""
     hits = []
     with open(CORPUS, encoding="utf-8") as handle:
         for r in map(json.loads, handle):

@@ -9,6 +9,7 @@ import shutil
 import subprocess
 
 from conftest import ROOT, build_into
+from papers_sample import SAMPLE
 from search_helpers import seed_model, site_search_data
 from site_builder.corpus import corpus_site, read_corpus
 from site_builder.search.indexer import build_index, js_sort_key
@@ -74,7 +75,7 @@ def test_same_index_as_lunr_js_builder(seed_site):
 
 
 def test_rankings_agree_with_lunr_js_built_index(seed_site, seed_records):
-    site = corpus_site(read_corpus(sample=300, seed=11))
+    site = corpus_site(read_corpus(SAMPLE, sample=300, seed=11))
     docs = []
     for i, paper in enumerate(site.papers):
         docs.append([str(i), {n: [t for t, k in c.items() for _ in range(k)]

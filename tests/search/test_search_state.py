@@ -18,6 +18,7 @@ from site_builder.incremental import store as store_module
 from site_builder.incremental.digest import code_version
 from site_builder.incremental.store import Store
 from site_builder.search import state as index_state
+from papers_sample import SAMPLE
 from site_builder.corpus import corpus_site, read_corpus
 from site_builder.search.indexer import IndexTables, index_tables
 from site_builder.search.documents import FIELDS, paper_terms, short_ref
@@ -28,9 +29,9 @@ from site_builder.model.urls import SEARCH_INDEX_JS
 
 @lru_cache(maxsize=1)
 def sample_site():
-    """The seed papers followed by 300 real corpus papers (the corpus sample also feeds 'paper added')."""
+    """The seed papers followed by 300 real papers of the sample (the other 50 feed 'paper added')."""
     seeds = seed_model()
-    corpus = corpus_site(read_corpus(sample=350, seed=3))
+    corpus = corpus_site(read_corpus(SAMPLE, sample=350, seed=3))
     return dataclasses.replace(seeds, papers=tuple(seeds.papers) + tuple(corpus.papers[:300])), corpus.papers[300:]
 
 

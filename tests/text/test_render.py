@@ -3,18 +3,16 @@
 from __future__ import annotations
 
 import importlib.util
-import json
 import re
 from pathlib import Path
 
 import pytest
 
-from site_builder.corpus import DEFAULT_CORPUS
+from papers_sample import sample_records
 from site_builder.read.plaintext import read_list
 from site_builder.text.render import RenderedAbstract, render_abstract, render_inline, render_math
 
 ROOT = Path(__file__).resolve().parents[2]
-CORPUS = DEFAULT_CORPUS
 _spec = importlib.util.spec_from_file_location("check_render_corpus", ROOT / "scripts" / "check_render_corpus.py")
 check = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(check)
@@ -225,11 +223,8 @@ def _seed_abstracts() -> list[str]:
     return [e.abstract for p in sorted((ROOT / "seeds").glob("*.txt")) for e in read_list(p).entries]
 
 
-def _corpus_abstracts(limit: int | None = None) -> list[str]:
-    if not CORPUS.exists():
-        pytest.skip("corpus not available")
-    with open(CORPUS, encoding="utf-8") as f:
-        return [json.loads(line).get("abstract") or "" for line in f][:limit]
+def _sample_abstracts() -> list[str]:
+    return [r.get("abstract") or "" for r in sample_records()]
 
 
 def _assert_visible_equals_text(abstracts: list[str]) -> None:
@@ -248,8 +243,10 @@ def test_seeds_visible_text_equals_plain_text():
 
 
 def test_corpus_visible_text_equals_plain_text():
-    """A 2,000-paper sample; scripts/check_render_corpus.py covers the whole corpus."""
-    _assert_visible_equals_text(_corpus_abstracts(2000))
+    """The sample of real papers; scripts/check_render_corpus.py covers the whole corpus."""
+    abstracts = _sample_abstracts()
+    assert len(abstracts) > 500
+    _assert_visible_equals_text(abstracts)
 
 
 def test_visible_text_extraction_of_mathml():
@@ -263,9 +260,7 @@ def test_an_abstract_hard_wrapped_after_hyphens_reads_as_the_unwrapped_one():
     "real- time"; found by the new-user pass)."""
     import textwrap
 
-    with open(CORPUS, encoding="utf-8") as handle:
-        records = [json.loads(line) for _, line in zip(range(600), handle)]
-    abstracts = [r["abstract"] for r in records if re.search(r"\w-\w", r["abstract"] or "")
+    abstracts = [r["abstract"] for r in sample_records() if re.search(r"\w-\w", r["abstract"] or "")
                  and not re.search(r"[$\\\n]", r["abstract"])][:150]
     assert len(abstracts) >= 100
     wrapped_at_hyphen = 0
