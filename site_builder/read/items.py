@@ -523,14 +523,12 @@ def split_overfull(draft: EntryDraft) -> list[EntryDraft]:
 
 @dataclass
 class FileEvidence:
-    """What the whole file says: how often each short line recurs, whether the first header line of entries
-    recurs often (a track column, since titles are unique), and ``shared``: the short lines that head entries
-    with different other header lines (two papers under one line: a track, never a title; the same paper
-    listed twice repeats its other lines too)."""
+    """What the whole file says: how often each short line recurs over different papers (``repeats``, see
+    :func:`_recurring`; a line over two papers is a track, never a title), and whether the first header line of
+    entries recurs often (a track column, since titles are unique)."""
 
     repeats: Counter
     track_column: bool = False
-    shared: frozenset = frozenset()
 
 
 def file_evidence(drafts: list[EntryDraft]) -> FileEvidence:
@@ -540,29 +538,27 @@ def file_evidence(drafts: list[EntryDraft]) -> FileEvidence:
     and the authors), they are short and without colons. A single short line above the authors that never recurs is a
     title more often than a track: tracks recur, titles do not. Raises nothing."""
     heads = [h for h in (header_items(d) for d in drafts) if h and h[0].kind == "short"]
-    repeats = Counter(i.text for d in drafts for i in header_items(d) if i.kind == "short")
-    shared = _shared_lines(drafts, repeats)
+    repeats = _recurring(drafts)
     firsts = [h[0].text for h in heads]
     if len(firsts) < 4:
-        return FileEvidence(repeats, shared=shared)
+        return FileEvidence(repeats)
     rate = sum(repeats[t] >= 2 for t in firsts) / len(firsts)
     median = sorted(len(t) for t in firsts)[len(firsts) // 2]
     colons = sum(":" in t for t in firsts) / len(firsts)
     # three short header lines (track, title, authors) in most entries: one of them is a track, likely the first
     three = sum(sum(i.kind == "short" for i in h) >= 3 for h in heads) >= 0.5 * len(heads)
-    return FileEvidence(repeats, rate >= 0.3 or (three and median <= 45 and colons < 0.1), shared)
+    return FileEvidence(repeats, rate >= 0.3 or (three and median <= 45 and colons < 0.1))
 
 
-def _shared_lines(drafts: list[EntryDraft], repeats: Counter) -> frozenset:
-    """The short header lines that recur over entries whose other short header lines differ
-    (:attr:`FileEvidence.shared`)."""
+def _recurring(drafts: list[EntryDraft]) -> Counter:
+    """How often each short header line recurs (:attr:`FileEvidence.repeats`): in how many entries whose other
+    short header lines differ. The same paper listed twice repeats all its lines, and counts once."""
     others: dict[str, set] = {}
     for draft in drafts:
         texts = [i.text for i in header_items(draft) if i.kind == "short"]
         for text in texts:
-            if repeats[text] >= 2:
-                others.setdefault(text, set()).add(tuple(t for t in texts if t != text))
-    return frozenset(text for text, contexts in others.items() if len(contexts) >= 2)
+            others.setdefault(text, set()).add(tuple(t for t in texts if t != text))
+    return Counter({text: len(contexts) for text, contexts in others.items()})
 
 
 def _role_scores(item: Item, evidence: FileEvidence, first: bool) -> dict[str, float]:
@@ -574,7 +570,7 @@ def _role_scores(item: Item, evidence: FileEvidence, first: bool) -> dict[str, f
     title = title_score(text)
     if evidence.track_column and first and author_score(text) < 2.5:
         track, title = track + 3.0, title - 3.0
-    if text in evidence.shared:
+    if evidence.repeats[text] >= 2:
         title -= 4.0  # one line over papers with different authors or titles: not a title
     return {
         "title": title,

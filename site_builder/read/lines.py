@@ -122,11 +122,13 @@ def furniture(text: str) -> bool:
     words (:data:`FURNITURE_WORDS`, ``Back to top``, ``Show all · Filter · Sort by``, ``收藏 | 分享 |
     下载PDF``), with page words (:data:`PAGE_WORDS`) among them or not, separated by spaces, ``·``, ``|``,
     ``/`` or ``•``, and not a line of page words (:func:`page_words`: those are kept with the paper); or a
-    count or page number of the listing (``共 8 篇``, ``Page 1 of 12 Next »``).
-    Such a line is no title, track, author line or abstract text: the reader drops it with a warning."""
+    count or page number of the listing (``共 8 篇``, ``Page 1 of 12 Next »``); or a line of symbols alone,
+    without a letter or digit (``@@@@ ### ~~~``). Such a line is no title, track, author line or abstract text: the reader drops it with a warning."""
     text = clean(text)
     if not text or len(text) > 60:
         return False
+    if not any(c.isalnum() for c in text):
+        return True  # symbols alone (``@@@@ ### ~~~``, ``* * *``): a separator or a garbled line, never a field
     lower = text.lower()
     if _COUNT_LINE.fullmatch(lower):
         return True

@@ -301,8 +301,9 @@ class ListReader:
                 kept.append(item)
                 continue
             self.quoted.add(item.line)
-            self.warn(item.line, f"line {excerpt(item.text)} left out: page furniture (site navigation, action "
-                                 f"words or a count), not part of a paper")
+            what = "page furniture (site navigation, action words or a count)" if any(map(str.isalnum, item.text)) \
+                else "symbols alone (a separator or a garbled line)"
+            self.warn(item.line, f"line {excerpt(item.text)} left out: {what}, not part of a paper")
         return kept
 
     @staticmethod

@@ -11,7 +11,8 @@ from site_builder.read.plaintext import read_list
 
 LISTS = ROOT / "tests" / "fixtures" / "lists"
 EXPECTED = json.loads((LISTS / "expected.json").read_text(encoding="utf-8"))
-#: The warnings a list gives (``line: warning: …``, without the path), where it gives any.
+#: The warnings a list gives (``line: warning: …``, without the path; ``{path}`` where a warning names the list),
+#: where it gives any.
 WARNINGS = json.loads((LISTS / "warnings.json").read_text(encoding="utf-8"))
 
 
@@ -26,7 +27,8 @@ def test_a_small_list_reads_as_written(name):
             "abstract": e.abstract[:len(want["abstract"])]} for e, want in zip(result.entries, EXPECTED[name])]
     assert got == EXPECTED[name]
     assert len(result.entries) == len(EXPECTED[name])
-    assert [str(d) for d in result.diagnostics] == [f"{LISTS / name}:{w}" for w in WARNINGS.get(name, [])]
+    path = LISTS / name
+    assert [str(d) for d in result.diagnostics] == [f"{path}:{w.format(path=path)}" for w in WARNINGS.get(name, [])]
 
 
 def test_the_small_lists_build_with_every_paper(tmp_path):
