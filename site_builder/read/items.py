@@ -116,7 +116,7 @@ def block_facts(block: list[tuple[int, str]]) -> tuple:
     prose), the labels (``reader.ListReader._labelled``), the compact layout (:func:`is_compact`) and the
     titled one (:func:`titles_first`).
     Two blocks with equal facts weigh the same in those choices (:mod:`site_builder.read.reread`
-    relies on it: keep this in step with those three functions)."""
+    relies on it: keep this in step with those four functions)."""
     first = clean(block[0][1])
     heads = []
     for _, raw in block[:-1][:4]:
