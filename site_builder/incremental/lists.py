@@ -209,7 +209,7 @@ def read_one(item: tuple[str, str | None, int | None, bool, str], full: bool = T
     if folder is not None and key is not None:
         # what is written is this read, before the merge of duplicates across lists changes its lists
         job = _writer(_CACHE, ListResult(result.path, result.heading, list(result.entries), list(result.diagnostics)),
-                      ids_list, work, key, path, code, kept)
+                      ids_list, work, key, path, kept)
         if _DEFER:
             _CACHE.defer(lambda: _report(_CACHE, job()))
         else:
@@ -225,10 +225,10 @@ def _bytes(path: str) -> bytes | None:
         return None
 
 
-def _writer(cache: BuildCache, result: ListResult, ids_list: list, work: list, key: str, path: str, code: str,
+def _writer(cache: BuildCache, result: ListResult, ids_list: list, work: list, key: str, path: str,
             kept: reader_reread.State | None):
-    """The job that writes the cache file and the kept state of one list read (:func:`_store`,
-    :func:`_store_state`); it returns ``(cache file, error)`` when a file could not be written, else None."""
+    """The job that writes the cache file and the kept state of one list read (:func:`_store`, then
+    :meth:`Store.keep <site_builder.incremental.store.Store.keep>` or, with no state, ``discard``); it returns ``(cache file, error)`` when a file could not be written, else None."""
     def job() -> tuple[str, OSError] | None:
         full = [w if w is not None else _recall(cache, e) for e, w in zip(result.entries, work)]
         name = _cache_name(result.path)
@@ -479,10 +479,8 @@ def _cached_read(cache: BuildCache, data: dict, path, venue: str | None, year: i
     name = str(path)
     digest = digests.get(name)
     if digest is None:
-        try:
-            digest = hashlib.sha256(Path(path).read_bytes()).digest()
-        except OSError:
-            digest = None
+        raw = _bytes(name)
+        digest = hashlib.sha256(raw).digest() if raw is not None else None
     fresh = digest is not None and data.get("digest") == file_key(name, venue, year, None, cache.code, explicit, digest)
     if _remember(cache, data) and fresh:
         try:

@@ -106,6 +106,11 @@ def array_of(raw: bytes, dtype: str, shape: tuple[int, ...] | None = None) -> An
     return array if shape is None else array.reshape(shape)
 
 
+def _value(data: dict) -> dict:
+    """The value a cache file's dict holds: the dict without its header fields (:data:`_HEADER`)."""
+    return {field: value for field, value in data.items() if field not in _HEADER}
+
+
 class Store:
     """The files of the cache ``folder`` (None: disabled, nothing is kept) for code version ``code``;
     problems with them become warnings in ``diagnostics`` (as ``<file>:0: warning: …``), never failures."""
@@ -204,9 +209,7 @@ class Store:
         if self.folder is None:
             return None
         data = self.load(self.folder / name)
-        if data is None or data.get("digest") != key:
-            return None
-        return {field: value for field, value in data.items() if field not in _HEADER}
+        return _value(data) if data is not None and data.get("digest") == key else None
 
     def put(self, name: str, key: str, value: dict, warn: bool = True, verify: bool = False) -> OSError | None:
         """Keep ``value`` (a dict of marshal-ready values) as ``name`` for ``key``, for :meth:`get` of a next
@@ -245,7 +248,7 @@ class Store:
         if self.folder is None:
             return None
         data = self.load(self.folder / name)
-        return None if data is None else {field: value for field, value in data.items() if field not in _HEADER}
+        return _value(data) if data is not None else None
 
     def keep(self, name: str, value: dict, warn: bool = True) -> OSError | None:
         """Keep ``value`` (a dict of marshal-ready values) as ``name``: the state a stage updates from one build
