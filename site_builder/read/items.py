@@ -241,6 +241,19 @@ def _authors_line(texts: list[str], i: int) -> bool:
     return len(texts) > i and (author_score(texts[i]) >= 2.5 or name_shape(texts[i]) == 1.0)
 
 
+def _title_here(texts: list[str], i: int, titles: int) -> bool:
+    """Whether ``texts[i]``, under the track lines and ``titles`` title-like lines that open a block, is a
+    title-like header line: the first one a Title Case line, or a line without a full stop above the authors or
+    above a title and the authors (a track of one area, then the title); a second one right above the authors."""
+    text = texts[i]
+    if titles == 1:
+        return _authors_line(texts, i + 1) and (_title_line(text) or _open_end(text))
+    if titles or not (_title_line(text) or _open_end(text)):
+        return False
+    return _title_line(text) or _authors_line(texts, i + 1) or (
+        len(texts) > i + 2 and _open_end(texts[i + 1]) and not is_prose(texts[i + 1]) and _authors_line(texts, i + 2))
+
+
 def _header_prefix(block: list[tuple[int, str]], titled: bool = False) -> int:
     """How many leading lines of a block of several lines are header lines (title, author,
     track or label lines) rather than the first lines of a paragraph wrapped over several lines.
@@ -261,19 +274,13 @@ def _header_prefix(block: list[tuple[int, str]], titled: bool = False) -> int:
     for i, text in enumerate(texts[:4]):
         if not text or is_prose(text):  # (a long line is prose unless it is an author line)
             break
-        above_authors = _authors_line(texts, i + 1)
-        above_title = len(texts) > i + 2 and _open_end(texts[i + 1]) and not is_prose(texts[i + 1]) and \
-            _authors_line(texts, i + 2)
         if len(parse_track(text) or ()) >= 2 and tracks == i:
             strong, tracks = True, tracks + 1
         elif author_score(text) >= 2.5 or len(parse_track(text) or ()) >= 2 or \
                 strip_label(text)[0] in ("title", "authors", "track"):
             strong = True
-        elif i == tracks + titles and (titles == 0 or (titles == 1 and above_authors)) and (
-                _title_line(text) or (_open_end(text) and (above_authors or (titles == 0 and above_title)))
-                or (titled and i == 0 and _title_above(block))):
-            titles += 1  # a title (first, or under the track lines; or a track of one area and the title under it,
-            #              right above the authors), or a line in sentence case right above an author line
+        elif i == tracks + titles and (_title_here(texts, i, titles) or (titled and i == 0 and _title_above(block))):
+            titles += 1
         elif i > 0 and k == i and name_shape(text) == 1.0 and not SENTENCE_END.search(text):
             strong = True  # a single author under a title
         elif i > 0 and k == i and strong and titles == 0 and _title_line(text):
@@ -624,9 +631,10 @@ def _fixed_roles(headers: list[Item]) -> list[str | None]:
     return fixed
 
 
-def _layout(combo: tuple[str, ...]) -> tuple[str, ...]:
-    """The layout of a role tuple: its title, track and authors in their order (what the list-level prior counts)."""
-    return tuple(r for r in combo if r in _CANONICAL)
+def layout_of(roles: Iterable[str]) -> tuple[str, ...]:
+    """The layout of an entry's roles: its title, track and authors, in their order (what the list-level prior
+    of :func:`choose_roles` counts)."""
+    return tuple(r for r in roles if r in _CANONICAL)
 
 
 def scored_roles(headers: list[Item], repeats: FileEvidence, prior: Counter | None, allow_cont: bool
@@ -644,7 +652,7 @@ def scored_roles(headers: list[Item], repeats: FileEvidence, prior: Counter | No
         if prior is not None and total and all(r == "cont" for r in combo):
             score += 2.5 * math.log(0.2)  # a draft read wholly as continuation makes no entry: a mild cost
         elif prior is not None and total:
-            score += 2.5 * math.log((prior[_layout(combo)] + 0.5) / (total + 1))
+            score += 2.5 * math.log((prior[layout_of(combo)] + 0.5) / (total + 1))
         scored.append((score, combo))
     scored.sort(key=lambda s: -s[0])
     return scored
@@ -684,11 +692,6 @@ class ListLayouts:
     sizes: Counter = field(default_factory=Counter)
 
 
-def layout_of(roles: Iterable[str]) -> tuple[str, ...]:
-    """The layout of an entry's roles: its title, track and authors, in their order."""
-    return _layout(tuple(roles))
-
-
 def list_layouts(heads_of: list[list[Item]], repeats: FileEvidence) -> ListLayouts:
     """The layouts of a list's entries (``heads_of``: each entry's :func:`header_items`), decided for the list as
     a whole: the entries whose header lines have the same kinds (e.g. short, track, short) share the layout with
@@ -703,7 +706,7 @@ def list_layouts(heads_of: list[list[Item]], repeats: FileEvidence) -> ListLayou
             continue
         table: dict[tuple, float] = {}
         for score, combo in scored_roles(heads, repeats, None, False):
-            table.setdefault(_layout(combo), score)  # best first: the best score of each layout
+            table.setdefault(layout_of(combo), score)  # best first: the best score of each layout
         tables.setdefault(tuple(i.kind for i in heads), []).append(table)
     for shape, group in tables.items():
         totals: Counter = Counter()
