@@ -42,8 +42,7 @@ class WorkMemo:
         # Values handed over by the list cache, looked up by string, never saved in the memo:
         # one table per memo function (kind → source → encoded value): a lookup by the source string alone
         self._known: dict[str, dict[str, Any]] = {kind: {} for kind in MEMO_FUNCTIONS}
-        self._known_abstracts, self._known_titles, self._known_inline = (
-            self._known["render_abstract"], self._known["derive_title"], self._known["render_inline"])
+        self._known_titles = self._known["derive_title"]
         self._known_items: set[tuple[str, str | None]] = set()
         self._ids: dict[tuple[str, str | None], list] = {}
         if store.folder is not None:
@@ -153,13 +152,7 @@ class WorkMemo:
 
     def render_abstract(self, source: str) -> RenderedAbstract:
         """:func:`render.render_abstract` of ``source``, from the cache when it holds it."""
-        known = self._known_abstracts.get(source)
-        if known is not None:
-            try:
-                return _decode_rendered(known)
-            except (TypeError, ValueError, KeyError, IndexError):
-                pass
-        return self._memo_stored("render_abstract", source)
+        return self._known_value("render_abstract", source)
 
     def derive_title(self, abstract: str) -> str:
         """:func:`titles.derive_title` of ``abstract``, from the cache when it holds it."""
@@ -170,13 +163,18 @@ class WorkMemo:
 
     def render_inline(self, source: str) -> tuple[str, str]:
         """:func:`render.render_inline` of ``source`` as ``(html, text)``, from the cache when it holds it."""
-        known = self._known_inline.get(source)
+        return self._known_value("render_inline", source)
+
+    def _known_value(self, kind: str, source: str):
+        """The value of memo function ``kind`` for ``source``: the list cache's (decoded by the kind's decoder of
+        :data:`MEMO_FUNCTIONS`) when it holds a well-formed one, else :meth:`_memo_stored`."""
+        known = self._known[kind].get(source)
         if known is not None:
             try:
-                return _decode_inline(known)
+                return MEMO_FUNCTIONS[kind][2](known)
             except (TypeError, ValueError, KeyError, IndexError):
                 pass
-        return self._memo_stored("render_inline", source)
+        return self._memo_stored(kind, source)
 
     def save(self) -> None:
         """Write the memo file (when it changed) and the string tables (when they changed) to the store."""
