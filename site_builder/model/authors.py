@@ -21,6 +21,8 @@ from functools import cached_property
 from itertools import accumulate, chain
 from typing import Iterable, Sequence
 
+from pypinyin import lazy_pinyin
+
 from ..incremental import strmemo
 from . import urls
 
@@ -83,15 +85,16 @@ class Author:
         return urls.author_path(self.slug)
 
     @property
-    def sort_key(self) -> tuple[str, str]:
-        """Order of the A–Z index: family name, then the whole name, both folded."""
-        return (author_key(family_name(self.name)), self.key)
+    def sort_key(self) -> tuple[str, str, str]:
+        """Order of the A–Z index: family name, whole name (both folded, pinyin for a name in Chinese
+        characters: :func:`display_facts`), then the key."""
+        return (*display_facts(self.name)[:2], self.key)
 
     @cached_property
     def letter(self) -> str:
         """The A–Z index letter: first letter of the transliterated family name, ``#`` when none
         (filled in by :class:`AuthorIndex`)."""
-        return display_facts(self.name)[1]
+        return display_facts(self.name)[2]
 
     @property
     def venues(self) -> list:
@@ -117,12 +120,51 @@ def name_facts(name: str) -> tuple[str, str]:
     return facts
 
 
-def display_facts(name: str) -> tuple[str, str]:
-    """``(family key, letter)`` of an author whose display name is ``name``: the first part of
-    :attr:`Author.sort_key` and :attr:`Author.letter`."""
-    family = family_name(name)
-    first = urls.make_slug(family, "")[:1].upper()
-    return author_key(family), first if first.isalpha() else "#"
+#: A name written in Chinese characters alone (CJK Unified Ideographs, their extensions and compatibility
+#: forms, with an optional middle dot between parts), family name first: ``张三``, ``欧阳修``.
+HAN_NAME = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f]+"
+                      r"(?:[·・][\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f]+)*")
+#: Two-character family names (the compound surnames of the Hundred Family Surnames, 百家姓, still in use).
+COMPOUND_SURNAMES = frozenset("""欧阳 司马 上官 诸葛 东方 皇甫 尉迟 公孙 慕容 令狐 长孙 宇文 司徒 夏侯 轩辕 端木 独孤
+南宫 西门 百里 呼延 澹台 公冶 太史 申屠 闻人 万俟 钟离 宗政 濮阳 淳于 单于 赫连 东郭 仲孙 鲜于 闾丘 亓官""".split())
+#: Family names read otherwise than the character's commonest reading (as the 百家姓 reads them):
+#: pypinyin gives 曾 "ceng", the name is "Zeng".
+SURNAME_READINGS = {"曾": "zeng", "单": "shan", "解": "xie", "仇": "qiu", "朴": "piao", "查": "zha", "区": "ou",
+                    "盖": "ge", "乐": "yue", "缪": "miao", "覃": "qin", "翟": "zhai", "秘": "bi", "种": "chong",
+                    "重": "chong", "员": "yun", "尉迟": "yu chi", "万俟": "mo qi", "单于": "chan yu", "长孙": "zhang sun",
+                    "薄": "bo", "燕": "yan", "召": "shao", "折": "she", "隗": "wei", "繁": "po", "宓": "fu", "过": "guo"}
+
+
+def han_reading(name: str) -> tuple[str, str] | None:
+    """``(family, whole)`` pinyin of a name written in Chinese characters, family name first, without tones
+    and in lower case, the whole name given name first as the lists write names in Latin letters (``"张三"`` →
+    ``("zhang", "san zhang")``, ``"曾小明"`` → ``("zeng", "xiao ming zeng")``, ``"欧阳修"`` →
+    ``("ou yang", "xiu ou yang")``), or None for any other name (Latin letters, kana, hangul,
+    a space inside). Readings by pypinyin (``lazy_pinyin``, ``Style.NORMAL``), the family name's from
+    :data:`SURNAME_READINGS` where it is read otherwise; a compound surname (:data:`COMPOUND_SURNAMES`) is the
+    family name when the name has a given name after it."""
+    if not HAN_NAME.fullmatch(name):
+        return None
+    cut = 2 if name[:2] in COMPOUND_SURNAMES and len(name) > 2 else 1
+    family = SURNAME_READINGS.get(name[:cut]) or " ".join(lazy_pinyin(name[:cut]))
+    given = " ".join(lazy_pinyin(name[cut:].replace("·", " ").replace("・", " ")))
+    return family, f"{given} {family}".strip()
+
+
+def display_facts(name: str) -> tuple[str, str, str]:
+    """``(family key, whole key, letter)`` of an author whose display name is ``name``: the A–Z index orders
+    authors by family key, then whole key, then :func:`author_key`, and groups them by letter
+    (:attr:`Author.letter`). For a name in Latin (or other) letters, the family key is the
+    :func:`author_key` of :func:`family_name`, the whole key its :func:`author_key`, the letter the first of
+    the transliterated family name (``#`` when none). For a name in Chinese characters, the keys are its
+    pinyin (:func:`han_reading`): ``张三`` is under Z, beside ``San Zhang`` (still another author unless the
+    lists write them alike)."""
+    if reading := han_reading(name):
+        family, whole = reading
+    else:
+        family, whole = author_key(family_name(name)), author_key(name)
+    first = family[:1].upper() if reading else urls.make_slug(family_name(name), "")[:1].upper()
+    return family, whole, first if first.isascii() and first.isalpha() else "#"
 
 
 class AuthorIndex:
@@ -176,11 +218,11 @@ class AuthorIndex:
                 name = next(iter(spellings))
             else:
                 name = min(spellings.items(), key=lambda kv: (-kv[1], kv[0]))[0]
-            family, letter = display_facts(name)
+            family, whole, letter = display_facts(name)
             fields = author.__dict__
             fields["name"] = name
             fields["letter"] = letter
-            order.append(((family, author.key), author))
+            order.append(((family, whole, author.key), author))
         order.sort(key=lambda pair: pair[0])
         self._by_key = by_key
         self._numbers: dict[str, list[int]] | None = numbers

@@ -29,7 +29,7 @@ from site_builder.model import authors as authors_module
 from site_builder.model import bibtex, urls
 from site_builder.output import papersjson
 from site_builder.incremental import store as store_module
-from site_builder.model.authors import AuthorIndex, author_key, cached_index, clean_name, family_name
+from site_builder.model.authors import AuthorIndex, author_key, cached_index, clean_name, display_facts, family_name
 from site_builder.incremental.cache import BuildCache
 from site_builder.config import load_config
 from site_builder.pipeline import build
@@ -64,7 +64,7 @@ def corpus_papers() -> list[P]:
 def plain_author_index(papers) -> list[tuple]:
     """The author index as defined (README, authors.py): one author per key, display name the most frequent
     spelling (ties: the first sorted), slugs in key order with -2, -3 … for taken ones, sorted by
-    (key of the family name of the display name, key)."""
+    (family key, whole key of the display name, key)."""
     by_key: dict[str, dict] = {}
     for paper in papers:
         seen = set()
@@ -88,8 +88,8 @@ def plain_author_index(papers) -> list[tuple]:
     rows = []
     for key, a in by_key.items():
         name = min(a["spellings"].items(), key=lambda kv: (-kv[1], kv[0]))[0]
-        first = urls.make_slug(family_name(name), "")[:1].upper()
-        rows.append(((author_key(family_name(name)), key), key, a["slug"], name, first if first.isalpha() else "#",
+        family, whole, letter = display_facts(name)  # the order and letter of a name: tests/model/test_authors.py
+        rows.append(((family, whole, key), key, a["slug"], name, letter,
                      sorted(a["spellings"].items()), [id(p) for p in a["papers"]]))
     return [row[1:] for row in sorted(rows, key=lambda row: row[0])]
 
