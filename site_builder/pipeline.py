@@ -15,6 +15,7 @@ import jinja2
 from .incremental import lists as listcache, unchanged
 from .model import urls
 from . import parallel
+from .output.abstracts import write_abstract_files
 from .output.bibfiles import write_bib_files
 from .output.papersjson import write_papers_json
 from .incremental.cache import BuildCache, CacheChanges
@@ -266,6 +267,7 @@ def write_site(site: Site, output: Output, library: Library | None = None, updat
         def other_files() -> None:  # beside the page workers (its time is in the "pages" stage then)
             cache.run_deferred()  # an edited list's cache files (see listcache.read_lists)
             write_bib_files(site, library, output, cache)
+            write_abstract_files(site, output, cache)
             write_papers_json(site, output, cache)
             output.write_text(".nojekyll", "")
             copy_assets(output)

@@ -33,6 +33,7 @@ KEYWORDS = "keywords/index.html"
 STARS = "stars.html"
 SITE_BIB = "papers.bib"
 STARS_JS = "assets/stars.js"
+ABSTRACTS_JS = "assets/abstracts.js"
 
 #: Names the site's own files take; no slug may take one of them.
 RESERVED = frozenset({"index", "search", "papers", "venues", "tracks", "assets", "search-index", "404", "sitemap",
@@ -117,6 +118,26 @@ def tag_path(tag_slug: str) -> str:
 def keyword_path(keyword_slug: str) -> str:
     """Path of the page of one keyword given by the lists: ``keywords/<keyword-slug>.html``."""
     return f"keywords/{keyword_slug}.html"
+
+
+#: Papers an abstracts file holds at most, on average: a venue's papers are split by the first hex digits of
+#: their ids (:func:`abstracts_digits`), so a paper's file never changes when papers are added or removed.
+ABSTRACTS_PER_FILE = 64
+
+
+def abstracts_digits(venue_size: int) -> int:
+    """How many leading hex digits of a paper id name its abstracts file in a venue of ``venue_size`` papers:
+    1 up to 1,024 papers (16 files of at most ~64), 2 up to 16,384, else 3."""
+    digits = 1
+    while 16 ** digits * ABSTRACTS_PER_FILE < venue_size and digits < 3:
+        digits += 1
+    return digits
+
+
+def abstracts_path(venue_slug: str, paper_id: str, venue_size: int) -> str:
+    """Path of the file holding a paper's abstract for list pages (``assets/abstracts.js`` loads it on first
+    use): ``venues/<venue-slug>/abstracts/<first hex digits of the id>.js``."""
+    return f"venues/{venue_slug}/abstracts/{paper_id[:abstracts_digits(venue_size)]}.js"
 
 
 def venue_bib_path(venue_slug: str) -> str:

@@ -18,6 +18,7 @@ only when what its items show changes (not, e.g., with an abstract).
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -58,6 +59,7 @@ class Item:
     status: str
     rating: int | None
     tags: tuple[TermLink, ...]
+    abstracts: str = ""  # the file holding its abstract for list pages (urls.abstracts_path)
 
 
 @dataclass(frozen=True)
@@ -170,6 +172,7 @@ class Views:
         self.library = library
         self._items: dict[str, Item] = {}
         self._terms: dict[int, TermLink] = {}
+        self._venue_sizes: Counter | None = None
 
     def term(self, term) -> TermLink:
         """The link of a :class:`~site_builder.model.library.Term` (one object per term)."""
@@ -191,8 +194,15 @@ class Views:
             item = self._items[paper.id] = Item(
                 paper.id, paper.path, paper.title_html, paper.title_text, paper.title_derived, tuple(authors),
                 paper.et_al, paper.venue, paper.track, note is not None, (note.status or "") if note else "",
-                note.rating if note else None, tuple(self.term(t) for t in library.tags_of(paper)))
+                note.rating if note else None, tuple(self.term(t) for t in library.tags_of(paper)),
+                self.abstracts_path(paper))
         return item
+
+    def abstracts_path(self, paper: Paper) -> str:
+        """The path of the file holding ``paper``'s abstract for list pages (:func:`urls.abstracts_path`)."""
+        if self._venue_sizes is None:
+            self._venue_sizes = Counter(p.venue for p in self.site.papers)
+        return urls.abstracts_path(paper.venue.slug, paper.id, self._venue_sizes[paper.venue])
 
     def items(self, papers) -> tuple[Item, ...]:
         """The items of ``papers``, in order."""

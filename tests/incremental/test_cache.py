@@ -331,9 +331,10 @@ def test_an_edit_rebuilt_with_reused_pages_gives_the_bytes_of_a_build_without_ca
     if marker:
         assert any(marker.encode() in after[p] for p in changed)
     if edit == "template":
-        # Every page rendered again (only papers.json, the index, the venues' .bib files and the feeds, which
-        # no template makes, can be reused).
-        assert report.reused <= 3 + len(list(site.glob("venues/*/papers.bib"))) + len(list(site.rglob("feed.xml")))
+        # Every page rendered again (only papers.json, the index, the venues' .bib files, the abstracts files
+        # and the feeds, which no template makes, can be reused).
+        assert report.reused <= 3 + len(list(site.glob("venues/*/papers.bib"))) + len(list(site.rglob("feed.xml"))) \
+            + len(list(site.glob("venues/*/abstracts/*.js")))
         assert not any(taken)  # nor any item taken from the previous build (other templates)
     elif edit == "abstract":
         assert len([html for html in taken if html is not None]) > 10  # the venue page's other items

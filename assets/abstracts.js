@@ -1,0 +1,70 @@
+/* Abstracts in place on list pages (venue, track, author, tag and keyword pages). Each paper item has a
+   <details class="abstract-toggle" data-abstracts="…/abstracts/<digits>.js">: on first opening, the file
+   holding its abstract (a classic script calling siteAbstracts({id: html}), so it loads from file:// too)
+   is added once, and the abstract's HTML, made by the site builder's renderer exactly as on the paper's
+   page, replaces the link that readers without JavaScript follow. "Show all abstracts" opens every item;
+   the choice is remembered per site (localStorage, under a key named after the site's root, as stars.js). */
+(function () {
+  "use strict";
+  var script = document.currentScript;
+  var root = new URL(script.getAttribute("data-site-root") || "index.html", window.location.href);
+  var KEY = "reading-list:v1:" + root.pathname.replace(/[^\/]*$/, "") + ":abstracts";
+  var abstracts = {};
+  var loading = {};
+
+  function fill(details) {
+    var item = details.closest("[data-paper-id]");
+    var html = item && abstracts[item.getAttribute("data-paper-id")];
+    if (html === undefined || details.hasAttribute("data-filled")) return;
+    details.querySelector(".abstract-body").innerHTML = html;  // the builder's own rendering, not list text
+    details.setAttribute("data-filled", "");
+  }
+
+  window.siteAbstracts = function (map) {
+    Object.keys(map).forEach(function (id) { abstracts[id] = map[id]; });
+  };
+
+  function load(details) {
+    var src = details.getAttribute("data-abstracts");
+    if (!loading[src]) {
+      loading[src] = [];
+      var tag = document.createElement("script");
+      tag.src = src;
+      tag.onload = function () { loading[src].forEach(fill); loading[src] = []; };
+      document.head.appendChild(tag);
+    }
+    loading[src].push(details);
+    fill(details);
+  }
+
+  var all = Array.prototype.slice.call(document.querySelectorAll("details.abstract-toggle"));
+  if (!all.length) return;
+  all.forEach(function (details) {
+    details.addEventListener("toggle", function () { if (details.open) load(details); });
+  });
+
+  function remembered() {
+    try { return window.localStorage.getItem(KEY) === "open"; } catch (e) { return false; }
+  }
+  function remember(open) {
+    try { if (open) window.localStorage.setItem(KEY, "open"); else window.localStorage.removeItem(KEY); } catch (e) { /* private mode */ }
+  }
+
+  var button = document.createElement("button");
+  button.type = "button";
+  button.className = "show-abstracts";
+  function show(open) {
+    button.setAttribute("aria-pressed", open ? "true" : "false");
+    button.textContent = open ? "Hide all abstracts" : "Show all abstracts";
+    all.forEach(function (details) { details.open = open; });
+  }
+  button.addEventListener("click", function () {
+    var open = button.getAttribute("aria-pressed") !== "true";
+    remember(open);
+    show(open);
+  });
+  var list = document.querySelector(".paper-list");
+  var anchor = list.closest("section") || list;
+  anchor.parentNode.insertBefore(button, anchor);
+  show(remembered());
+})();
