@@ -3,6 +3,12 @@
    the tag pages list the same papers. */
 (function () {
   "use strict";
+  /* Page words in the site's language: assets/strings.js (written by the build for a site in another
+     language than English) gives window.SITE_STRINGS; "%(name)s" places are filled from values. */
+  function _(text, values) {
+    var out = (window.SITE_STRINGS || {})[text] || text;
+    return out.replace(/%\((\w+)\)s/g, function (m, name) { return values && name in values ? values[name] : m; });
+  }
   var form = document.querySelector("form[data-list-filter]");
   if (!form) return;
   var items = document.querySelectorAll(".paper-item[data-paper-id]");
@@ -18,7 +24,7 @@
     Array.prototype.forEach.call(document.querySelectorAll(".track-group"), function (group) {
       group.hidden = !group.querySelector(".paper-item:not([hidden])");
     });
-    count.textContent = status || tag ? shown + " of " + items.length + " papers" : "";
+    count.textContent = status || tag ? _("Papers shown: %(shown)s of %(total)s", {shown: shown, total: items.length}) : "";
   }
   form.addEventListener("change", apply);
   form.addEventListener("submit", function (e) { e.preventDefault(); });

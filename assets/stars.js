@@ -5,6 +5,12 @@
    and an <a download> link, which also works from file://. */
 (function () {
   "use strict";
+  /* Page words in the site's language: assets/strings.js (written by the build for a site in another
+     language than English) gives window.SITE_STRINGS; "%(name)s" places are filled from values. */
+  function _(text, values) {
+    var out = (window.SITE_STRINGS || {})[text] || text;
+    return out.replace(/%\((\w+)\)s/g, function (m, name) { return values && name in values ? values[name] : m; });
+  }
   var script = document.currentScript;
   var root = new URL(script.getAttribute("data-site-root") || "index.html", window.location.href);
   var KEY = "reading-list:v1:" + root.pathname.replace(/[^\/]*$/, "");
@@ -44,9 +50,9 @@
       var state = load();
       var starred = !!state.starred[paper.id], isRead = !!state.read[paper.id];
       star.setAttribute("aria-pressed", String(starred));
-      star.textContent = starred ? "★ Starred" : "☆ Star";
+      star.textContent = starred ? _("★ Starred") : _("☆ Star");
       read.setAttribute("aria-pressed", String(isRead));
-      read.textContent = isRead ? "✓ Read" : "Mark read";
+      read.textContent = isRead ? _("✓ Read") : _("Mark read");
     };
     star.addEventListener("click", function () {
       var state = load();
@@ -69,7 +75,7 @@
   Array.prototype.forEach.call(document.querySelectorAll("button[data-copy-target]"), function (button) {
     var target = document.getElementById(button.getAttribute("data-copy-target"));
     var status = button.parentNode.querySelector(".copy-status");
-    function done(ok) { if (status) status.textContent = ok ? "Copied." : "Select the text and copy it."; }
+    function done(ok) { if (status) status.textContent = ok ? _("Copied.") : _("Select the text and copy it."); }
     function fallback(text) {
       var area = el("textarea");
       area.value = text;
@@ -114,8 +120,8 @@
     var state = load();
     var papers = starredPapers(state);
     items.textContent = "";
-    status.textContent = papers.length ? papers.length + " starred paper" + (papers.length === 1 ? "" : "s")
-      : "No starred papers yet: use ☆ Star on a paper's page.";
+    status.textContent = papers.length ? _("Starred papers: %(num)s", {num: papers.length})
+      : _("No starred papers yet: use ☆ Star on a paper's page.");
     document.getElementById("export-bibtex").disabled = !papers.length;
     document.getElementById("export-markdown").disabled = !papers.length;
     papers.forEach(function (p) {
@@ -127,9 +133,9 @@
       if (state.read[p.id]) item.appendChild(el("span", "status-badge status-read", "read"));
       var meta = authorsText(p);
       item.appendChild(el("div", "meta", (meta ? meta + " · " : "") + p.venue));
-      var remove = el("button", "unstar-button", "Remove");
+      var remove = el("button", "unstar-button", _("Remove"));
       remove.type = "button";
-      remove.setAttribute("aria-label", "Remove " + p.title + " from my list");
+      remove.setAttribute("aria-label", _("Remove %(title)s from my list", {title: p.title}));
       remove.addEventListener("click", function () {
         var s = load();
         delete s.starred[p.id];

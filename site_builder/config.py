@@ -25,9 +25,10 @@ from pathlib import Path
 from typing import Callable
 from urllib.parse import urlsplit
 
+from . import i18n
 from .diagnostics import Diagnostic
 
-TOP_KEYS = ("title", "description", "base_url", "default", "lists")
+TOP_KEYS = ("title", "description", "base_url", "language", "default", "lists")
 LIST_KEYS = ("venue", "year")
 
 
@@ -57,6 +58,7 @@ class SiteConfig:
     title: str = "Paper Reading List"
     description: str = ""
     base_url: str = ""
+    language: str = i18n.DEFAULT_LANGUAGE  # the page words' language, a BCP 47 tag with a catalog (i18n.languages)
     default: ListDefaults = ListDefaults()
     lists: dict[str, ListDefaults] = field(default_factory=dict)
     source: str = ""  # the config file's path, for diagnostics
@@ -195,8 +197,14 @@ def load_config(path: Path | None) -> SiteConfig:
     if problem:
         raise ConfigError(f"{path}:{_key_line(lines, 'base_url', ())}: error: base_url {base_url!r}: {problem}",
                           located=True)
+    language = _string(data, "language", path, lines, i18n.DEFAULT_LANGUAGE)
+    if language not in (known := i18n.languages()):
+        where = i18n.catalog_path(language).relative_to(i18n.LOCALE_DIR.parent) if _tag(language) else "locale/"
+        raise ConfigError(f"{path}:{_key_line(lines, 'language', ())}: error: language {language!r} has no catalog "
+                          f"{where} (known: {', '.join(known)}; README, Languages, says how to add one)", located=True)
     return SiteConfig(
         title=_string(data, "title", path, lines, SiteConfig.title),
+        language=language,
         description=_string(data, "description", path, lines, ""),
         base_url=normalise_base_url(base_url),
         default=_defaults(data.get("default", {}), "[default]", at(("default",))),
@@ -204,6 +212,15 @@ def load_config(path: Path | None) -> SiteConfig:
         source=str(path),
         list_lines={name: _table_line(lines, ("lists", name)) for name in lists},
     )
+
+
+def _tag(language: str) -> bool:
+    """Whether Babel knows the language tag ``language`` (``zh-CN``; not ``klingon``)."""
+    try:
+        i18n.locale_name(language)
+    except (ValueError, TypeError):
+        return False
+    return True
 
 
 def _table_line(lines: list[str], keys: tuple[str, ...]) -> int:

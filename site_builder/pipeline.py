@@ -22,6 +22,7 @@ from .incremental.cache import BuildCache, CacheChanges
 from .incremental.memo import paper_work
 from .incremental.outputs import files_not_as_recorded, read_manifest
 from .incremental.digest import code_version
+from . import i18n
 from .config import SiteConfig, toml_error_location
 from .diagnostics import Diagnostics
 from .output.feeds import DateError, build_time, rfc3339
@@ -256,7 +257,7 @@ def write_site(site: Site, output: Output, library: Library | None = None, updat
     index = index if index is not None else IndexRun(site, output, cache)
     background = None
     try:
-        env = make_environment(TEMPLATES)
+        env = make_environment(TEMPLATES, site.config.language)
         env.bytecode_cache = template_bytecode(cache)
         if library is None:
             _import_library()
@@ -271,6 +272,8 @@ def write_site(site: Site, output: Output, library: Library | None = None, updat
             write_papers_json(site, output, cache)
             output.write_text(".nojekyll", "")
             copy_assets(output)
+            if site.config.language != i18n.DEFAULT_LANGUAGE:  # the browser scripts' words (i18n.script_strings)
+                output.write_text(urls.STRINGS_JS, i18n.script_strings(site.config.language))
             write_hosting_files(env, site, output, updated or datetime.fromtimestamp(0, tz=timezone.utc),
                                 [planned.path for planned in outline], cache)
 

@@ -27,7 +27,7 @@ LIBRARIES = ("jinja2", "markdown-it-py", "mdit-py-plugins", "python-slugify", "t
 def code_version() -> str:
     """Hex SHA-256 over everything but the lists that shapes the output.
 
-    Covers ``site_builder/**/*.py``, ``templates/**``, ``assets/**``,
+    Covers ``site_builder/**/*.py``, ``templates/**``, ``assets/**``, ``locale/**`` (the page words),
     ``package-lock.json``, the versions of :data:`LIBRARIES` and the Python
     version. Computed once per process.
     """
@@ -37,7 +37,7 @@ def code_version() -> str:
             h.update(f"{name} {metadata.version(name)}\0".encode())
         except metadata.PackageNotFoundError:
             h.update(f"{name} -\0".encode())
-    roots = [PACKAGE, PROJECT / "templates", PROJECT / "assets"]
+    roots = [PACKAGE, PROJECT / "templates", PROJECT / "assets", PROJECT / "locale"]
     files = [p for root in roots if root.is_dir() for p in root.rglob("*")
              if p.is_file() and "__pycache__" not in p.parts]
     files += [p for p in (PROJECT / "package-lock.json",) if p.is_file()]

@@ -25,10 +25,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
+from ..i18n import N_
 from ..diagnostics import Diagnostics
 from ..text.render import render_abstract
 
-STATUSES = ("to-read", "reading", "read")
+STATUSES = (N_("to-read"), N_("reading"), N_("read"))  # page words too: the templates translate them
 KEYS = ("paper", "status", "tags", "rating")
 _STATUS_ALIASES = {"toread": "to-read", "to read": "to-read", "to_read": "to-read", "unread": "to-read"}
 

@@ -34,6 +34,7 @@ STARS = "stars.html"
 SITE_BIB = "papers.bib"
 STARS_JS = "assets/stars.js"
 ABSTRACTS_JS = "assets/abstracts.js"
+STRINGS_JS = "assets/strings.js"  # written by the build for a site in another language than English
 
 #: Names the site's own files take; no slug may take one of them.
 RESERVED = frozenset({"index", "search", "papers", "venues", "tracks", "assets", "search-index", "404", "sitemap",

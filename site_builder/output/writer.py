@@ -25,6 +25,7 @@ from typing import Callable
 import jinja2
 from markupsafe import Markup
 
+from .. import i18n
 from ..model import urls
 from ..pages.plan import Page
 from ..pages.views import tags_in
@@ -49,8 +50,9 @@ def template_location(exc: BaseException) -> str:
     return f"{frames[-1].filename}:{frames[-1].lineno}"
 
 
-def make_environment(templates: Path) -> jinja2.Environment:
-    """A Jinja2 environment over ``templates`` with autoescaping and strict undefined.
+def make_environment(templates: Path, language: str = i18n.DEFAULT_LANGUAGE) -> jinja2.Environment:
+    """A Jinja2 environment over ``templates`` with autoescaping and strict undefined, its page words in
+    ``language`` (Jinja2's i18n extension, new style, with :func:`i18n.translations`; global ``language``).
 
     Globals: ``link(target)`` (the URL of site-root relative ``target`` from the
     page being rendered), ``paper_item(item, show_track=True)`` (see :meth:`PageFolder.paper_item`),
@@ -67,14 +69,20 @@ def make_environment(templates: Path) -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
         auto_reload=False,  # one build: templates do not change while it runs (saves a stat per template and page)
+        extensions=["jinja2.ext.i18n"],
     )
+    env.policies["ext.i18n.trimmed"] = True  # {% trans %} blocks: white space trimmed, as babel.cfg extracts them
+    words = i18n.translations(language)
+    env.install_gettext_translations(words, newstyle=True)  # type: ignore[attr-defined]
+    env.globals["language"] = language
     env.globals["link"] = jinja2.pass_context(lambda ctx, target: relative_link(ctx["page"].path, target))
     env.globals["paper_item"] = jinja2.pass_context(
         lambda ctx, item, show_track=True: page_folder(env, ctx["page"].path, ctx["config"]).paper_item(item, show_track))
     env.globals["chrome"] = jinja2.pass_context(Chrome(env))
     env.globals["tags_in"] = tags_in
     env.globals["urls"] = urls
-    env.filters["count"] = count_noun
+    env.filters["count"] = lambda items, noun: count_noun(items, noun, words, language)
+    env.filters["number"] = lambda n: i18n.format_number(n, language)
     env.page_folders = {}  # type: ignore[attr-defined]  # (folder, id(config)) -> PageFolder, see page_folder
     return env
 
@@ -230,11 +238,22 @@ def relative_link(page_path: str, target: str) -> str:
     return folder_link(page_path.rpartition("/")[0])(target)
 
 
-def count_noun(items, noun: str) -> str:
-    """``"1 paper"``, ``"2 papers"``: the number of ``items`` (a sized collection or an int) and the
-    noun, with an ``s`` unless it is one."""
+#: The counted nouns of the templates' ``count`` filter: (singular, plural) messages, ``%(num)s`` the number.
+COUNTED = {
+    "paper": lambda words, n: words.ngettext("%(num)s paper", "%(num)s papers", n),
+    "venue": lambda words, n: words.ngettext("%(num)s venue", "%(num)s venues", n),
+    "track": lambda words, n: words.ngettext("%(num)s track", "%(num)s tracks", n),
+    "author": lambda words, n: words.ngettext("%(num)s author", "%(num)s authors", n),
+}
+
+
+def count_noun(items, noun: str, words=None, language: str = i18n.DEFAULT_LANGUAGE) -> str:
+    """``"1 paper"``, ``"2 papers"``, ``"12,345 papers"``: the number of ``items`` (a sized collection or an
+    int) and the noun (one of :data:`COUNTED`), in ``language`` through ``words`` (gettext translations;
+    default English). Raises ``KeyError`` for another noun."""
     n = items if isinstance(items, int) else len(items)
-    return f"{n} {noun}{'' if n == 1 else 's'}"
+    message = COUNTED[noun](words or i18n.translations(i18n.DEFAULT_LANGUAGE), n)
+    return message % {"num": i18n.format_number(n, language)}
 
 
 def default_mode(mode: int) -> int:

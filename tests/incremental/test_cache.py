@@ -267,7 +267,7 @@ def edit_note(seeds: Path, notes: Path, templates: Path) -> str:
 
 
 def edit_template(seeds: Path, notes: Path, templates: Path) -> str:
-    _replace(templates / "_chrome.html", "All venues</a>", "All the venues</a>")  # base.html's footer
+    _replace(templates / "_chrome.html", "{{ _(\"All venues\") }}</a>", "All the venues</a>")  # base.html's footer
     return "All the venues"
 
 

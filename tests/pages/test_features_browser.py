@@ -67,7 +67,7 @@ def test_star_read_and_my_list_exports(page, base, records, notes_site):
     page.wait_for_selector("#my-list-items li")
     items = page.locator("#my-list-items li")
     assert items.count() == 2
-    assert page.locator("#my-list-status").inner_text().startswith("2 starred")
+    assert page.locator("#my-list-status").inner_text() == "Starred papers: 2"
     hrefs = [items.nth(i).locator("a").get_attribute("href") for i in range(2)]
     assert hrefs == [first["url"], second["url"]]
     assert items.nth(0).locator(".status-read").count() == 1 and items.nth(1).locator(".status-read").count() == 0
@@ -124,7 +124,7 @@ def test_status_and_tag_filter_on_a_venue_page(page, base, records):
     page.select_option("form[data-list-filter] select[name=status]", "")
     page.select_option("form[data-list-filter] select[name=tag]", "theory")
     assert visible() == sorted(["2bb1acffdb", "65d9a6db4e"])
-    assert page.locator(".filter-count").inner_text() == f"2 of {len(everything)} papers"
+    assert page.locator(".filter-count").inner_text() == f"Papers shown: 2 of {len(everything)}"
     page.select_option("form[data-list-filter] select[name=status]", "to-read")
     assert visible() == []
     page.select_option("form[data-list-filter] select[name=tag]", "")

@@ -26,6 +26,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from lists import load_corpus, write_lists  # noqa: E402
 from papers_sample import SAMPLE  # noqa: E402
+from site_builder import i18n  # noqa: E402
 
 
 def stock_environment() -> tuple[jinja2.Environment, callable]:
@@ -33,8 +34,10 @@ def stock_environment() -> tuple[jinja2.Environment, callable]:
     returns the environment and its render(page, common) function."""
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True,
                              undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
-                             keep_trailing_newline=True)
+                             keep_trailing_newline=True, extensions=["jinja2.ext.i18n"])
     assert env.context_class is jinja2.runtime.Context
+    env.policies["ext.i18n.trimmed"] = True
+    env.install_gettext_translations(i18n.translations(i18n.DEFAULT_LANGUAGE), newstyle=True)
 
     def macros(link, page):
         return env.get_template("_macros.html").make_module({"page": page, "link": link})
@@ -47,6 +50,7 @@ def stock_environment() -> tuple[jinja2.Environment, callable]:
     env.globals["tags_in"] = tags_in
     env.globals["urls"] = urls
     env.filters["count"] = writer.count_noun
+    env.filters["number"] = lambda n: i18n.format_number(n, i18n.DEFAULT_LANGUAGE)
 
     def render(page, common) -> str:
         def link(target):
