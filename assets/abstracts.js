@@ -1,5 +1,6 @@
 /* Abstracts in place on list pages (venue, track, author, tag and keyword pages). Each paper item has a
-   <details class="abstract-toggle" data-abstracts="…/abstracts/<digits>.js">: on first opening, the file
+   <details class="abstract-toggle" data-abstracts="<venue-slug>/<digits>">: on first opening, the file
+   venues/<venue-slug>/abstracts/<digits>.js
    holding its abstract (a classic script calling siteAbstracts({id: html}), so it loads from file:// too)
    is added once, and the abstract's HTML, made by the site builder's renderer exactly as on the paper's
    page, replaces the link that readers without JavaScript follow. "Show all abstracts" opens every item;
@@ -22,7 +23,10 @@
     var item = details.closest("[data-paper-id]");
     var html = item && abstracts[item.getAttribute("data-paper-id")];
     if (html === undefined || details.hasAttribute("data-filled")) return;
-    details.querySelector(".abstract-body").innerHTML = html;  // the builder's own rendering, not list text
+    var body = document.createElement("div");
+    body.className = "abstract-body";
+    body.innerHTML = html;  // the builder's own rendering of the abstract (as on the paper's page), not list text
+    details.replaceChild(body, details.querySelector("a"));
     details.setAttribute("data-filled", "");
   }
 
@@ -31,7 +35,8 @@
   };
 
   function load(details) {
-    var src = details.getAttribute("data-abstracts");
+    var ref = details.getAttribute("data-abstracts").split("/");  // <venue-slug>/<digits> (urls.abstracts_ref)
+    var src = new URL("venues/" + ref[0] + "/abstracts/" + ref[1] + ".js", root).href;
     if (!loading[src]) {
       loading[src] = [];
       var tag = document.createElement("script");

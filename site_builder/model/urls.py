@@ -135,10 +135,17 @@ def abstracts_digits(venue_size: int) -> int:
     return digits
 
 
-def abstracts_path(venue_slug: str, paper_id: str, venue_size: int) -> str:
-    """Path of the file holding a paper's abstract for list pages (``assets/abstracts.js`` loads it on first
-    use): ``venues/<venue-slug>/abstracts/<first hex digits of the id>.js``."""
-    return f"venues/{venue_slug}/abstracts/{paper_id[:abstracts_digits(venue_size)]}.js"
+def abstracts_ref(venue_slug: str, paper_id: str, venue_size: int) -> str:
+    """What a list item names its abstracts file by, ``<venue-slug>/<first hex digits of the id>`` (short: a
+    list page names one per item; ``assets/abstracts.js`` makes the file's path of it, :func:`abstracts_path`)."""
+    return f"{venue_slug}/{paper_id[:abstracts_digits(venue_size)]}"
+
+
+def abstracts_path(ref: str) -> str:
+    """Path of the file holding the abstracts of :func:`abstracts_ref` ``ref`` for list pages (loaded on first
+    use): ``venues/<venue-slug>/abstracts/<first hex digits of the ids>.js``."""
+    venue_slug, digits = ref.rsplit("/", 1)
+    return f"venues/{venue_slug}/abstracts/{digits}.js"
 
 
 def venue_bib_path(venue_slug: str) -> str:

@@ -3,7 +3,7 @@ when a reader opens the paper's "Abstract" disclosure on a venue, track, author,
 
 One copy of every abstract for all list pages (a page of 2,000 papers does not carry 2,000 abstracts, and
 a paper listed on five pages is stored once): a venue's papers are split into files by the first hex digits
-of their ids (:func:`~site_builder.model.urls.abstracts_path`), so a paper stays in its file when papers are
+of their ids (:func:`~site_builder.model.urls.abstracts_ref`, :func:`~site_builder.model.urls.abstracts_path`), so a paper stays in its file when papers are
 added. A file is a classic script, ``siteAbstracts({"<id>": "<abstract HTML>", …});``, so it loads from
 ``file://`` as over HTTP. Each file is keyed by the fingerprints of its papers and kept when unchanged
 (:meth:`~site_builder.incremental.outputs.OutputRecord.reuse`), as the ``.bib`` files are.
@@ -24,7 +24,8 @@ def abstract_files(site) -> dict[str, list]:
     sizes = Counter(paper.venue for paper in site.papers)
     files: dict[str, list] = {}
     for paper in site.papers:
-        files.setdefault(urls.abstracts_path(paper.venue.slug, paper.id, sizes[paper.venue]), []).append(paper)
+        ref = urls.abstracts_ref(paper.venue.slug, paper.id, sizes[paper.venue])
+        files.setdefault(urls.abstracts_path(ref), []).append(paper)
     return files
 
 

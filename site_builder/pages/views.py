@@ -59,7 +59,7 @@ class Item:
     status: str
     rating: int | None
     tags: tuple[TermLink, ...]
-    abstracts: str = ""  # the file holding its abstract for list pages (urls.abstracts_path)
+    abstracts: str = ""  # names the file holding its abstract for list pages (urls.abstracts_ref)
 
 
 @dataclass(frozen=True)
@@ -195,14 +195,14 @@ class Views:
                 paper.id, paper.path, paper.title_html, paper.title_text, paper.title_derived, tuple(authors),
                 paper.et_al, paper.venue, paper.track, note is not None, (note.status or "") if note else "",
                 note.rating if note else None, tuple(self.term(t) for t in library.tags_of(paper)),
-                self.abstracts_path(paper))
+                self.abstracts_ref(paper))
         return item
 
-    def abstracts_path(self, paper: Paper) -> str:
-        """The path of the file holding ``paper``'s abstract for list pages (:func:`urls.abstracts_path`)."""
+    def abstracts_ref(self, paper: Paper) -> str:
+        """What names the file holding ``paper``'s abstract for list pages (:func:`urls.abstracts_ref`)."""
         if self._venue_sizes is None:
             self._venue_sizes = Counter(p.venue for p in self.site.papers)
-        return urls.abstracts_path(paper.venue.slug, paper.id, self._venue_sizes[paper.venue])
+        return urls.abstracts_ref(paper.venue.slug, paper.id, self._venue_sizes[paper.venue])
 
     def items(self, papers) -> tuple[Item, ...]:
         """The items of ``papers``, in order."""
