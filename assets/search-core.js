@@ -243,10 +243,18 @@
     return false;
   }
 
-  /* The texts of a result record that an index field covers. */
-  function recordTexts(doc, field) {
-    var all = { title: doc.title, authors: (doc.authors || []).join(", "), track: doc.track, abstract: doc.abstract };
-    return (field ? [all[field]] : [all.title, all.authors, all.track, all.abstract]).filter(Boolean);
+  /* The phraseWords of each text of a result record an index field covers (all fields: field null);
+     made once per record object (records are made once by SearchTransport.records). */
+  var RECORD_WORDS = typeof WeakMap === "function" ? new WeakMap() : null;
+  function recordWords(doc, field) {
+    var all = RECORD_WORDS && RECORD_WORDS.get(doc);
+    if (!all) {
+      all = {};
+      var texts = { title: doc.title, authors: (doc.authors || []).join(", "), track: doc.track, abstract: doc.abstract };
+      Object.keys(texts).forEach(function (f) { all[f] = texts[f] ? phraseWords(String(texts[f])) : []; });
+      if (RECORD_WORDS && typeof doc === "object") RECORD_WORDS.set(doc, all);
+    }
+    return field ? [all[field] || []] : [all.title, all.authors, all.track, all.abstract];
   }
 
   /* Does the record doc hold item's phrase word next to word (in item's field when it names one)?
@@ -255,7 +263,7 @@
     if (!item.phrase || !doc) return true;
     var phrase = phraseWords(item.phrase.join(" "));
     if (!phrase.length) return true;
-    return recordTexts(doc, item.field).some(function (text) { return holdsPhrase(phraseWords(text), phrase); });
+    return recordWords(doc, item.field).some(function (words) { return holdsPhrase(words, phrase); });
   }
 
   function itemMatched(item, matched, doc) {

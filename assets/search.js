@@ -24,6 +24,8 @@
   var results = document.getElementById("search-results");
   var status = document.getElementById("search-status");
   var facetBox = document.getElementById("search-facets");
+  var narrow = document.getElementById("search-narrow");
+  var narrowLabel = narrow.querySelector("summary");
   var pager = document.getElementById("search-pages");
   var header = document.getElementById("site-search");
   var index = window.SearchTransport.load(lunr, data);
@@ -183,8 +185,8 @@
       check.value = v;
       label.htmlFor = check.id;
       label.appendChild(check);
-      label.appendChild(document.createTextNode(" " + v + " "));
-      label.appendChild(el("span", "count", "(" + (counts[f.key].get(v) || 0) + ")"));
+      var text = label.appendChild(el("span", "facet-text", v + " "));
+      text.appendChild(el("span", "count", "(" + (counts[f.key].get(v) || 0) + ")"));
       li.appendChild(label);
       ul.appendChild(li);
     });
@@ -209,7 +211,9 @@
         if (group) facetBox.appendChild(group);
       });
     }
-    facetBox.hidden = !facetBox.firstChild;
+    narrow.hidden = !facetBox.firstChild;
+    var chosen = facets.reduce(function (n, f) { return n + state.sel[f.key].length; }, 0);
+    narrowLabel.textContent = "Narrow the results" + (chosen ? " (" + chosen + " chosen)" : "");
     var again = focused && document.getElementById(focused);
     if (again) again.focus();
   }
@@ -339,6 +343,9 @@
 
   input.value = state.q;
   sortSelect.value = state.sort;
+  /* On a narrow screen the facets start folded (unless the URL chose some), so the results come first. */
+  if (window.matchMedia && window.matchMedia("(max-width: 40rem)").matches &&
+      !facets.some(function (f) { return state.sel[f.key].length; })) narrow.open = false;
   if (header) header.value = input.value;
   show();
 
