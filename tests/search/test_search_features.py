@@ -308,3 +308,38 @@ def test_axe_on_search_with_facets_pages_and_on_an_open_type_ahead(seed_site, no
     assert page.locator("#site-search-popup").is_visible()
     results = axe.run(page)
     assert results.violations_count == 0, results.generate_report()
+
+
+def tab_to(page, selector: str, limit: int = 60) -> None:
+    """Press Tab until the focused element matches ``selector`` (at most ``limit`` times)."""
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        if page.evaluate("s => document.activeElement && document.activeElement.matches(s)", selector):
+            return
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+def test_keyboard_only_from_the_box_to_a_facet_a_result_page_and_back(base, page):
+    """Only keys: "/" to the box, Tab to a year's box and Space, Tab to "Next" and Enter, then Enter on a result."""
+    open_search(page, base("search.html?q=model"))
+    page.keyboard.press("/")
+    assert page.evaluate("document.activeElement.id") == "search-input"
+    tab_to(page, "#search-facets input[data-facet=year]")
+    year = page.evaluate("document.activeElement.value")
+    page.keyboard.press("Space")
+    page.wait_for_function("y => location.search.indexOf('year=' + y) >= 0", arg=year)
+    in_year = page_run(page, "model", {"year": year})
+    assert all(r["year"] == int(year) for r in in_year)
+    assert hrefs(page) == [r["url"] for r in in_year][:20]
+    if len(in_year) > 20:
+        tab_to(page, "#search-pages a[data-page='2']")
+        page.keyboard.press("Enter")
+        page.wait_for_function("document.querySelector('#search-results').start === 21")
+        assert hrefs(page) == [r["url"] for r in in_year][20:40]  # the focus is on the page's first result
+    else:
+        tab_to(page, "#search-results a.result-title")
+    target = page.evaluate("document.activeElement.getAttribute('href')")
+    assert target in [r["url"] for r in in_year]
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    assert page.url == base(target)
