@@ -226,6 +226,25 @@ def test_exclusions_phrases_and_or_select_what_they_say(seed_site):
     assert refs["-model"] == [] and found["-model"]["excludedOnly"]
 
 
+def test_a_phrase_with_a_field_is_checked_in_that_field(seed_site):
+    """``title:"a b"`` finds a title's two neighbouring words; ``abstract:"a b"`` only where the abstract has them."""
+    data = site_search_data(seed_site)
+    docs = data["docs"]
+
+    def next_to(pair: str) -> str:
+        return r"\W+".join(map(re.escape, pair.split()))
+
+    candidates = [(r, m) for r, d in docs.items() for m in re.findall(r"[A-Za-z]{5,} [A-Za-z]{5,}", d["title"])]
+    ref, pair = next((r, m) for r, m in candidates if not re.search(next_to(m), docs[r]["abstract"], re.I))
+    queries = [f'title:"{pair}"', f'abstract:"{pair}"', f'"{pair}"']
+    found = node_json("search_queries.js", {"indexes": [data["index"]], "queries": queries, "docs": [docs]})[0]
+    title, abstract, anywhere = ([r[0] for r in f["results"]] for f in found)
+    assert ref in title and ref in anywhere and ref not in abstract  # the pair is in its title, not its abstract
+    assert set(title) == {r for r in anywhere if re.search(next_to(pair), docs[r]["title"], re.I)}
+    assert set(abstract) == {r for r in anywhere if re.search(next_to(pair), docs[r]["abstract"], re.I)}
+    assert set(title) | set(abstract) <= set(anywhere)
+
+
 def test_snippet_shows_the_sentences_that_match(seed_site):
     """``SearchCore.snippet`` on the seeds' records: the passage is a part of the abstract of at most 300
     characters, holds a query word whenever the abstract does, and is the abstract's start when nothing matches."""
