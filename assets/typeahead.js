@@ -20,7 +20,7 @@
   var me = document.currentScript;
   var assets = me && me.src ? me.src.replace(/[^\/]*$/, "") : "assets/";
   var root = assets.replace(/assets\/$/, "");
-  var loading = null, engine = null, active = -1, shown = [], timer = null;
+  var loading = null, engine = null, styled = false, active = -1, timer = null;
 
   function addScript(src) {
     return new Promise(function (resolve, reject) {
@@ -52,7 +52,8 @@
     if (!window.SEARCH_DATA) need.push(root + "search-index.js");
     if (!window.SearchTransport) need.push(assets + "search-transport.js");
     if (!window.SearchCore) need.push(assets + "search-core.js");
-    loading = Promise.all(need.map(addScript).concat([addStyle(assets + "typeahead.css")])).then(function () {
+    var style = addStyle(assets + "typeahead.css").then(function () { styled = true; loadingNote(); });
+    loading = Promise.all(need.map(addScript).concat([style])).then(function () {
       var data = window.SEARCH_DATA;
       engine = { lunr: window.lunr, index: window.SearchTransport.load(window.lunr, data),
                  record: window.SearchTransport.records(data), core: window.SearchCore };
@@ -114,7 +115,6 @@
     timer = null;
     var q = input.value;
     list.textContent = "";
-    shown = [];
     active = -1;
     input.removeAttribute("aria-activedescendant");
     if (!q.trim() || !engine) { open(false); if (live) live.textContent = ""; return; }
@@ -139,19 +139,32 @@
     if (live) live.textContent = n ? n + " paper" + (n === 1 ? "" : "s") + " found, ↓ to choose" : "No papers found";
   }
 
+  /* While the search files load (a second or two for 10,000 papers), the list says so. */
+  function loadingNote() {
+    if (engine || !styled || !input.value.trim() || list.children.length || document.activeElement !== input) return;
+    var li = el("li", "ta-note", "Loading the search…");
+    li.id = "site-search-loading";
+    li.setAttribute("role", "option");
+    li.setAttribute("aria-disabled", "true");
+    li.setAttribute("aria-selected", "false");
+    list.appendChild(li);
+    open(true);
+  }
+
   function schedule() {
+    loadingNote();
     load().then(function () { if (!timer) timer = window.setTimeout(render, 0); }, function () {});
   }
 
   function go(i) {
     var li = list.children[i];
-    if (li) window.location.href = li.getAttribute("data-href");
+    if (li && li.getAttribute("data-href")) window.location.href = li.getAttribute("data-href");
   }
 
   input.addEventListener("focus", function () { load(); if (input.value.trim() && popup.hidden) schedule(); });
   input.addEventListener("input", schedule);
   input.addEventListener("keydown", function (e) {
-    var n = list.children.length;
+    var n = engine ? list.children.length : 0;
     if (e.key === "ArrowDown" || e.key === "ArrowUp") {
       e.preventDefault();
       if (popup.hidden) { if (input.value.trim()) schedule(); return; }
@@ -159,7 +172,7 @@
       if (e.key === "ArrowDown") setActive(active + 1 >= n ? 0 : active + 1);
       else setActive(active <= 0 ? n - 1 : active - 1);
     } else if (e.key === "Enter") {
-      if (!popup.hidden && active >= 0) { e.preventDefault(); go(active); }
+      if (!popup.hidden && active >= 0 && engine) { e.preventDefault(); go(active); }
     } else if (e.key === "Escape") {
       if (!popup.hidden) { e.preventDefault(); open(false); }
       else if (input.value) { e.preventDefault(); input.value = ""; }
@@ -171,7 +184,7 @@
   list.addEventListener("mousedown", function (e) { e.preventDefault(); });  /* the box keeps the focus */
   list.addEventListener("click", function (e) {
     var li = e.target.closest ? e.target.closest("[role=option]") : null;
-    if (li) window.location.href = li.getAttribute("data-href");
+    if (li && li.getAttribute("data-href")) window.location.href = li.getAttribute("data-href");
   });
   document.addEventListener("keydown", function (e) {
     if (e.key !== "/" || e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
