@@ -7,8 +7,10 @@
 
    Query syntax: words separated by spaces; every word must match (a title, author, track or
    abstract word starting with it, from 3 characters on); `title:word`, `author:name`,
-   `abstract:word`, `track:word` restrict a word to one field. Results whose title matches more
-   of the words come first, then lunr's BM25 score. */
+   `abstract:word`, `track:word` restrict a word to one field; `-word` excludes the papers it matches;
+   `"two words"` must match the words next to each other (checked against the result record's text,
+   lunr has no positions); `a OR b` matches either. Anything else is searched as words. Results whose
+   title matches more of the words come first, then lunr's BM25 score. */
 (function (root, factory) {
   "use strict";
   if (typeof module === "object" && module.exports) module.exports = factory();
@@ -40,6 +42,7 @@
   var CJK_RUN = new RegExp("[" + CJK_CLASS + "]+", "gu");
   var CJK_CHAR = new RegExp("^[" + CJK_CLASS + "]$", "u");
   var HAS_CJK = new RegExp("[" + CJK_CLASS + "]", "u");
+  var CJK_SPLIT = new RegExp("([" + CJK_CLASS + "]+)", "u");
   var COMPOUND = new RegExp("[\\p{L}\\p{N}]+(?:[" + CONN + "][\\p{L}\\p{N}]+)*", "gu");
   var CONNECTOR = new RegExp("[" + CONN + "]", "u");
   var DIGIT_CUT = /(?<=\P{Nd})(?=\p{Nd})/u;
@@ -133,21 +136,54 @@
     return n >= PREFIX_MIN || (n === 1 && CJK_CHAR.test(token));
   }
 
-  /* The typed query as groups: [{word, field (index field or null), reqs}], words that yield no term dropped. */
-  function parseQuery(query) {
-    var groups = [];
-    String(query == null ? "" : query).split(/\s+/).forEach(function (word) {
-      if (!word) return;
-      var field = null, m = /^([A-Za-z]+):(.*)$/.exec(word);
-      if (m && Object.prototype.hasOwnProperty.call(FIELD_NAMES, m[1].toLowerCase())) {
-        field = FIELD_NAMES[m[1].toLowerCase()];
-        word = m[2];
-      }
-      var reqs = queryAlternatives(word);
-      if (reqs.length) groups.push({ word: word, field: field, reqs: reqs });
-    });
-    return groups;
+  /* One token of a query: an optional "-", an optional known field name and ":", then a quoted phrase
+     (its closing quote optional) or a word (possibly empty). Matches at any non-space position. */
+  var TOKEN = new RegExp("(-?)(?:(" + Object.keys(FIELD_NAMES).join("|") + "):)?(?:\"([^\"]*)\"?|(\\S*))", "iy");
+
+  /* One typed word as a group {word, field, reqs}, or null when it yields no term. */
+  function wordGroup(word, field) {
+    var reqs = queryAlternatives(word);
+    return reqs.length ? { word: word, field: field, reqs: reqs } : null;
   }
+
+  /* The query's items in typed order: {neg, or (joined to the previous by OR), field, groups, phrase
+     (the words of a quoted phrase of two or more words, stop words too, else null)}; items that yield no term dropped. */
+  function queryItems(query) {
+    var s = String(query == null ? "" : query), at = 0, items = [], or = false;
+    while (at < s.length) {
+      if (/\s/.test(s[at])) { at++; continue; }
+      TOKEN.lastIndex = at;
+      var m = TOKEN.exec(s);
+      at = TOKEN.lastIndex > at ? TOKEN.lastIndex : at + 1;
+      if (!m) continue;
+      if (!m[1] && !m[2] && m[4] === "OR") { or = items.length > 0; continue; }
+      var field = m[2] ? FIELD_NAMES[m[2].toLowerCase()] : null;
+      var words = m[3] !== undefined ? m[3].split(/\s+/).filter(Boolean) : [m[4]];
+      var groups = words.map(function (w) { return wordGroup(w, field); }).filter(Boolean);
+      if (groups.length) {
+        items.push({ neg: m[1] === "-", or: or && m[1] !== "-", field: field, groups: groups,
+                     phrase: m[3] !== undefined && words.length > 1 ? words : null });
+      }
+      or = false;
+    }
+    return items;
+  }
+
+  /* The typed query parsed: {clauses: [[item...]...] (every clause must match, through one of its items),
+     excluded: [item...] (none may match), groups: the groups of the clauses' items}. Never throws:
+     what is not syntax is searched as words. */
+  function parseSearch(query) {
+    var clauses = [], excluded = [], groups = [];
+    queryItems(query).forEach(function (item) {
+      if (item.neg) { excluded.push(item); return; }
+      if (item.or && clauses.length) clauses[clauses.length - 1].push(item); else clauses.push([item]);
+      groups.push.apply(groups, item.groups);
+    });
+    return { clauses: clauses, excluded: excluded, groups: groups };
+  }
+
+  /* The groups of the words that must match (or may, in an OR): [{word, field (index field or null), reqs}]. */
+  function parseQuery(query) { return parseSearch(query).groups; }
 
   function groupTerms(group) {
     var seen = Object.create(null), out = [];
@@ -182,43 +218,142 @@
     });
   }
 
-  /* Search a loaded lunr index: every group must match. Returns {groups, results: [{ref, score,
-     titleGroups, terms}]}, results sorted by title matches then score. Never throws on any query. */
-  function search(lunr, index, query) {
-    var groups = parseQuery(query);
-    if (!groups.length) return { groups: groups, results: [] };
-    var added = Object.create(null);
-    var hits = index.query(function (q) {
-      groups.forEach(function (g) {
-        groupTerms(g).forEach(function (t) {
-          var key = t + "\u0000" + (g.field || "");
-          if (added[key]) return;
-          added[key] = true;
-          var exact = { usePipeline: false, boost: 10 };
-          if (g.field) exact.fields = [g.field];
-          q.term(t, exact);
-          if (isPrefixToken(t)) {
-            var wild = { usePipeline: false, boost: 1, wildcard: lunr.Query.wildcard.TRAILING };
-            if (g.field) wild.fields = [g.field];
-            q.term(t, wild);
-          }
-        });
+  /* The words of text for phrase checks: letter/digit runs, normalised and stemmed (stop words kept),
+     each CJK character a word of its own. */
+  function phraseWords(text) {
+    var out = [];
+    (normalise(text).match(/[\p{L}\p{N}]+/gu) || []).forEach(function (run) {
+      run.split(CJK_SPLIT).forEach(function (part, i) {
+        if (!part) return;
+        if (i % 2) out.push.apply(out, codePoints(part)); else out.push(stem(part));
       });
     });
-    var results = [];
-    hits.forEach(function (hit) {
-      var matched = Object.create(null), meta = hit.matchData.metadata;
-      Object.keys(meta).forEach(function (m) {
-        matched[m] = Object.create(null);
-        Object.keys(meta[m]).forEach(function (f) { matched[m][f] = true; });
+    return out;
+  }
+
+  /* Does words hold phrase (both phraseWords) as consecutive words? The phrase's last word may be the
+     start of a word (from PREFIX_MIN characters on), as a typed word is. */
+  function holdsPhrase(words, phrase) {
+    var n = phrase.length, last = phrase[n - 1], prefix = isPrefixToken(last);
+    for (var i = 0; i + n <= words.length; i++) {
+      var k = 0;
+      while (k < n - 1 && words[i + k] === phrase[k]) k++;
+      if (k === n - 1 && (words[i + k] === last || (prefix && words[i + k].lastIndexOf(last, 0) === 0))) return true;
+    }
+    return false;
+  }
+
+  /* The phraseWords of each text of a result record an index field covers (all fields: field null);
+     made once per record object (records are made once by SearchTransport.records). */
+  var RECORD_WORDS = typeof WeakMap === "function" ? new WeakMap() : null;
+  function recordWords(doc, field) {
+    var all = RECORD_WORDS && RECORD_WORDS.get(doc);
+    if (!all) {
+      all = {};
+      var texts = { title: doc.title, authors: (doc.authors || []).join(", "), track: doc.track, abstract: doc.abstract };
+      Object.keys(texts).forEach(function (f) { all[f] = texts[f] ? phraseWords(String(texts[f])) : []; });
+      if (RECORD_WORDS && typeof doc === "object") RECORD_WORDS.set(doc, all);
+    }
+    return field ? [all[field] || []] : [all.title, all.authors, all.track, all.abstract];
+  }
+
+  /* Does the record doc hold item's phrase word next to word (in item's field when it names one)?
+     True when there is no record to check against. */
+  function phraseMatched(item, doc) {
+    if (!item.phrase || !doc) return true;
+    var phrase = phraseWords(item.phrase.join(" "));
+    if (!phrase.length) return true;
+    return recordWords(doc, item.field).some(function (words) { return holdsPhrase(words, phrase); });
+  }
+
+  function itemMatched(item, matched, doc) {
+    return item.groups.every(function (g) { return groupMatched(g, matched, null); }) && phraseMatched(item, doc);
+  }
+
+  /* Add the terms of groups to the lunr query q: each exactly (boost 10) and, from PREFIX_MIN characters
+     on, as a prefix (boost 1), in the group's field or all; presence: a lunr.Query.presence or undefined. */
+  function addTerms(lunr, q, groups, presence, added) {
+    groups.forEach(function (g) {
+      groupTerms(g).forEach(function (t) {
+        var key = t + "\u0000" + (g.field || "") + "\u0000" + (presence || "");
+        if (added[key]) return;
+        added[key] = true;
+        var exact = { usePipeline: false, boost: 10 };
+        if (presence) exact.presence = presence;
+        if (g.field) exact.fields = [g.field];
+        q.term(t, exact);
+        if (isPrefixToken(t)) {
+          var wild = { usePipeline: false, boost: 1, wildcard: lunr.Query.wildcard.TRAILING };
+          if (presence) wild.presence = presence;
+          if (g.field) wild.fields = [g.field];
+          q.term(t, wild);
+        }
       });
-      if (!groups.every(function (g) { return groupMatched(g, matched, null); })) return;
+    });
+  }
+
+  /* An excluded item lunr can exclude by itself: one word yielding one term. */
+  function singleTerm(item) {
+    var reqs = item.groups[0].reqs;
+    return !item.phrase && item.groups.length === 1 && reqs.length === 1 && reqs[0].length === 1 && reqs[0][0].length === 1;
+  }
+
+  /* {term: {field: true}} of a lunr result. */
+  function matchedTerms(hit) {
+    var matched = Object.create(null), meta = hit.matchData.metadata;
+    Object.keys(meta).forEach(function (m) {
+      matched[m] = Object.create(null);
+      Object.keys(meta[m]).forEach(function (f) { matched[m][f] = true; });
+    });
+    return matched;
+  }
+
+  /* {ref: true} of the documents some of items (excluded words lunr cannot exclude alone) match. */
+  function excludedRefs(lunr, index, items, record) {
+    var out = Object.create(null), added = Object.create(null);
+    if (!items.length) return out;
+    index.query(function (q) {
+      items.forEach(function (item) { addTerms(lunr, q, item.groups, undefined, added); });
+    }).forEach(function (hit) {
+      var matched = matchedTerms(hit), doc = null, got = false;
+      var get = function () { if (!got) { got = true; doc = record ? record(hit.ref) : null; } return doc; };
+      if (items.some(function (item) { return itemMatched(item, matched, item.phrase ? get() : null); })) out[hit.ref] = true;
+    });
+    return out;
+  }
+
+  /* Search a loaded lunr index. Every clause must match through one of its items (an item: all its words;
+     a phrase: its words next to each other in the record, record(ref) giving it; without record phrases
+     match as words); excluded items must not: one-term ones through lunr's PROHIBITED presence, the others
+     checked after a second query. Returns {groups, excludedOnly (the query holds exclusions alone),
+     results: [{ref, score, titleGroups, terms}]}, results sorted by title matches then score.
+     Never throws on any query. */
+  function search(lunr, index, query, record) {
+    var parsed = parseSearch(query), groups = parsed.groups;
+    var out = { groups: groups, excludedOnly: !parsed.clauses.length && parsed.excluded.length > 0, results: [] };
+    if (!parsed.clauses.length) return out;
+    var alone = parsed.excluded.filter(singleTerm), others = parsed.excluded.filter(function (i) { return !singleTerm(i); });
+    var added = Object.create(null);
+    var hits = index.query(function (q) {
+      addTerms(lunr, q, groups, undefined, added);
+      alone.forEach(function (item) { addTerms(lunr, q, item.groups, lunr.Query.presence.PROHIBITED, added); });
+    });
+    var dropped = excludedRefs(lunr, index, others, record);
+    var results = out.results;
+    hits.forEach(function (hit) {
+      if (dropped[hit.ref]) return;
+      var matched = matchedTerms(hit), doc = null, got = false;
+      var get = function () { if (!got) { got = true; doc = record ? record(hit.ref) : null; } return doc; };
+      var ok = parsed.clauses.every(function (clause) {
+        return clause.some(function (item) { return itemMatched(item, matched, item.phrase ? get() : null); });
+      });
+      if (!ok) return;
       var titleGroups = groups.filter(function (g) { return groupMatched(g, matched, ["title"]); }).length;
       results.push({ ref: hit.ref, score: hit.score, titleGroups: titleGroups, terms: Object.keys(matched) });
     });
     results.forEach(function (r, i) { r.order = i; });
     results.sort(function (a, b) { return (b.titleGroups - a.titleGroups) || (b.score - a.score) || (a.order - b.order); });
-    return { groups: groups, results: results };
+    return out;
   }
 
   var EDGE = /^([^\p{L}\p{N}]*)([\s\S]*?)([^\p{L}\p{N}]*)$/u;
@@ -279,10 +414,80 @@
     return out;
   }
 
+  /* [start, end) of each sentence of text (white space collapsed): it ends after . ! ? before a space or
+     the end, or after 。！？. */
+  function sentences(text) {
+    var out = [], start = 0;
+    for (var i = 0; i < text.length; i++) {
+      var c = text[i];
+      if ("\u3002\uff01\uff1f".indexOf(c) >= 0 || (".!?".indexOf(c) >= 0 && (i + 1 === text.length || text[i + 1] === " "))) {
+        var end = i + 1;
+        while (end < text.length && text[end] === " ") end++;
+        out.push([start, end]);
+        start = end;
+        i = end - 1;
+      }
+    }
+    if (start < text.length) out.push([start, text.length]);
+    return out;
+  }
+
+  /* The indexes (into groups) of the groups some word of text matches (as highlight marks them). */
+  function groupsIn(text, groups) {
+    var out = [];
+    groups.forEach(function (g, i) {
+      if (highlight(text, [g]).some(function (piece) { return piece[1]; })) out.push(i);
+    });
+    return out;
+  }
+
+  /* text[from..to) cut to at most limit characters at words, from a little before offset `at` (a match). */
+  function cutAround(text, from, to, at, limit) {
+    if (to - from <= limit) return [from, to];
+    var start = Math.max(from, Math.min(at - Math.floor(limit / 4), to - limit));
+    if (start > from) {
+      var space = text.indexOf(" ", start);
+      start = space >= 0 && space < at ? space + 1 : start;
+    }
+    var end = Math.min(to, start + limit);
+    if (end < to) {
+      var back = text.lastIndexOf(" ", end);
+      if (back > start + limit / 2) end = back;
+    }
+    return [start, end];
+  }
+
+  /* The passage of text (a record's abstract) to show for a query's groups: the sentence, or two next to
+     each other, that holds the most of the groups (fewest sentences, then the first, on a tie), at most
+     limit characters (cut around its first match); the start of text when no group matches it.
+     "… " before and " …" after mark a cut. */
+  function snippet(text, groups, limit) {
+    text = String(text == null ? "" : text);
+    limit = limit || 300;
+    var spans = sentences(text), found = spans.map(function (sp) { return groupsIn(text.slice(sp[0], sp[1]), groups); });
+    var best = null;
+    spans.forEach(function (sp, i) {
+      var one = found[i].length, two = i + 1 < spans.length && spans[i + 1][1] - sp[0] <= limit ?
+        found[i].concat(found[i + 1].filter(function (g) { return found[i].indexOf(g) < 0; })).length : 0;
+      if (one && (!best || one > best.n)) best = { n: one, span: [sp[0], sp[1]] };
+      if (two > Math.max(one, found[i + 1] ? found[i + 1].length : 0) && (!best || two > best.n)) best = { n: two, span: [sp[0], spans[i + 1][1]] };
+    });
+    var span;
+    if (!best) span = cutAround(text, 0, text.length, 0, limit);
+    else {
+      var part = text.slice(best.span[0], best.span[1]), offset = 0, pieces = highlight(part, groups);
+      for (var k = 0; k < pieces.length && !pieces[k][1]; k++) offset += pieces[k][0].length;
+      span = cutAround(text, best.span[0], best.span[1], best.span[0] + offset, limit);
+    }
+    var out = text.slice(span[0], span[1]).trim();
+    return (span[0] > 0 ? "\u2026 " : "") + out + (span[1] < text.length ? " \u2026" : "");
+  }
+
   return {
     CJK_RANGES: CJK_RANGES, CONNECTORS: CONNECTORS, STOP_WORDS: STOP_WORDS, PREFIX_MIN: PREFIX_MIN,
     FIELD_NAMES: FIELD_NAMES, normalise: normalise, stem: stem, indexTokens: indexTokens,
     queryAlternatives: queryAlternatives, isPrefixToken: isPrefixToken, parseQuery: parseQuery,
-    search: search, highlight: highlight
+    parseSearch: parseSearch, phraseWords: phraseWords, search: search, highlight: highlight,
+    sentences: sentences, snippet: snippet
   };
 });

@@ -206,7 +206,7 @@
              invertedIndex: r.terms.map(function (term, t) { return [term, r.posting(t, fresh)]; }), pipeline: [] };
   }
 
-  /* The result records of data: a function ref → {id, title, url, authors, venue, track, snippet}
+  /* The result records of data: a function ref → {id, title, url, authors, venue, year, track, abstract}
      (undefined for an unknown ref), parsing each record when first asked for. */
   function records(data) {
     var lines = null, number = null, made = new Map();

@@ -1,22 +1,55 @@
 /* The search page: window.SEARCH_DATA (search-index.js), made into a lunr.js index by
    SearchTransport (search-transport.js) and queried through SearchCore (search-core.js). Works from
    file:// and under any sub-path: result URLs are relative to the site root, where search.html lives.
-   Data is inserted as text (textContent), never as HTML. The query and filters live in the URL
-   (search.html?q=…&venue=…&track=…). */
+   Data is inserted as text (textContent), never as HTML.
+
+   The whole search lives in the URL: search.html?q=…&venue=…&year=…&track=…&status=…&tag=…&sort=year&page=2
+   (a facet may be given several times: its values are alternatives; different facets must all hold).
+   Facets count the current results: a value's count is how many results it would show with the other
+   facets' choices kept. Results are shown PER_PAGE at a time. */
 (function () {
   "use strict";
-  var MAX_SHOWN = 50;
+  /* Page words in the site's language: assets/strings.js (written by the build for a site in another
+     language than English) gives window.SITE_STRINGS; "%(name)s" places are filled from values. */
+  function _(text, values) {
+    var out = (window.SITE_STRINGS || {})[text] || text;
+    return out.replace(/%\((\w+)\)s/g, function (m, name) { return values && name in values ? values[name] : m; });
+  }
+  var PER_PAGE = 20;
+  var SHORT_FACET = 8;
+  var STATUS_ORDER = ["to-read", "reading", "read"];
+  var STATUS_LABEL = { "to-read": _("to-read"), "reading": _("reading"), "read": _("read") };
+  var FACETS = [
+    { key: "venue", label: _("Venue") }, { key: "year", label: _("Year") }, { key: "track", label: _("Track") },
+    { key: "status", label: _("Reading status"), notes: true }, { key: "tag", label: _("Tag"), notes: true }
+  ];
   var data = window.SEARCH_DATA;
   var core = window.SearchCore;
   var form = document.getElementById("search-page-form");
   var input = document.getElementById("search-input");
-  var venueSelect = document.getElementById("filter-venue");
-  var trackSelect = document.getElementById("filter-track");
+  var sortSelect = document.getElementById("search-sort");
   var results = document.getElementById("search-results");
   var status = document.getElementById("search-status");
+  var facetBox = document.getElementById("search-facets");
+  var narrow = document.getElementById("search-narrow");
+  var narrowLabel = narrow.querySelector("summary");
+  var pager = document.getElementById("search-pages");
   var header = document.getElementById("site-search");
   var index = window.SearchTransport.load(lunr, data);
   var record = window.SearchTransport.records(data);
+  var notes = readNotes();
+  var facets = FACETS.filter(function (f) { return !f.notes || Object.keys(notes).length > 0; });
+  var expanded = Object.create(null);   /* facet key → its long list shown whole */
+  var facetIds = Object.create(null);   /* facet key → Map(value → element id), stable across renders */
+  var state = readState(window.location.search);
+
+  function readNotes() {
+    var out = Object.create(null), node = document.getElementById("search-notes");
+    try {
+      JSON.parse(node ? node.textContent : "[]").forEach(function (n) { out[n[0]] = { status: n[1], tags: n[2] || [] }; });
+    } catch (e) { /* no notes */ }
+    return out;
+  }
 
   function el(tag, cls, text) {
     var node = document.createElement(tag);
@@ -34,71 +67,209 @@
     return parent;
   }
 
-  /* Results for query under the current filters: {groups, refs: [ref...]}. Never throws. */
-  function run(query, venue, track) {
-    var found;
-    try {
-      found = core.search(lunr, index, query);
-    } catch (e) {
-      if (window.console) console.error("search failed for", query, e);
-      found = { groups: [], results: [] };
-    }
-    var refs = [];
-    found.results.forEach(function (r) {
-      if (venue || track) {  /* records are read only when needed: for the filters and the results shown */
-        var doc = record(r.ref);
-        if (!doc) return;
-        if (venue && doc.venue !== venue) return;
-        if (track && doc.track !== track) return;
-      }
-      refs.push(r.ref);
-    });
-    return { groups: found.groups, refs: refs };
+  /* {q, sel: {facet: [value...]}, sort, page} of a URL's query string. */
+  function readState(search) {
+    var params = new URLSearchParams(search), sel = {};
+    facets.forEach(function (f) { sel[f.key] = params.getAll(f.key).filter(Boolean); });
+    var page = parseInt(params.get("page"), 10);
+    return { q: params.get("q") || "", sel: sel, sort: params.get("sort") === "year" ? "year" : "",
+             page: page > 0 ? page : 1 };
   }
 
-  function syncTrackOptions() {
-    var venue = venueSelect.value;
-    Array.prototype.forEach.call(trackSelect.options, function (opt) {
-      var show = !opt.value || !venue || opt.getAttribute("data-venue") === venue;
-      opt.hidden = !show;
-      opt.disabled = !show;
+  function stateQuery(st, page) {
+    var params = new URLSearchParams();
+    if (st.q) params.set("q", st.q);
+    facets.forEach(function (f) { st.sel[f.key].forEach(function (v) { params.append(f.key, v); }); });
+    if (st.sort) params.set("sort", st.sort);
+    if (page > 1) params.set("page", String(page));
+    var text = params.toString();
+    return text ? "?" + text : "";
+  }
+
+  /* The values a result holds for facet key. */
+  function valuesOf(key, ref, doc) {
+    var note = notes[doc.id];
+    if (key === "venue") return [doc.venue];
+    if (key === "year") return doc.year === undefined || doc.year === null ? [] : [String(doc.year)];
+    if (key === "track") return doc.track ? [doc.track] : [];
+    if (key === "status") return note && note.status ? [note.status] : [];
+    return note ? note.tags : [];
+  }
+
+  function passes(item, sel, except) {
+    return facets.every(function (f) {
+      var chosen = sel[f.key];
+      return f.key === except || !chosen.length || item.values[f.key].some(function (v) { return chosen.indexOf(v) >= 0; });
     });
-    var current = trackSelect.options[trackSelect.selectedIndex];
-    if (current && current.disabled) trackSelect.value = "";
+  }
+
+  /* The search of state st: {groups, excludedOnly, total (results before facets), shown: [{ref, doc}...]
+     (sorted as st.sort says), counts: {facet: Map(value → count)}}. Never throws. */
+  function compute(st) {
+    var found;
+    try {
+      found = core.search(lunr, index, st.q, record);
+    } catch (e) {
+      if (window.console) console.error("search failed for", st.q, e);
+      found = { groups: [], results: [], excludedOnly: false };
+    }
+    var items = found.results.map(function (r, i) {
+      var doc = record(r.ref), values = {};
+      facets.forEach(function (f) { values[f.key] = valuesOf(f.key, r.ref, doc); });
+      return { ref: r.ref, doc: doc, order: i, values: values };
+    });
+    var counts = {};
+    facets.forEach(function (f) {
+      var c = new Map();
+      items.forEach(function (it) {
+        if (passes(it, st.sel, f.key)) it.values[f.key].forEach(function (v) { c.set(v, (c.get(v) || 0) + 1); });
+      });
+      counts[f.key] = c;
+    });
+    var shown = items.filter(function (it) { return passes(it, st.sel, null); });
+    if (st.sort === "year") shown.sort(function (a, b) { return ((b.doc.year || 0) - (a.doc.year || 0)) || (a.order - b.order); });
+    return { groups: found.groups, excludedOnly: found.excludedOnly, total: items.length, shown: shown, counts: counts };
+  }
+
+  function resultItem(it, groups) {
+    var doc = it.doc, item = el("li", "search-result");
+    item.setAttribute("data-ref", it.ref);
+    var a = appendMarked(el("a", "result-title"), doc.title, groups);
+    a.href = doc.url;
+    item.appendChild(a);
+    if (doc.authors && doc.authors.length) item.appendChild(appendMarked(el("div", "meta authors"), doc.authors.join(", "), groups));
+    item.appendChild(el("div", "meta venue", doc.venue + (doc.track ? " · " + doc.track : "")));
+    if (doc.abstract) item.appendChild(appendMarked(el("p", "snippet"), core.snippet(doc.abstract, groups), groups));
+    return item;
+  }
+
+  function statusText(found, pages) {
+    var n = found.shown.length;
+    if (!state.q.trim()) return "";
+    if (found.excludedOnly) return _("No results: add a word to search for; words with a minus only leave papers out");
+    if (!found.groups.length) return _("No results: the query holds only common words or punctuation");
+    if (!n) return found.total ? _("No results with these choices (%(total)s without them)", {total: found.total}) : _("No results");
+    var text = n === 1 ? _("1 result") : _("%(num)s results", {num: n});
+    if (pages > 1) {
+      var first = (state.page - 1) * PER_PAGE + 1;
+      text += _(", showing %(first)s–%(last)s (page %(page)s of %(pages)s)",
+                {first: first, last: Math.min(n, first + PER_PAGE - 1), page: state.page, pages: pages});
+    }
+    return text;
+  }
+
+  function facetValues(f, counts) {
+    var chosen = state.sel[f.key], c = counts[f.key], list = [];
+    c.forEach(function (n, v) { list.push(v); });
+    chosen.forEach(function (v) { if (!c.has(v)) list.push(v); });
+    list.sort(function (a, b) {
+      if (f.key === "year") return b < a ? -1 : b > a ? 1 : 0;
+      if (f.key === "status") return STATUS_ORDER.indexOf(a) - STATUS_ORDER.indexOf(b);
+      return ((c.get(b) || 0) - (c.get(a) || 0)) || (a < b ? -1 : a > b ? 1 : 0);
+    });
+    return list;
+  }
+
+  function facetId(key, value) {
+    var ids = facetIds[key] || (facetIds[key] = new Map());
+    if (!ids.has(value)) ids.set(value, "facet-" + key + "-" + ids.size);
+    return ids.get(value);
+  }
+
+  function facetGroup(f, counts) {
+    var list = facetValues(f, counts), chosen = state.sel[f.key];
+    if (!list.length) return null;
+    var box = el("fieldset", "facet"), ul = el("ul", "facet-values");
+    box.appendChild(el("legend", null, f.label));
+    var long = list.length > SHORT_FACET + 2 && !expanded[f.key];
+    list.forEach(function (v, i) {
+      var on = chosen.indexOf(v) >= 0;
+      if (long && i >= SHORT_FACET && !on) return;
+      var li = el("li"), label = el("label"), check = el("input");
+      check.type = "checkbox";
+      check.id = facetId(f.key, v);
+      check.checked = on;
+      check.setAttribute("data-facet", f.key);
+      check.value = v;
+      label.htmlFor = check.id;
+      label.appendChild(check);
+      var text = label.appendChild(el("span", "facet-text", (f.key === "status" ? STATUS_LABEL[v] || v : v) + " "));
+      text.appendChild(el("span", "count", "(" + (counts[f.key].get(v) || 0) + ")"));
+      li.appendChild(label);
+      ul.appendChild(li);
+    });
+    box.appendChild(ul);
+    if (list.length > SHORT_FACET + 2) {
+      var more = el("button", "facet-more", expanded[f.key] ? _("Show fewer") : _("Show all %(num)s", {num: list.length}));
+      more.type = "button";
+      more.id = "facet-more-" + f.key;
+      more.setAttribute("data-more", f.key);
+      more.setAttribute("aria-expanded", expanded[f.key] ? "true" : "false");
+      box.appendChild(more);
+    }
+    return box;
+  }
+
+  function renderFacets(found) {
+    var focused = document.activeElement && facetBox.contains(document.activeElement) ? document.activeElement.id : null;
+    facetBox.textContent = "";
+    if (found.total) {
+      facets.forEach(function (f) {
+        var group = facetGroup(f, found.counts);
+        if (group) facetBox.appendChild(group);
+      });
+    }
+    narrow.hidden = !facetBox.firstChild;
+    var chosen = facets.reduce(function (n, f) { return n + state.sel[f.key].length; }, 0);
+    narrowLabel.textContent = chosen ? _("Narrow the results (%(num)s chosen)", {num: chosen}) : _("Narrow the results");
+    var again = focused && document.getElementById(focused);
+    if (again) again.focus();
+  }
+
+  function pageLink(label, page, current) {
+    var a = el("a", null, label);
+    a.href = stateQuery(state, page) || "?";
+    a.setAttribute("data-page", String(page));
+    if (current) a.setAttribute("aria-current", "page");
+    return a;
+  }
+
+  function renderPager(pages) {
+    pager.textContent = "";
+    pager.hidden = pages < 2;
+    if (pages < 2) return;
+    var p = state.page, ul = el("ul");
+    function add(node) { var li = el("li"); li.appendChild(node); ul.appendChild(li); }
+    if (p > 1) add(pageLink(_("Previous"), p - 1, false));
+    for (var n = 1; n <= pages; n++) {
+      if (n === 1 || n === pages || Math.abs(n - p) <= 2) {
+        var link = pageLink(String(n), n, n === p);
+        link.setAttribute("aria-label", _("Page %(num)s", {num: n}));
+        add(link);
+      } else if (Math.abs(n - p) === 3) add(el("span", "gap", "…"));
+    }
+    if (p < pages) add(pageLink(_("Next"), p + 1, false));
+    pager.appendChild(ul);
   }
 
   function show() {
-    var query = input.value;
-    var venue = venueSelect.value, track = trackSelect.value;
+    state.q = input.value;
+    state.sort = sortSelect.value;
+    var found = compute(state), pages = Math.max(1, Math.ceil(found.shown.length / PER_PAGE));
+    state.page = Math.min(state.page, pages);
     results.textContent = "";
-    if (!query.trim()) { status.textContent = ""; return { groups: [], refs: [] }; }
-    var found = run(query, venue, track);
-    var n = found.refs.length;
-    status.textContent = n ? n + " result" + (n === 1 ? "" : "s") + (n > MAX_SHOWN ? ", showing the first " + MAX_SHOWN : "")
-      : (found.groups.length ? "No results" : "No results: the query holds only common words or punctuation");
-    found.refs.slice(0, MAX_SHOWN).forEach(function (ref) {
-      var doc = record(ref);
-      var item = el("li", "search-result");
-      item.setAttribute("data-ref", ref);
-      var a = appendMarked(el("a", "result-title"), doc.title, found.groups);
-      a.href = doc.url;
-      item.appendChild(a);
-      if (doc.authors && doc.authors.length) item.appendChild(appendMarked(el("div", "meta authors"), doc.authors.join(", "), found.groups));
-      item.appendChild(el("div", "meta venue", doc.venue + (doc.track ? " · " + doc.track : "")));
-      if (doc.snippet) item.appendChild(appendMarked(el("p", "snippet"), doc.snippet, found.groups));
-      results.appendChild(item);
-    });
+    status.textContent = statusText(found, pages);
+    var first = (state.page - 1) * PER_PAGE;
+    results.start = first + 1;
+    found.shown.slice(first, first + PER_PAGE).forEach(function (it) { results.appendChild(resultItem(it, found.groups)); });
+    renderFacets(found);
+    renderPager(pages);
     return found;
   }
 
   function syncUrl() {
-    var params = new URLSearchParams();
-    if (input.value) params.set("q", input.value);
-    if (venueSelect.value) params.set("venue", venueSelect.value);
-    if (trackSelect.value) params.set("track", trackSelect.value);
-    var search = params.toString();
     try {
-      window.history.replaceState(null, "", window.location.pathname + (search ? "?" + search : ""));
+      window.history.replaceState(null, "", window.location.pathname + stateQuery(state, state.page));
     } catch (e) { /* some file:// contexts refuse; the URL then keeps the submitted query */ }
     if (header) header.value = input.value;
   }
@@ -126,6 +297,7 @@
   /* Search as you type: one search per task, so a burst of input events (a paste, fast typing)
      costs one search; a search takes a few milliseconds even at 10,000 papers. */
   input.addEventListener("input", function () {
+    state.page = 1;
     if (!timer) timer = window.setTimeout(update, 0);
   });
   input.addEventListener("keydown", function (e) {
@@ -140,33 +312,65 @@
     if (e.key === "ArrowDown") { e.preventDefault(); select(i + 1); }
     else if (e.key === "ArrowUp") { e.preventDefault(); select(i - 1); }
   });
-  form.addEventListener("submit", function (e) { e.preventDefault(); update(); });
-  venueSelect.addEventListener("change", function () { syncTrackOptions(); update(); });
-  trackSelect.addEventListener("change", update);
+  form.addEventListener("submit", function (e) { e.preventDefault(); state.page = 1; update(); });
+  sortSelect.addEventListener("change", function () { state.page = 1; update(); });
+  facetBox.addEventListener("change", function (e) {
+    var t = e.target, key = t.getAttribute && t.getAttribute("data-facet");
+    if (!key) return;
+    var chosen = state.sel[key], at = chosen.indexOf(t.value);
+    if (t.checked && at < 0) chosen.push(t.value);
+    if (!t.checked && at >= 0) chosen.splice(at, 1);
+    state.page = 1;
+    update();
+  });
+  facetBox.addEventListener("click", function (e) {
+    var key = e.target.getAttribute && e.target.getAttribute("data-more");
+    if (!key) return;
+    expanded[key] = !expanded[key];
+    show();
+  });
+  pager.addEventListener("click", function (e) {
+    var a = e.target.closest ? e.target.closest("a[data-page]") : null;
+    if (!a) return;
+    e.preventDefault();
+    state.page = parseInt(a.getAttribute("data-page"), 10) || 1;
+    update();
+    var top = links()[0];
+    if (top) top.focus();
+    status.scrollIntoView({ block: "start" });
+  });
   document.addEventListener("keydown", function (e) {
     if (e.key !== "/" || e.ctrlKey || e.metaKey || e.altKey) return;
     var t = e.target, tag = t && t.tagName;
     if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || (t && t.isContentEditable)) return;
     e.preventDefault();
+    e.stopImmediatePropagation();
     input.focus();
     input.select();
-  });
+  }, true);
 
-  var params = new URLSearchParams(window.location.search);
-  input.value = params.get("q") || "";
-  venueSelect.value = params.get("venue") || "";
-  if (venueSelect.value !== (params.get("venue") || "")) venueSelect.value = "";
-  syncTrackOptions();
-  trackSelect.value = params.get("track") || "";
-  if (trackSelect.selectedIndex < 0 || (trackSelect.options[trackSelect.selectedIndex] || {}).disabled) trackSelect.value = "";
+  input.value = state.q;
+  sortSelect.value = state.sort;
+  /* On a narrow screen the facets start folded (unless the URL chose some), so the results come first. */
+  if (window.matchMedia && window.matchMedia("(max-width: 40rem)").matches &&
+      !facets.some(function (f) { return state.sel[f.key].length; })) narrow.open = false;
   if (header) header.value = input.value;
   show();
 
-  /* For tests and the recall script: the page's own search, without the DOM. */
+  /* For tests and the recall script: the page's own search, without the DOM. run(query, choices):
+     the refs shown for query with choices {facet: value or [values]} (optional), in order. */
   window.SiteSearch = {
     index: index,
     record: record,
-    run: function (query, venue, track) { return run(query, venue || "", track || "").refs; },
-    show: function (query) { input.value = query; return show().refs.length; }
+    run: function (query, choices) {
+      var st = readState("");
+      st.q = query;
+      Object.keys(choices || {}).forEach(function (k) {
+        var v = choices[k];
+        if (st.sel[k] && v) st.sel[k] = [].concat(v);
+      });
+      return compute(st).shown.map(function (it) { return it.ref; });
+    },
+    show: function (query) { input.value = query; state.page = 1; return show().shown.length; }
   };
 })();

@@ -8,7 +8,7 @@ Needs the full corpus (``../shared/corpus/papers.jsonl`` or ``$PAPERS_CORPUS``; 
 
 Draws ``--papers`` papers from the corpus (``site_builder.corpus``), then reports
 for each index: raw and gzip bytes per paper of what the site ships
-(``search-index.js``: the packed index plus the result records) and of the lunr
+(``search-index.js``: the packed index plus the result records, and the records alone) and of the lunr
 serialised JSON (index plus records, and the index alone), and the wall and CPU
 seconds to build it (``search.index_files``: tokenizing, the index and the packing).
 The naive lunr.py index is measured as serialised JSON with the same records.
@@ -82,6 +82,9 @@ def main(argv: list[str] | None = None) -> int:
     shipped = "".join(files.values()).encode("utf-8")
     print(f"site index:  build {wall:7.2f} s wall {cpu:7.2f} s CPU ({1000 * wall / n:.2f} ms/paper); "
           f"search-index.js {len(shipped) / n:7.0f} B/paper raw {len(gzip.compress(shipped, 9)) / n:6.0f} B/paper gzip")
+    records = shipped[shipped.index(b'"records":\'') + len(b'"records":\''):shipped.rindex(b"'}")]
+    print(f"             of which the result records (a string apart from the postings): {len(records) / n:7.0f} B/paper raw "
+          f"{len(gzip.compress(records, 9)) / n:6.0f} B/paper gzip")
     data = build_search_data(site)
     raw, gz = sizes(data, n)
     iraw, igz = sizes(data["index"], n)

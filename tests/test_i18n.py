@@ -114,3 +114,14 @@ def test_axe_finds_no_violation_in_chinese(chinese_site, page, theme):
             page.wait_for_function("document.querySelectorAll('.abstract-toggle:not([data-filled])').length === 0")
         results = Axe().run(page)
         assert results.violations_count == 0, results.generate_report()
+
+
+def test_the_scripts_speak_the_language_of_the_site(chinese_site, page):
+    page.goto((chinese_site / "search.html").as_uri() + "?q=learning")
+    page.wait_for_selector("#search-results li")
+    assert re.fullmatch(r"\d+ 个结果(，显示第 .*)?", page.locator("#search-status").inner_text())
+    assert "会议" in page.locator("#search-facets legend").all_inner_texts()
+    page.goto((chinese_site / "index.html").as_uri())
+    page.locator("#site-search").fill("learning")
+    page.wait_for_selector("#site-search-list [role=option]")
+    assert page.locator("#site-search-list [role=option]").last.inner_text().startswith("“learning”的全部")

@@ -13,7 +13,9 @@ from .tokenize import query_alternatives, term_counts
 
 #: Indexed fields and their lunr boosts, in index order.
 FIELDS = (("title", 10), ("authors", 3), ("track", 2), ("abstract", 1))
-SNIPPET_CHARS = 200
+#: Characters of an abstract's plain text a result record keeps (99 % of the corpus's abstracts are shorter):
+#: the page picks the passage that matches a query from it and checks phrases against it.
+ABSTRACT_CHARS = 2000
 
 
 #: Characters of Markdown/TeX/HTML markup; a text without any renders to itself (or a mere re-spacing of it).
@@ -81,7 +83,7 @@ def recall_words(paper: Paper) -> set[str]:
     return {w for w in words if query_alternatives(w)}
 
 
-def snippet(text: str, limit: int = SNIPPET_CHARS) -> str:
+def snippet(text: str, limit: int = ABSTRACT_CHARS) -> str:
     """The start of ``text`` (white space collapsed), cut at a word, ``…`` added when cut."""
     # Only the start is shown: collapse a prefix when that alone is longer than the limit (the collapsed
     # prefix is a prefix of the collapsed text, so the result is the same); a short one first, it nearly always is.
@@ -100,14 +102,19 @@ def snippet(text: str, limit: int = SNIPPET_CHARS) -> str:
 
 
 def result_record(paper: Paper) -> dict:
-    """What a search result shows of ``paper`` (all plain text; the page inserts it as text)."""
+    """What a search result shows of ``paper`` (all plain text; the page inserts it as text):
+    ``{"title", "url", "authors", "venue", "year", "track", "abstract"}``; ``year`` the venue's (int),
+    ``abstract`` the abstract's plain text (math in the renderer's plain-text form, white space collapsed),
+    at most :data:`ABSTRACT_CHARS` characters, cut at a word (``…`` added). The page shows the sentences of
+    it that hold the query's words (``SearchCore.snippet``) and checks quoted phrases against the record."""
     return {
         "title": paper.title_text,
         "url": paper.path,
         "authors": list(paper.authors) + (["et al."] if paper.et_al else []),
         "venue": paper.venue.label,
+        "year": paper.venue.year,
         "track": paper.track.label if paper.track else None,
-        "snippet": snippet(paper.rendered.text),
+        "abstract": snippet(paper.rendered.text),
     }
 
 

@@ -8,15 +8,16 @@ as ``search-index.js`` (:func:`index_files`), packed by
 page into the same lunr index. The index and the records results show are::
 
     {"index": <lunr.Index serialisation, what lunr.Index.load takes>,
-     "docs": {ref: {"id", "title", "url", "authors", "venue", "track", "snippet"}}}
+     "docs": {ref: {"id", "title", "url", "authors", "venue", "year", "track", "abstract"}}}
 
 (:func:`build_search_data`; ``node scripts/search_index_json.js SITE`` prints
 it from a built site).
 
 ``ref`` is short (the paper's position in base 36), ``id`` the paper's stable id; ``url`` is relative to the site root; ``authors`` a
-list (``"et al."`` last when the list said so); ``track`` a label or null;
-``snippet`` the start of the abstract's plain text, at most
-:data:`SNIPPET_CHARS` characters, cut at a word.
+list (``"et al."`` last when the list said so); ``year`` the venue's year; ``track`` a label or null;
+``abstract`` the abstract's plain text, at most :data:`~site_builder.search.documents.ABSTRACT_CHARS`
+characters, cut at a word (:func:`~site_builder.search.documents.result_record`). The records are one
+string apart from the postings (``transport``), so a shard of the index can carry the records of its papers alone.
 """
 
 from __future__ import annotations

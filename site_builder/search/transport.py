@@ -38,7 +38,7 @@ first, then each next minus the previous minus one ("gaps").
   places; ``score = n / 1000``). ``vectorSizes``: the characters of each
   slot's part (0 for an empty field).
 - ``records``: what a result shows of each document (``{"id", "title", "url",
-  "authors", "venue", "track", "snippet"}``), one compact JSON text per line in
+  "authors", "venue", "year", "track", "abstract"}``), one compact JSON text per line in
   ``refs`` order; the page parses only those it shows or filters.
 
 The sizes let the page read one term's postings or one field vector without

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import shutil
 import subprocess
 
@@ -13,7 +14,7 @@ from papers_sample import SAMPLE
 from search_helpers import seed_model, site_search_data
 from site_builder.corpus import corpus_site, read_corpus
 from site_builder.search.indexer import build_index, js_sort_key
-from site_builder.search.documents import FIELDS, document_terms, search_texts
+from site_builder.search.documents import ABSTRACT_CHARS, FIELDS, document_terms, search_texts
 from site_builder.search.tokenize import index_tokens
 
 NODE = shutil.which("node")
@@ -132,38 +133,48 @@ def test_title_match_ranks_above_abstract_only_match(seed_site):
 
 
 def test_query_fuzz_never_throws(seed_site):
-    """600 seeded random strings (query syntax, Unicode, long inputs) through the site's query code."""
+    """600 seeded random strings (query syntax: quotes, minus, OR; Unicode, long inputs) through the site's
+    query code, with the records phrases are checked against."""
     data = site_search_data(seed_site)
     rng = random.Random(20261201)
     alphabet = list("abcdefghijklmnopqrstuvwxyz0123456789 :~^+-*\"'()[]{}\\/$.,;!?<>&|@#%=_`") + \
-        ["ü", "ß", "大", "模型", "😀", "\u0301", "\u200d", "\ufeff", "\u202e", "ＧＰＴ", "title:", "author:", "*", "~2", "^10"]
+        ["ü", "ß", "大", "模型", "😀", "\u0301", "\u200d", "\ufeff", "\u202e", "ＧＰＴ", "title:", "author:", "*", "~2", "^10",
+         " OR ", "OR", " -", "\"", "-\"", "title:\"", "model", " learning "]
     queries = ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 40))) for _ in range(590)]
-    queries += ["*", "~", "^", ":", "+", "-", "title:", "author:", "a" * 500, "\ud7ff" * 3]
-    # Real title words wrapped in lunr query syntax still find their paper.
+    queries += ["*", "~", "^", ":", "+", "-", "title:", "author:", "a" * 500, "\ud7ff" * 3, '"', '""', '-"', "OR",
+                "OR OR", "- -", '"a" OR', '-"the of"', 'title:"', '"model', "--model", "-title:", "model OR -learning"]
+    # Real title words wrapped in lunr query syntax still find their paper; with a minus, they exclude it.
     words = sorted({w for d in data["docs"].values() for w in d["title"].split() if w.isalpha() and len(w) > 5})
     decorated = {f"{pre}{w}{post}": w for w in rng.sample(words, 60)
                  for pre, post in [rng.choice([("+", ""), ("-", ""), ("title:", ""), (":", ""), ("", "*"),
-                                               ("", "~"), ("", "^"), ("", "~1"[:1]), ("*", "")])]}
+                                               ("", "~"), ("", "^"), ("", "~1"[:1]), ("*", ""), ('"', '"'),
+                                               ('"', ""), ("OR ", ""), ("", " OR")])]}
     queries += list(decorated)
-    (result,) = node_json("search_queries.js", {"indexes": [data["index"]], "queries": queries})
+    (result,) = node_json("search_queries.js", {"indexes": [data["index"]], "queries": queries, "docs": [data["docs"]]})
     assert len(queries) >= 600
     assert [(q, r["error"]) for q, r in zip(queries, result) if not r["ok"]] == []
     by_query = dict(zip(queries, result))
     for query, word in decorated.items():
         titles = [data["docs"][ref]["title"] for ref, _, _ in by_query[query]["results"]]
-        assert any(word in t for t in titles), query
+        if query.startswith("-"):  # an exclusion alone finds nothing and says so
+            assert titles == [] and by_query[query]["excludedOnly"], query
+        else:
+            assert any(word in t for t in titles), query
 
 
 def test_site_data_has_the_documented_shape(seed_site, seed_records):
     data = site_search_data(seed_site)
     assert set(data) == {"index", "docs"}
     by_id = {r["id"]: r for r in seed_records}
+    plain = {p.id: p.rendered.text for p in seed_model().papers}
     for ref, doc in data["docs"].items():
         record = by_id[doc["id"]]
-        assert set(doc) == {"id", "title", "url", "authors", "venue", "track", "snippet"}
+        assert set(doc) == {"id", "title", "url", "authors", "venue", "year", "track", "abstract"}
         assert doc["url"] == record["url"] and doc["track"] == record["track"]
-        assert doc["venue"] == f'{record["venue"]} {record["year"]}'
-        assert len(doc["snippet"]) <= 201 and doc["snippet"].rstrip("…").split()[:3] == doc["snippet"].split()[:3]
+        assert doc["venue"] == f'{record["venue"]} {record["year"]}' and doc["year"] == record["year"]
+        whole = " ".join(plain[doc["id"]].split())  # the abstract's plain text, kept whole up to ABSTRACT_CHARS
+        assert doc["abstract"] == whole if len(whole) <= ABSTRACT_CHARS else \
+            (len(doc["abstract"]) <= ABSTRACT_CHARS + 1 and whole.startswith(doc["abstract"].rstrip("…")))
     refs = {ref for _, p in data["index"]["invertedIndex"] for f, docs in p.items() if f != "_index" for ref in docs}
     assert refs == set(data["docs"])
 
@@ -183,3 +194,71 @@ def test_chinese_words_are_found_by_any_part_in_every_field(tmp_path):
     for (query, title), answer in zip(queries.items(), found):
         assert answer["ok"], answer
         assert title in [titles[ref] for ref, _, _ in answer["results"]], query
+
+
+def _word_starts(text: str, prefix: str) -> bool:
+    """Does ``text`` hold a word starting with ``prefix`` (case and plural *s* aside)?"""
+    return re.search(rf"(?<![^\W_]){re.escape(prefix)}", text, re.IGNORECASE) is not None
+
+
+def test_exclusions_phrases_and_or_select_what_they_say(seed_site):
+    """``-word`` drops exactly the papers the word matches; ``"a b"`` keeps exactly the papers of ``a b``
+    whose record holds the words next to each other; ``a OR b`` is the union of ``a`` and ``b``."""
+    data = site_search_data(seed_site)
+    docs = data["docs"]
+    queries = ["model", "diffusion", "-diffusion model", "model -diffusion", "language model", '"language model"',
+               "model language", '"model language"', "diffusion OR transformer", "transformer", "-model"]
+    found = dict(zip(queries, node_json("search_queries.js", {"indexes": [data["index"]], "queries": queries,
+                                                              "docs": [docs]})[0]))
+    refs = {q: [r[0] for r in found[q]["results"]] for q in queries}
+    text = {ref: " ".join([d["title"], ", ".join(d["authors"]), d["track"] or "", d["abstract"]]) for ref, d in docs.items()}
+    kept = [r for r in refs["model"] if r not in set(refs["diffusion"])]
+    assert 0 < len(kept) < len(refs["model"])
+    assert refs["-diffusion model"] == kept and refs["model -diffusion"] == kept
+    assert not any(_word_starts(text[r], "diffusion") for r in kept)
+    next_to = [r for r in refs["language model"] if re.search(r"(?<![^\W_])language\W+model", text[r], re.I)]
+    assert 0 < len(next_to) < len(refs["language model"])  # the seeds hold both kinds of paper
+    assert refs['"language model"'] == next_to
+    assert refs['"model language"'] == [r for r in refs["model language"]
+                                        if re.search(r"(?<![^\W_])models?\W+language", text[r], re.I)]
+    assert set(refs["diffusion OR transformer"]) == set(refs["diffusion"]) | set(refs["transformer"])
+    assert len(refs["diffusion OR transformer"]) > max(len(refs["diffusion"]), len(refs["transformer"]))
+    assert refs["-model"] == [] and found["-model"]["excludedOnly"]
+
+
+def test_a_phrase_with_a_field_is_checked_in_that_field(seed_site):
+    """``title:"a b"`` finds a title's two neighbouring words; ``abstract:"a b"`` only where the abstract has them."""
+    data = site_search_data(seed_site)
+    docs = data["docs"]
+
+    def next_to(pair: str) -> str:
+        return r"\W+".join(map(re.escape, pair.split()))
+
+    candidates = [(r, m) for r, d in docs.items() for m in re.findall(r"[A-Za-z]{5,} [A-Za-z]{5,}", d["title"])]
+    ref, pair = next((r, m) for r, m in candidates if not re.search(next_to(m), docs[r]["abstract"], re.I))
+    queries = [f'title:"{pair}"', f'abstract:"{pair}"', f'"{pair}"']
+    found = node_json("search_queries.js", {"indexes": [data["index"]], "queries": queries, "docs": [docs]})[0]
+    title, abstract, anywhere = ([r[0] for r in f["results"]] for f in found)
+    assert ref in title and ref in anywhere and ref not in abstract  # the pair is in its title, not its abstract
+    assert set(title) == {r for r in anywhere if re.search(next_to(pair), docs[r]["title"], re.I)}
+    assert set(abstract) == {r for r in anywhere if re.search(next_to(pair), docs[r]["abstract"], re.I)}
+    assert set(title) | set(abstract) <= set(anywhere)
+
+
+def test_snippet_shows_the_sentences_that_match(seed_site):
+    """``SearchCore.snippet`` on the seeds' records: the passage is a part of the abstract of at most 300
+    characters, holds a query word whenever the abstract does, and is the abstract's start when nothing matches."""
+    data = site_search_data(seed_site)
+    heat = next(d for d in data["docs"].values() if "Riemannian Diffusion Mixture" in d["title"])
+    cases = [(heat["abstract"], "heat kernel"), (heat["abstract"], "zzzqx")]
+    cases += [(d["abstract"], q) for d in list(data["docs"].values())[:20] for q in ("model", "learning data")]
+    out = node_json("core_calls.js", [["snippet", text, query] for text, query in cases])
+    start = heat["abstract"][:100]
+    assert "heat kernel" in out[0].lower() and not out[0].startswith(start[:40])
+    assert out[1].rstrip(" …").startswith(" ".join(heat["abstract"][:200].split()[:5]))
+    for (text, query), passage in zip(cases, out):
+        assert len(passage) <= 300 + 4
+        assert passage.strip("… ") in text
+        words = query.split()
+        if any(_word_starts(text, w) for w in words):
+            assert any(_word_starts(passage, w) for w in words), (query, passage)

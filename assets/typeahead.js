@@ -1,0 +1,204 @@
+/* Results as you type in the header's search box, on every page: the WAI-ARIA combobox pattern
+   (https://www.w3.org/WAI/ARIA/apg/patterns/combobox/, list autocomplete): the box keeps the focus,
+   the list under it shows the top papers, ↓ ↑ move through them (aria-activedescendant), Enter opens
+   the chosen one (or, with none chosen, submits to the search page), Esc closes the list (a second Esc
+   clears the box), "/" focuses the box. The last option leads to all results (search.html?q=…).
+
+   Nothing is loaded for search until the box is first focused or typed into: then lunr.js,
+   search-index.js, search-transport.js, search-core.js (classic scripts, so it works from file://)
+   and typeahead.css are added to the page. Paths are relative to this script's own URL (the site's
+   assets folder), so the site works under any sub-path. Record text is inserted as text nodes only. */
+(function () {
+  "use strict";
+  /* Page words in the site's language: assets/strings.js (written by the build for a site in another
+     language than English) gives window.SITE_STRINGS; "%(name)s" places are filled from values. */
+  function _(text, values) {
+    var out = (window.SITE_STRINGS || {})[text] || text;
+    return out.replace(/%\((\w+)\)s/g, function (m, name) { return values && name in values ? values[name] : m; });
+  }
+  var MAX = 8;
+  var input = document.getElementById("site-search");
+  var popup = document.getElementById("site-search-popup");
+  var list = document.getElementById("site-search-list");
+  var live = document.getElementById("site-search-live");
+  if (!input || !popup || !list) return;
+  var form = input.form;
+  var me = document.currentScript;
+  var assets = me && me.src ? me.src.replace(/[^\/]*$/, "") : "assets/";
+  var root = assets.replace(/assets\/$/, "");
+  var loading = null, engine = null, styled = false, active = -1, timer = null;
+
+  function addScript(src) {
+    return new Promise(function (resolve, reject) {
+      var s = document.createElement("script");
+      s.src = src;
+      s.async = false;  /* run in the order added */
+      s.onload = resolve;
+      s.onerror = function () { reject(new Error("could not load " + src)); };
+      document.head.appendChild(s);
+    });
+  }
+
+  function addStyle(href) {
+    return new Promise(function (resolve) {
+      var l = document.createElement("link");
+      l.rel = "stylesheet";
+      l.href = href;
+      l.onload = l.onerror = function () { resolve(); };
+      document.head.appendChild(l);
+    });
+  }
+
+  /* Load the search files once (those the page has already are not loaded again); resolves to
+     {lunr, index, record, core}. */
+  function load() {
+    if (loading) return loading;
+    var need = [];
+    if (!window.lunr) need.push(assets + "lunr.min.js");
+    if (!window.SEARCH_DATA) need.push(root + "search-index.js");
+    if (!window.SearchTransport) need.push(assets + "search-transport.js");
+    if (!window.SearchCore) need.push(assets + "search-core.js");
+    var style = addStyle(assets + "typeahead.css").then(function () { styled = true; loadingNote(); });
+    loading = Promise.all(need.map(addScript).concat([style])).then(function () {
+      var data = window.SEARCH_DATA;
+      engine = { lunr: window.lunr, index: window.SearchTransport.load(window.lunr, data),
+                 record: window.SearchTransport.records(data), core: window.SearchCore };
+      return engine;
+    });
+    loading.catch(function (e) {
+      if (live) live.textContent = _("Search could not be loaded");
+      if (window.console) console.error(e);
+    });
+    return loading;
+  }
+
+  function el(tag, cls, text) {
+    var node = document.createElement(tag);
+    if (cls) node.className = cls;
+    if (text) node.textContent = text;
+    return node;
+  }
+
+  function marked(parent, text, groups) {
+    engine.core.highlight(text, groups).forEach(function (piece) {
+      parent.appendChild(piece[1] ? el("mark", null, piece[0]) : document.createTextNode(piece[0]));
+    });
+    return parent;
+  }
+
+  function allResultsUrl(q) { return form.action.replace(/[?#].*$/, "") + "?q=" + encodeURIComponent(q); }
+
+  function setActive(i) {
+    var options = list.children;
+    if (active >= 0 && options[active]) options[active].setAttribute("aria-selected", "false");
+    active = i;
+    if (i >= 0 && options[i]) {
+      options[i].setAttribute("aria-selected", "true");
+      input.setAttribute("aria-activedescendant", options[i].id);
+      if (options[i].scrollIntoView) options[i].scrollIntoView({ block: "nearest" });
+    } else {
+      input.removeAttribute("aria-activedescendant");
+    }
+  }
+
+  function open(on) {
+    popup.hidden = !on;
+    input.setAttribute("aria-expanded", on ? "true" : "false");
+    if (!on) setActive(-1);
+  }
+
+  function option(i, href) {
+    var li = el("li");
+    li.id = "site-search-option-" + i;
+    li.setAttribute("role", "option");
+    li.setAttribute("aria-selected", "false");
+    li.setAttribute("data-href", href);
+    return li;
+  }
+
+  /* Show the top results of the box's text (closed when it is empty). */
+  function render() {
+    timer = null;
+    var q = input.value;
+    list.textContent = "";
+    active = -1;
+    input.removeAttribute("aria-activedescendant");
+    if (!q.trim() || !engine) { open(false); if (live) live.textContent = ""; return; }
+    var found;
+    try {
+      found = engine.core.search(engine.lunr, engine.index, q, engine.record);
+    } catch (e) {
+      found = { groups: [], results: [] };
+    }
+    found.results.slice(0, MAX).forEach(function (r, i) {
+      var doc = engine.record(r.ref), li = option(i, root + doc.url);
+      marked(li.appendChild(el("span", "ta-title")), doc.title, found.groups);
+      li.appendChild(el("span", "ta-meta", doc.venue + (doc.track ? " · " + doc.track : "")));
+      list.appendChild(li);
+    });
+    var n = found.results.length, all = option(list.children.length, allResultsUrl(q));
+    all.className = "ta-all";
+    all.textContent = n ? (n === 1 ? _("The 1 result for “%(query)s”", {query: q.trim()})
+      : _("All %(num)s results for “%(query)s”", {num: n, query: q.trim()}))
+      : _("No papers found: search page for “%(query)s”", {query: q.trim()});
+    list.appendChild(all);
+    open(true);
+    if (live) live.textContent = n ? _("Papers found: %(num)s, ↓ to choose", {num: n}) : _("No papers found");
+  }
+
+  /* While the search files load (a second or two for 10,000 papers), the list says so. */
+  function loadingNote() {
+    if (engine || !styled || !input.value.trim() || list.children.length || document.activeElement !== input) return;
+    var li = el("li", "ta-note", _("Loading the search…"));
+    li.id = "site-search-loading";
+    li.setAttribute("role", "option");
+    li.setAttribute("aria-disabled", "true");
+    li.setAttribute("aria-selected", "false");
+    list.appendChild(li);
+    open(true);
+  }
+
+  function schedule() {
+    loadingNote();
+    load().then(function () { if (!timer) timer = window.setTimeout(render, 0); }, function () {});
+  }
+
+  function go(i) {
+    var li = list.children[i];
+    if (li && li.getAttribute("data-href")) window.location.href = li.getAttribute("data-href");
+  }
+
+  input.addEventListener("focus", function () { load(); if (input.value.trim() && popup.hidden) schedule(); });
+  input.addEventListener("input", schedule);
+  input.addEventListener("keydown", function (e) {
+    var n = engine ? list.children.length : 0;
+    if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+      e.preventDefault();
+      if (popup.hidden) { if (input.value.trim()) schedule(); return; }
+      if (!n) return;
+      if (e.key === "ArrowDown") setActive(active + 1 >= n ? 0 : active + 1);
+      else setActive(active <= 0 ? n - 1 : active - 1);
+    } else if (e.key === "Enter") {
+      if (!popup.hidden && active >= 0 && engine) { e.preventDefault(); go(active); }
+    } else if (e.key === "Escape") {
+      if (!popup.hidden) { e.preventDefault(); open(false); }
+      else if (input.value) { e.preventDefault(); input.value = ""; }
+    } else if (e.key === "Tab") {
+      open(false);
+    }
+  });
+  input.addEventListener("blur", function () { open(false); });
+  list.addEventListener("mousedown", function (e) { e.preventDefault(); });  /* the box keeps the focus */
+  list.addEventListener("click", function (e) {
+    var li = e.target.closest ? e.target.closest("[role=option]") : null;
+    if (li && li.getAttribute("data-href")) window.location.href = li.getAttribute("data-href");
+  });
+  document.addEventListener("keydown", function (e) {
+    if (e.key !== "/" || e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
+    var t = e.target, tag = t && t.tagName;
+    if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || (t && t.isContentEditable)) return;
+    e.preventDefault();
+    input.focus();
+    input.select();
+  });
+})();
