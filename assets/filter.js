@@ -3,12 +3,7 @@
    the tag pages list the same papers. */
 (function () {
   "use strict";
-  /* Page words in the site's language: assets/strings.js (written by the build for a site in another
-     language than English) gives window.SITE_STRINGS; "%(name)s" places are filled from values. */
-  function _(text, values) {
-    var out = (window.SITE_STRINGS || {})[text] || text;
-    return out.replace(/%\((\w+)\)s/g, function (m, name) { return values && name in values ? values[name] : m; });
-  }
+  var _ = window.siteWords;  // page words in the site's language (assets/words.js)
   var form = document.querySelector("form[data-list-filter]");
   if (!form) return;
   var items = document.querySelectorAll(".paper-item[data-paper-id]");

@@ -483,11 +483,27 @@
     return (span[0] > 0 ? "\u2026 " : "") + out + (span[1] < text.length ? " \u2026" : "");
   }
 
+  /* Append text to the DOM node parent with the query's words wrapped in <mark>: text nodes only, never
+     HTML (the search page's results and the header's type-ahead list). */
+  function appendMarked(parent, text, groups) {
+    var doc = parent.ownerDocument;
+    highlight(text, groups).forEach(function (piece) {
+      var node = doc.createTextNode(piece[0]);
+      if (piece[1]) {
+        var mark = doc.createElement("mark");
+        mark.appendChild(node);
+        node = mark;
+      }
+      parent.appendChild(node);
+    });
+    return parent;
+  }
+
   return {
     CJK_RANGES: CJK_RANGES, CONNECTORS: CONNECTORS, STOP_WORDS: STOP_WORDS, PREFIX_MIN: PREFIX_MIN,
     FIELD_NAMES: FIELD_NAMES, normalise: normalise, stem: stem, indexTokens: indexTokens,
     queryAlternatives: queryAlternatives, isPrefixToken: isPrefixToken, parseQuery: parseQuery,
     parseSearch: parseSearch, phraseWords: phraseWords, search: search, highlight: highlight,
-    sentences: sentences, snippet: snippet
+    sentences: sentences, snippet: snippet, appendMarked: appendMarked
   };
 });

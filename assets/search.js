@@ -9,12 +9,7 @@
    facets' choices kept. Results are shown PER_PAGE at a time. */
 (function () {
   "use strict";
-  /* Page words in the site's language: assets/strings.js (written by the build for a site in another
-     language than English) gives window.SITE_STRINGS; "%(name)s" places are filled from values. */
-  function _(text, values) {
-    var out = (window.SITE_STRINGS || {})[text] || text;
-    return out.replace(/%\((\w+)\)s/g, function (m, name) { return values && name in values ? values[name] : m; });
-  }
+  var _ = window.siteWords;  // page words in the site's language (assets/words.js)
   var PER_PAGE = 20;
   var SHORT_FACET = 8;
   var STATUS_ORDER = ["to-read", "reading", "read"];
@@ -58,14 +53,7 @@
     return node;
   }
 
-  /* Append text to parent with the query's words wrapped in <mark> (text nodes only). */
-  function appendMarked(parent, text, groups) {
-    core.highlight(text, groups).forEach(function (piece) {
-      if (piece[1]) parent.appendChild(el("mark", null, piece[0]));
-      else parent.appendChild(document.createTextNode(piece[0]));
-    });
-    return parent;
-  }
+  var appendMarked = core.appendMarked;  // text with the query's words in <mark>, as text nodes
 
   /* {q, sel: {facet: [value...]}, sort, page} of a URL's query string. */
   function readState(search) {

@@ -5,12 +5,7 @@
    and an <a download> link, which also works from file://. */
 (function () {
   "use strict";
-  /* Page words in the site's language: assets/strings.js (written by the build for a site in another
-     language than English) gives window.SITE_STRINGS; "%(name)s" places are filled from values. */
-  function _(text, values) {
-    var out = (window.SITE_STRINGS || {})[text] || text;
-    return out.replace(/%\((\w+)\)s/g, function (m, name) { return values && name in values ? values[name] : m; });
-  }
+  var _ = window.siteWords;  // page words in the site's language (assets/words.js)
   var script = document.currentScript;
   var root = new URL(script.getAttribute("data-site-root") || "index.html", window.location.href);
   var KEY = "reading-list:v1:" + root.pathname.replace(/[^\/]*$/, "");

@@ -10,12 +10,7 @@
    assets folder), so the site works under any sub-path. Record text is inserted as text nodes only. */
 (function () {
   "use strict";
-  /* Page words in the site's language: assets/strings.js (written by the build for a site in another
-     language than English) gives window.SITE_STRINGS; "%(name)s" places are filled from values. */
-  function _(text, values) {
-    var out = (window.SITE_STRINGS || {})[text] || text;
-    return out.replace(/%\((\w+)\)s/g, function (m, name) { return values && name in values ? values[name] : m; });
-  }
+  var _ = window.siteWords;  // page words in the site's language (assets/words.js)
   var MAX = 8;
   var input = document.getElementById("site-search");
   var popup = document.getElementById("site-search-popup");
@@ -79,12 +74,6 @@
     return node;
   }
 
-  function marked(parent, text, groups) {
-    engine.core.highlight(text, groups).forEach(function (piece) {
-      parent.appendChild(piece[1] ? el("mark", null, piece[0]) : document.createTextNode(piece[0]));
-    });
-    return parent;
-  }
 
   function allResultsUrl(q) { return form.action.replace(/[?#].*$/, "") + "?q=" + encodeURIComponent(q); }
 
@@ -132,7 +121,7 @@
     }
     found.results.slice(0, MAX).forEach(function (r, i) {
       var doc = engine.record(r.ref), li = option(i, root + doc.url);
-      marked(li.appendChild(el("span", "ta-title")), doc.title, found.groups);
+      engine.core.appendMarked(li.appendChild(el("span", "ta-title")), doc.title, found.groups);
       li.appendChild(el("span", "ta-meta", doc.venue + (doc.track ? " · " + doc.track : "")));
       list.appendChild(li);
     });

@@ -14,6 +14,8 @@ import threading
 from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
+
 from papers_sample import sample_records
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -98,3 +100,13 @@ def serve_process(*args: str, cwd: Path, env: dict | None = None):
                 proc.wait()
         proc.stdout.close()
         log.close()
+
+
+@pytest.fixture(scope="module")
+def repo_server(seed_site):
+    """The seed site served under /repo/ by the preview server's handler; yields the base URL. A fixture:
+    import it into a test module to use it."""
+    from site_builder.serve import make_server
+
+    with running(make_server(seed_site, "127.0.0.1", 0, "/repo/")) as port:
+        yield f"http://127.0.0.1:{port}/repo/"

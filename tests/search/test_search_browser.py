@@ -4,7 +4,6 @@ keyboard, filters, highlights, recall of every seed word, Unicode papers, query 
 from __future__ import annotations
 
 import random
-import threading
 from pathlib import Path
 from urllib.parse import quote
 
@@ -16,7 +15,7 @@ from site_builder.pipeline import write_site
 from site_builder.read.plaintext import Entry
 from site_builder.search.documents import recall_words
 from site_builder.search.index import build_search_data
-from site_builder.serve import make_server
+from serving import repo_server  # noqa: F401 (a fixture)
 from site_builder.output.writer import Output
 
 SHOTS = Path(__file__).resolve().parent / "screenshots"
@@ -51,16 +50,6 @@ def variety(tmp_path_factory) -> Path:
     return variety_site(tmp_path_factory.mktemp("variety") / "_site")
 
 
-@pytest.fixture(scope="module")
-def repo_server(seed_site):
-    """The seed site served under /repo/ by the preview server's handler; yields the base URL."""
-    server = make_server(seed_site, "127.0.0.1", 0, "/repo/")
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    host, port = server.server_address[:2]
-    yield f"http://{host}:{port}/repo/"
-    server.shutdown()
-    server.server_close()
 
 
 def result_hrefs(page) -> list[str]:

@@ -6,28 +6,17 @@ it is used; keyboard only), and axe-core on the search page and on an open type-
 from __future__ import annotations
 
 import re
-import threading
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
 from search_helpers import seed_model
-from site_builder.serve import make_server
+from serving import repo_server  # noqa: F401 (a fixture)
 
 SEARCH_FILES = ("search-index.js", "lunr.min.js", "search-core.js", "search-transport.js", "typeahead.css")
 
 
-@pytest.fixture(scope="module")
-def served(seed_site):
-    """The seed site served under /repo/ by the preview server's handler; yields the base URL."""
-    server = make_server(seed_site, "127.0.0.1", 0, "/repo/")
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    host, port = server.server_address[:2]
-    yield f"http://{host}:{port}/repo/"
-    server.shutdown()
-    server.server_close()
 
 
 @pytest.fixture(params=["file", "http"])
@@ -36,7 +25,7 @@ def base(request, seed_site):
     if request.param == "file":
         root = seed_site.as_uri() + "/"
     else:
-        root = request.getfixturevalue("served")
+        root = request.getfixturevalue("repo_server")
     return lambda path: root + path
 
 

@@ -1,0 +1,10 @@
+/* Page words of the browser scripts in the site's language. window.siteWords(text, values) gives text from
+   window.SITE_STRINGS (assets/strings.js, written by the build for a site in another language than English;
+   the scripts' English words are the keys) or text itself, with each "%(name)s" filled from values. Loaded
+   in every page's head, before the scripts that use it (stars.js, filter.js, abstracts.js, search.js,
+   typeahead.js), which extract as _("…") for Babel (babel.cfg). */
+window.siteWords = function (text, values) {
+  "use strict";
+  var out = (window.SITE_STRINGS || {})[text] || text;
+  return out.replace(/%\((\w+)\)s/g, function (m, name) { return values && name in values ? values[name] : m; });
+};
