@@ -74,8 +74,10 @@ def translations(language: str) -> gettext.NullTranslations:
     return Translations(compiled)
 
 
+@lru_cache(maxsize=4096)
 def format_number(number: int, language: str) -> str:
-    """``number`` written for ``language``: ``12,345`` in English (CLDR grouping, Babel ``format_decimal``)."""
+    """``number`` written for ``language``: ``12,345`` in English (CLDR grouping, Babel ``format_decimal``; the
+    same few counts recur on thousands of pages, so the last 4,096 are kept)."""
     return format_decimal(number, locale=locale_name(language))
 
 
