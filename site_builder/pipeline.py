@@ -17,6 +17,7 @@ from .model import urls
 from . import parallel
 from .output.bibfiles import write_bib_files
 from .output.papersjson import write_papers_json
+from .output.mapdata import write_map_data
 from .incremental.cache import BuildCache, CacheChanges
 from .incremental.memo import paper_work
 from .incremental.outputs import files_not_as_recorded, read_manifest
@@ -267,6 +268,7 @@ def write_site(site: Site, output: Output, library: Library | None = None, updat
             cache.run_deferred()  # an edited list's cache files (see listcache.read_lists)
             write_bib_files(site, library, output, cache)
             write_papers_json(site, output, cache)
+            write_map_data(site, library, output)
             output.write_text(".nojekyll", "")
             copy_assets(output)
             write_hosting_files(env, site, output, updated or datetime.fromtimestamp(0, tz=timezone.utc),
