@@ -7,18 +7,16 @@ papers' computation (:mod:`site_builder.model.related`) rather than vectorising 
 
 - the affinities are the *uniform kNN* ones (Böhm, Berens & Kobak 2022, "Attraction-repulsion spectrum in
   neighbor embeddings", JMLR 23, §3: t-SNE with uniform weights on a kNN graph looks like t-SNE with
-  perplexity ≈ k/3) on the related papers' exact TF-IDF cosine neighbours: each paper's up to
-  ``k +`` :data:`~site_builder.model.related.SLACK` best candidates of positive score (``State.best_cols``),
-  ``P = (A + Aᵀ) / sum``; no approximate neighbour search is run;
+  perplexity ≈ k/3) on the related papers' exact TF-IDF cosine neighbours: each paper's up to ``k`` (5) related
+  papers, ``P = (A + Aᵀ) / sum``; no approximate neighbour search is run;
 - the initialisation is the first two principal components (scaled to standard deviation 1e-4, openTSNE's
   ``initialization.pca``) of the TF-IDF rows reduced by scikit-learn's ``TruncatedSVD`` (randomized, fixed
   seed), as Kobak & Linderman 2021 ("Initialization is critical for preserving global data structure",
   Nature Biotechnology 39) recommend;
 - a short optimisation (:data:`EARLY_ITERATIONS` with exaggeration 12, then :data:`ITERATIONS`; learning
-  rate n/12), two interpolation points per interval: at 10,000 papers 1.1 s, where openTSNE's defaults (250 + 500
-  iterations, three points, its own neighbour search) take ~13 s; the maps look alike and keep as many of each
-  paper's 5 related papers among its 10 nearest points (49.6 % against 51.4 % for 125 + 250 iterations with three
-  points, ``BENCHMARKS.md``).
+  rate n/12), two interpolation points per interval: about 1 s at 10,000 papers, where openTSNE's defaults
+  (250 + 500 iterations, three points, its own neighbour search) take about ten times that, for a map that looks
+  alike (``BENCHMARKS.md``).
 
 Coordinates are scaled into ``[0, GRID]`` (both axes by the same factor) and rounded to integers, so the
 map data is small and the same bytes for the same input (fixed seeds; the result does not depend on the
@@ -106,13 +104,15 @@ def tfidf_rows(state: State):
 
 def neighbour_affinities(state: State):
     """Uniform kNN affinities (scipy CSR float64, n × n, symmetric, summing to 1; all zero without any
-    neighbour) on each text's related candidates of positive score."""
+    neighbour) on each text's related papers (its best ``k`` of positive score: exactly those of a full
+    computation after an incremental update too, where the spare candidates beyond ``k`` may differ)."""
     from scipy.sparse import csr_matrix
 
     n = len(state.keys)
-    held = (state.best_scores > 0) & (state.best_cols < n)
+    cols, scores = state.best_cols[:, :state.k], state.best_scores[:, :state.k]
+    held = (scores > 0) & (cols < n)
     rows = np.repeat(np.arange(n), held.sum(axis=1))
-    graph = csr_matrix((np.ones(len(rows)), (rows, state.best_cols[held])), shape=(n, n))
+    graph = csr_matrix((np.ones(len(rows)), (rows, cols[held])), shape=(n, n))
     graph = (graph + graph.T).tocsr()
     total = graph.sum()
     return graph / total if total else graph

@@ -134,11 +134,13 @@ def outline_pages(site: Site, library: "Library | None" = None) -> list[Planned]
         library = Library(site)
     views = Views(site, library)
     _ids = _Identities(site.papers)
+    everyone = _ids(site.papers)
     pages = [Planned(urls.HOME, (), lambda: Page(urls.HOME, "home.html", site.config.title, views.home())),
              Planned(urls.SEARCH, None, lambda: Page(urls.SEARCH, "search.html", "Search",
                                                      {"site": site, "library": library})),
-             Planned(urls.MAP, (), lambda: Page(urls.MAP, "map.html", "Map of the papers",
-                                               {"topics": views.map_topics(), "paper_count": len(site.papers)}))]
+             # The map's layout and clusters are a function of every paper's text: its sources are all the papers.
+             Planned(urls.MAP, everyone, lambda: Page(urls.MAP, "map.html", "Map of the papers",
+                                                     {"topics": views.map_topics(), "paper_count": len(site.papers)}))]
     by_venue: dict = {}
     by_track: dict = {}
     for paper in site.papers:
@@ -149,7 +151,8 @@ def outline_pages(site: Site, library: "Library | None" = None) -> list[Planned]
     for venue in site.venues:
         papers = by_venue.get(venue, [])
         tracks = site.tracks_of(venue)
-        pages.append(Planned(venue.path, _ids(papers), _venue_page(views, venue, papers, tuple(tracks))))
+        # its topics are the map's clusters, a function of every paper's text: every paper is a source too
+        pages.append(Planned(venue.path, _ids(papers) + everyone, _venue_page(views, venue, papers, tuple(tracks))))
         if not papers:
             continue
         previous, following = [None, *papers[:-1]], [*papers[1:], None]
