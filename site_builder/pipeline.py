@@ -36,24 +36,25 @@ from .output.rendering import PageReuse, write_pages
 from .output.writer import Output, OutputError, make_environment, unrecorded_names
 
 if TYPE_CHECKING:
-    from .model.library import Library, build_library
+    from .model.library import Library, build_library, place_papers
 
 
 def _import_library() -> None:
-    """Bind :class:`~site_builder.model.library.Library` and :func:`~site_builder.model.library.build_library` in this
+    """Bind :class:`~site_builder.model.library.Library`, :func:`~site_builder.model.library.build_library` and
+    :func:`~site_builder.model.library.place_papers` in this
     module, importing :mod:`site_builder.model.library` (and numpy with it, ~0.03 s) on first use: a build that
     finds nothing changed (:mod:`site_builder.incremental.unchanged`) never needs them. A name already bound (e.g.
     a measuring tool's wrapper of ``pipeline.build_library``) is kept."""
     from .model import library
 
-    for name in ("Library", "build_library"):
+    for name in ("Library", "build_library", "place_papers"):
         globals().setdefault(name, getattr(library, name))
 
 
 def __getattr__(name: str):
     """``pipeline.Library`` and ``pipeline.build_library`` as before the import was made lazy
     (https://peps.python.org/pep-0562/)."""
-    if name in ("Library", "build_library"):
+    if name in ("Library", "build_library", "place_papers"):
         _import_library()
         return globals()[name]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
@@ -492,6 +493,8 @@ def _build_site(out: Path, config: SiteConfig, strict: bool, build_cache: BuildC
             build_cache.save()
             diagnostics.extend(build_cache.diagnostics)
             return BuildReport(site, diagnostics, library=library, seconds=progress.elapsed)
+        progress.stage("paper map")
+        place_papers(library, build_cache)
         pages = write_site(site, output, library, updated, build_cache, progress, index)
         index_file = output.file(INDEX_FILES[0])
         index_bytes = index_file.stat().st_size if index_file.exists() else 0

@@ -179,8 +179,8 @@ def build_library(site, notes_dir: Path | None, diagnostics: Diagnostics, cache=
     <site_builder.incremental.cache.BuildCache.defer>`: in the process that writes the other files, or at
     :meth:`~site_builder.incremental.cache.BuildCache.save` at the latest); the author index is kept in
     ``<cache>/authors.marshal`` while the papers' authors are unchanged (:func:`~site_builder.model.authors.cached_index`),
-    and the papers' BibTeX base keys in ``<cache>/bibkeys.marshal`` (:func:`~site_builder.model.bibtex.cached_keys`);
-    the paper map in ``<cache>/layout.marshal`` while the texts are unchanged (:func:`~site_builder.model.layout.cached_layout`).
+    and the papers' BibTeX base keys in ``<cache>/bibkeys.marshal`` (:func:`~site_builder.model.bibtex.cached_keys`).
+    The paper map is :func:`place_papers`'s.
     """
     store = cache.store if cache is not None and cache.folder is not None else None
     previous = load_related(store) if store is not None else None
@@ -190,8 +190,15 @@ def build_library(site, notes_dir: Path | None, diagnostics: Diagnostics, cache=
                       authors=authors, bib_keys=bib_keys)
     if store is not None and library.related_state is not previous:
         cache.defer(partial(save_related, store, library.related_state))
-    library._layout = map_layout.cached_layout(library.related_state, cache)
     return library
+
+
+def place_papers(library: Library, cache=None) -> None:
+    """Give ``library`` its paper map (:attr:`Library.layout`): from the build cache while the texts are those of
+    the previous build (``cache``: a :class:`~site_builder.incremental.cache.BuildCache`, None: computed), else
+    computed (:func:`~site_builder.model.layout.cached_layout`). The build calls it as a stage of its own; without
+    it the map is computed when first asked for."""
+    library._layout = map_layout.cached_layout(library.related_state, cache)
 
 
 def load_related(store) -> related.State | None:

@@ -17,12 +17,13 @@ from __future__ import annotations
 import json
 
 from ..model import urls
-from ..model.layout import GRID
 
 
 def map_data(site, layout) -> dict:
     """The object of ``map-data.js`` (see the module docstring) for ``site`` and its ``layout``
     (:class:`~site_builder.model.layout.Layout`, papers in site order)."""
+    from ..model.layout import GRID  # here: a build that finds nothing changed imports neither it nor numpy
+
     papers = site.papers
     venues = {venue: i for i, venue in enumerate(site.venues)}
     tracks = {track: i for i, track in enumerate(site.tracks)}
