@@ -55,8 +55,9 @@
 
   function draw() {
     var ctx = canvas.getContext("2d");
+    var theme = {bg: themeColour("--bg", "#fff"), fg: themeColour("--fg", "#000"), focus: themeColour("--focus", "#1a5aa6")};
     ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
-    ctx.fillStyle = themeColour("--bg", "#fff");
+    ctx.fillStyle = theme.bg;
     ctx.fillRect(0, 0, view.width, view.height);
     var dim = matches !== null;
     for (var pass = 0; pass < 2; pass++) {  // dimmed points first, highlighted ones on top
@@ -70,16 +71,16 @@
         ctx.fillRect(px(i) - r / 2, py(i) - r / 2, r, r);
         if (dim && lit) {
           ctx.globalAlpha = 1;
-          ctx.strokeStyle = themeColour("--fg", "#000");
+          ctx.strokeStyle = theme.fg;
           ctx.lineWidth = 1;
           ctx.strokeRect(px(i) - r / 2 - 1, py(i) - r / 2 - 1, r + 2, r + 2);
         }
       }
     }
     ctx.globalAlpha = 1;
-    drawLabels(ctx);
+    drawLabels(ctx, theme);
     if (current >= 0) {
-      ctx.strokeStyle = themeColour("--focus", "#1a5aa6");
+      ctx.strokeStyle = theme.focus;
       ctx.lineWidth = 2;
       ctx.beginPath();
       ctx.arc(px(current), py(current), 7, 0, 2 * Math.PI);
@@ -87,7 +88,7 @@
     }
   }
 
-  function drawLabels(ctx) {
+  function drawLabels(ctx, theme) {
     ctx.font = "12px system-ui, sans-serif";
     ctx.textAlign = "center";
     ctx.lineJoin = "round";
@@ -95,9 +96,9 @@
       var x = view.left + cluster.x * view.scale, y = view.top + cluster.y * view.scale;
       var text = cluster.label.split(" · ").slice(0, 2).join(" · ");
       ctx.lineWidth = 4;
-      ctx.strokeStyle = themeColour("--bg", "#fff");
+      ctx.strokeStyle = theme.bg;
       ctx.strokeText(text, x, y);
-      ctx.fillStyle = themeColour("--fg", "#000");
+      ctx.fillStyle = theme.fg;
       ctx.fillText(text, x, y);
     });
   }
@@ -234,6 +235,14 @@
   Array.prototype.forEach.call(document.querySelectorAll("input[name=map-colour]"), function (radio) {
     radio.addEventListener("change", function () { mode = radio.value; legend(); draw(); });
   });
+
+  function openTopic() {  // a link to map.html#topic-N (from a venue page) opens that topic's list of papers
+    var target = location.hash && document.getElementById(location.hash.slice(1));
+    var details = target && target.querySelector("details");
+    if (details) details.open = true;
+  }
+  window.addEventListener("hashchange", openTopic);
+  openTopic();
 
   function refresh() { layout(); draw(); }
   window.addEventListener("resize", refresh);

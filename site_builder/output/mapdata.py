@@ -1,8 +1,8 @@
 """``map-data.js``: the paper map's data for ``map.html`` (``assets/map.js``), as a classic script.
 
 The page loads it with ``<script src>`` (not ``fetch``), so the map works from ``file://`` too, as the search
-page's ``search-index.js`` does. The script sets ``window.PAPER_MAP`` to one JSON object (``json.dumps`` with
-``ensure_ascii=False``, keys sorted, no spaces: the same bytes for the same site):
+page's ``search-index.js`` does. The script sets ``window.PAPER_MAP`` to one JSON object (keys sorted, no spaces, markup characters escaped:
+the same bytes for the same site):
 
 - ``grid``: the coordinates' range (``0 … grid``, :data:`~site_builder.model.layout.GRID`);
 - ``venues``: venue labels; ``tracks``: ``"<venue> · <track>"`` labels; ``clusters``: per cluster its
@@ -14,9 +14,8 @@ page's ``search-index.js`` does. The script sets ``window.PAPER_MAP`` to one JSO
 
 from __future__ import annotations
 
-import json
-
 from ..model import urls
+from ..model.citation import script_json
 
 
 def map_data(site, layout) -> dict:
@@ -43,9 +42,10 @@ def map_data(site, layout) -> dict:
 
 
 def map_script(data: dict) -> str:
-    """The text of ``map-data.js`` for :func:`map_data`'s ``data``."""
-    text = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-    return f"window.PAPER_MAP = {text};\n"
+    """The text of ``map-data.js`` for :func:`map_data`'s ``data``: the JSON with ``<``, ``>``, ``&`` and the line
+    and paragraph separators as ``\\u`` escapes (:func:`~site_builder.model.citation.script_json`), so no text
+    of a list can end or open markup even where the file were inlined."""
+    return f"window.PAPER_MAP = {script_json(data)};\n"
 
 
 def write_map_data(site, library, output) -> None:

@@ -84,3 +84,17 @@ def test_pointing_shows_a_title_and_a_click_opens_the_paper(map_page, seed_site)
     assert map_page.locator("#map-tip").inner_text().startswith(data["title"][0])
     map_page.mouse.click(box["x"] + x, box["y"] + y)
     map_page.wait_for_url(re.compile(re.escape(data["path"][0]) + "$"))
+
+
+def test_a_topic_link_from_a_venue_page_opens_that_topic(page, seed_site):
+    venue = next((seed_site / "venues").glob("*/index.html"))
+    page.goto(venue.as_uri())
+    link = page.locator(".topic-list a").first
+    anchor = link.get_attribute("href").split("#")[1]
+    label = link.inner_text()
+    link.click()
+    page.wait_for_url(re.compile(rf"map\.html#{anchor}$"))
+    topic = page.locator(f"#{anchor} details")
+    assert topic.get_attribute("open") is not None
+    assert topic.locator("summary .topic-label").inner_text() == label
+    assert topic.locator(".map-papers a").first.is_visible()
