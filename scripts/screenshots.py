@@ -12,7 +12,7 @@ judged. They are taken from the tests' sample of real papers (``tests/fixtures/p
 which holds the full corpus's longest author list and its one CJK author name.
 
 Page types: see ``page_types`` (home, venue, track, paper, paper-math, paper-long-authors,
-paper-cjk, search, and author/stars when the site has them). Uses Debian's Chromium through
+paper-cjk, search, map, and author/stars when the site has them). Uses Debian's Chromium through
 ``tests/browser.py``; exits with status 2 when the build fails.
 """
 
@@ -78,6 +78,7 @@ def page_types(site: Path) -> dict[str, str]:
     if cjk:
         types["paper-cjk"] = cjk[0]["url"]
     types["search"] = f"{urls.SEARCH}?q=language+model"
+    types["map"] = urls.MAP
     for kind, folder in (("author", "authors"), ("stars", "stars")):
         found = sorted((site / folder).glob("**/*.html")) if (site / folder).is_dir() else []
         if (site / f"{folder}.html").exists():

@@ -18,6 +18,7 @@ from . import parallel
 from .output.abstracts import write_abstract_files
 from .output.bibfiles import write_bib_files
 from .output.papersjson import write_papers_json
+from .output.mapdata import write_map_data
 from .incremental.cache import BuildCache, CacheChanges
 from .incremental.memo import paper_work
 from .incremental.outputs import files_not_as_recorded, read_manifest
@@ -37,24 +38,25 @@ from .output.rendering import PageReuse, write_pages
 from .output.writer import Output, OutputError, make_environment, unrecorded_names
 
 if TYPE_CHECKING:
-    from .model.library import Library, build_library
+    from .model.library import Library, build_library, place_papers
 
 
 def _import_library() -> None:
-    """Bind :class:`~site_builder.model.library.Library` and :func:`~site_builder.model.library.build_library` in this
+    """Bind :class:`~site_builder.model.library.Library`, :func:`~site_builder.model.library.build_library` and
+    :func:`~site_builder.model.library.place_papers` in this
     module, importing :mod:`site_builder.model.library` (and numpy with it, ~0.03 s) on first use: a build that
     finds nothing changed (:mod:`site_builder.incremental.unchanged`) never needs them. A name already bound (e.g.
     a measuring tool's wrapper of ``pipeline.build_library``) is kept."""
     from .model import library
 
-    for name in ("Library", "build_library"):
+    for name in ("Library", "build_library", "place_papers"):
         globals().setdefault(name, getattr(library, name))
 
 
 def __getattr__(name: str):
     """``pipeline.Library`` and ``pipeline.build_library`` as before the import was made lazy
     (https://peps.python.org/pep-0562/)."""
-    if name in ("Library", "build_library"):
+    if name in ("Library", "build_library", "place_papers"):
         _import_library()
         return globals()[name]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
@@ -270,6 +272,7 @@ def write_site(site: Site, output: Output, library: Library | None = None, updat
             write_bib_files(site, library, output, cache)
             write_abstract_files(site, output, cache)
             write_papers_json(site, output, cache)
+            write_map_data(site, library, output)
             output.write_text(".nojekyll", "")
             copy_assets(output)
             if site.config.language != i18n.DEFAULT_LANGUAGE:  # the browser scripts' words (i18n.script_strings)
@@ -495,6 +498,8 @@ def _build_site(out: Path, config: SiteConfig, strict: bool, build_cache: BuildC
             build_cache.save()
             diagnostics.extend(build_cache.diagnostics)
             return BuildReport(site, diagnostics, library=library, seconds=progress.elapsed)
+        progress.stage("paper map")
+        place_papers(library, build_cache)
         pages = write_site(site, output, library, updated, build_cache, progress, index)
         index_file = output.file(INDEX_FILES[0])
         index_bytes = index_file.stat().st_size if index_file.exists() else 0

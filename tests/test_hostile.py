@@ -37,7 +37,7 @@ class _Audit(HTMLParser):
         if tag == "script":
             attributes = dict(attrs)
             src = attributes.get("src")
-            if src is not None and not src.split("/")[-1] in {"lunr.min.js", "search-index.js"} and "assets/" not in src:
+            if src is not None and not src.split("/")[-1] in {"lunr.min.js", "search-index.js", "map-data.js"} and "assets/" not in src:
                 self.problems.append(f"script src={src!r}")
             self.script_type = attributes.get("type", "text/javascript")
 
@@ -85,6 +85,15 @@ def test_index_script_cannot_close_its_element(hostile_site):
     text = (hostile_site / "search-index.js").read_text(encoding="utf-8")
     assert "</" not in text and "\u2028" not in text and "\u2029" not in text
     assert "<" not in text
+
+
+def test_map_data_holds_the_hostile_titles_as_data(hostile_site):
+    text = (hostile_site / "map-data.js").read_text(encoding="utf-8")
+    assert "<" not in text and ">" not in text and "\u2028" not in text and "\u2029" not in text
+    data = json.loads(text[len("window.PAPER_MAP = "):-2])
+    records = json.loads((hostile_site / "papers.json").read_text(encoding="utf-8"))
+    assert len(data["title"]) == len(records)
+    assert any("<script>alert(1)</script>" in title for title in data["title"])
 
 
 def test_xml_outputs_parse(hostile_site):

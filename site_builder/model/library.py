@@ -19,7 +19,7 @@ from . import bibtex, citation, urls
 from .authors import Author, AuthorIndex, cached_index
 from ..diagnostics import Diagnostics
 from .notes import STATUSES, Note, load_notes
-from . import related
+from . import layout as map_layout, related
 from .related import DEFAULT_K
 
 
@@ -70,8 +70,9 @@ class Library:
 
     def __init__(self, site, notes: dict[str, Note] | None = None, k: int = DEFAULT_K,
                  related_state: related.State | None = None, authors: AuthorIndex | None = None,
-                 bib_keys: dict[str, str] | None = None) -> None:
+                 bib_keys: dict[str, str] | None = None, layout: map_layout.Layout | None = None) -> None:
         self.site = site
+        self._layout = layout
         self.base_url = site.config.base_url
         self.authors = authors if authors is not None else AuthorIndex(site.papers)
         self._related, self.related_state = related.related_papers(list(site.papers), k, previous=related_state)
@@ -88,6 +89,14 @@ class Library:
 
     def _in_site_order(self, notes: dict[str, Note]) -> list[tuple[str, Note]]:
         return [(p.id, notes[p.id]) for p in self.site.papers if p.id in notes]
+
+    @property
+    def layout(self) -> map_layout.Layout:
+        """The paper map (:mod:`site_builder.model.layout`) of the site's papers, in site order: computed on first
+        use when :func:`build_library` did not give it."""
+        if self._layout is None:
+            self._layout = map_layout.compute_layout(self.related_state)
+        return self._layout
 
     # --- one paper -------------------------------------------------------
     def related(self, paper) -> list:
@@ -171,6 +180,7 @@ def build_library(site, notes_dir: Path | None, diagnostics: Diagnostics, cache=
     :meth:`~site_builder.incremental.cache.BuildCache.save` at the latest); the author index is kept in
     ``<cache>/authors.marshal`` while the papers' authors are unchanged (:func:`~site_builder.model.authors.cached_index`),
     and the papers' BibTeX base keys in ``<cache>/bibkeys.marshal`` (:func:`~site_builder.model.bibtex.cached_keys`).
+    The paper map is :func:`place_papers`'s.
     """
     store = cache.store if cache is not None and cache.folder is not None else None
     previous = load_related(store) if store is not None else None
@@ -181,6 +191,14 @@ def build_library(site, notes_dir: Path | None, diagnostics: Diagnostics, cache=
     if store is not None and library.related_state is not previous:
         cache.defer(partial(save_related, store, library.related_state))
     return library
+
+
+def place_papers(library: Library, cache=None) -> None:
+    """Give ``library`` its paper map (:attr:`Library.layout`): from the build cache while the texts are those of
+    the previous build (``cache``: a :class:`~site_builder.incremental.cache.BuildCache`, None: computed), else
+    computed (:func:`~site_builder.model.layout.cached_layout`). The build calls it as a stage of its own; without
+    it the map is computed when first asked for."""
+    library._layout = map_layout.cached_layout(library.related_state, cache)
 
 
 def load_related(store) -> related.State | None:

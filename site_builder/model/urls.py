@@ -35,10 +35,14 @@ SITE_BIB = "papers.bib"
 STARS_JS = "assets/stars.js"
 ABSTRACTS_JS = "assets/abstracts.js"
 STRINGS_JS = "assets/strings.js"  # written by the build for a site in another language than English
+# The paper map (issue 21): its page, its data (a classic script, so the page works from file://), its script.
+MAP = "map.html"
+MAP_DATA_JS = "map-data.js"
+MAP_JS = "assets/map.js"
 
 #: Names the site's own files take; no slug may take one of them.
 RESERVED = frozenset({"index", "search", "papers", "venues", "tracks", "assets", "search-index", "404", "sitemap",
-                      "robots", "feed", "authors", "tags", "keywords", "stars"})
+                      "robots", "feed", "authors", "tags", "keywords", "stars", "map", "map-data"})
 #: Device names Windows refuses as file names, whatever the extension.
 WINDOWS_RESERVED = frozenset(
     {"con", "prn", "aux", "nul"} | {f"com{i}" for i in range(10)} | {f"lpt{i}" for i in range(10)}

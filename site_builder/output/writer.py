@@ -256,6 +256,7 @@ COUNTED = {
     "venue": lambda words, n: words.ngettext("%(num)s venue", "%(num)s venues", n),
     "track": lambda words, n: words.ngettext("%(num)s track", "%(num)s tracks", n),
     "author": lambda words, n: words.ngettext("%(num)s author", "%(num)s authors", n),
+    "topic": lambda words, n: words.ngettext("%(num)s topic", "%(num)s topics", n),
 }
 
 

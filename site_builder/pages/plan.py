@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Callable, NamedTuple
 
 from ..model import urls
 from ..model.site import Paper, Site
-from .views import AuthorLink, TermEntry, TermView, Views
+from .views import AuthorLink, TermEntry, TermView, Views, track_chart
 
 if TYPE_CHECKING:
     from ..model.library import Library
@@ -57,7 +57,7 @@ class Planned(NamedTuple):
 
 
 def plan_pages(site: Site, library: "Library | None" = None) -> list[Page]:
-    """Every HTML page of ``site``: home, search, one per venue, per track and per paper;
+    """Every HTML page of ``site``: home, search, the paper map, one per venue, per track and per paper;
     with a ``library`` (default: one without notes), also the reading-list pages
     (:func:`plan_library_pages`)."""
     return [planned.make() for planned in outline_pages(site, library)]
@@ -134,9 +134,13 @@ def outline_pages(site: Site, library: "Library | None" = None) -> list[Planned]
         library = Library(site)
     views = Views(site, library)
     _ids = _Identities(site.papers)
+    everyone = _ids(site.papers)
     pages = [Planned(urls.HOME, (), lambda: Page(urls.HOME, "home.html", site.config.title, views.home())),
              Planned(urls.SEARCH, None, lambda: Page(urls.SEARCH, "search.html", "Search",
-                                                     {"site": site, "library": library}))]
+                                                     {"site": site, "library": library})),
+             # The map's layout and clusters are a function of every paper's text: its sources are all the papers.
+             Planned(urls.MAP, everyone, lambda: Page(urls.MAP, "map.html", "Map of the papers",
+                                                     {"topics": views.map_topics(), "paper_count": len(site.papers)}))]
     by_venue: dict = {}
     by_track: dict = {}
     for paper in site.papers:
@@ -147,7 +151,8 @@ def outline_pages(site: Site, library: "Library | None" = None) -> list[Planned]
     for venue in site.venues:
         papers = by_venue.get(venue, [])
         tracks = site.tracks_of(venue)
-        pages.append(Planned(venue.path, _ids(papers), _venue_page(views, venue, papers, tuple(tracks))))
+        # its topics are the map's clusters, a function of every paper's text: every paper is a source too
+        pages.append(Planned(venue.path, _ids(papers) + everyone, _venue_page(views, venue, papers, tuple(tracks))))
         if not papers:
             continue
         previous, following = [None, *papers[:-1]], [*papers[1:], None]
@@ -168,8 +173,12 @@ def outline_pages(site: Site, library: "Library | None" = None) -> list[Planned]
 
 
 def _venue_page(views: Views, venue, papers, tracks) -> Callable[[], Page]:
-    return lambda: Page(venue.path, "venue.html", venue.label,
-                        {"venue": venue, "papers": views.items(papers), "tracks": tracks})
+    def make() -> Page:
+        items = views.items(papers)
+        return Page(venue.path, "venue.html", venue.label,
+                    {"venue": venue, "papers": items, "tracks": tracks, "chart": track_chart(items, tracks),
+                     "topics": views.topics(papers)})
+    return make
 
 
 def _paper_page(views: Views, paper, previous, following, track_previous, track_next) -> Page:

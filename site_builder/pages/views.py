@@ -24,6 +24,7 @@ from functools import cached_property
 
 from markupsafe import Markup
 
+from ..i18n import N_
 from ..model import bibtex, citation, urls
 from ..model.site import Paper, Track, Venue
 
@@ -123,6 +124,10 @@ class AuthorView:
         """The venues of the papers, in order without repeats."""
         return list(dict.fromkeys(item.venue for item in self.papers))
 
+    def year_chart(self) -> "BarChart | None":
+        """Papers per year (:func:`year_chart`), None when all are of one year."""
+        return year_chart(self.papers)
+
 
 @dataclass(frozen=True)
 class TermView:
@@ -173,6 +178,7 @@ class Views:
         self._items: dict[str, Item] = {}
         self._terms: dict[int, TermLink] = {}
         self._venue_sizes: Counter | None = None
+        self._cluster_of: dict[str, int] | None = None
 
     def term(self, term) -> TermLink:
         """The link of a :class:`~site_builder.model.library.Term` (one object per term)."""
@@ -235,5 +241,153 @@ class Views:
         venues = tuple(VenueSummary(v, counts.get(v, 0),
                                     tuple(TrackSummary(t, counts.get(t, 0)) for t in site.tracks_of(v)))
                        for v in site.venues)
-        return {"venues": venues, "paper_count": len(site.papers),
+        return {"venues": venues, "paper_count": len(site.papers), "chart": venue_chart(venues),
                 "has_tags": bool(library.tags), "has_keywords": bool(library.keywords)}
+
+    def _clusters(self) -> dict[str, int]:
+        """Each paper's cluster on the map, by paper id."""
+        if self._cluster_of is None:
+            self._cluster_of = dict(zip((p.id for p in self.site.papers), self.library.layout.cluster.tolist()))
+        return self._cluster_of
+
+    def topics(self, papers) -> tuple[Topic, ...]:
+        """The map's clusters that ``papers`` fall in, most of them first (ties by number), at most
+        :data:`VENUE_TOPICS`, each with its number of these papers."""
+        counts: dict[int, int] = {}
+        cluster_of = self._clusters()
+        for paper in papers:
+            number = cluster_of[paper.id]
+            counts[number] = counts.get(number, 0) + 1
+        clusters = self.library.layout.clusters
+        best = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:VENUE_TOPICS]
+        return tuple(Topic(number, clusters[number].label, count) for number, count in best)
+
+    def map_topics(self) -> tuple[TopicGroup, ...]:
+        """Every cluster of the map with its papers in site order (the map page)."""
+        members: list[list[MapPaper]] = [[] for _ in self.library.layout.clusters]
+        cluster_of = self._clusters()
+        for paper in self.site.papers:
+            members[cluster_of[paper.id]].append(MapPaper(paper.title_text, paper.path, paper.venue.label))
+        return tuple(TopicGroup(Topic(c.number, c.label, c.size), tuple(members[c.number]))
+                     for c in self.library.layout.clusters)
+
+
+# --- charts and the paper map (issue 21) ------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Bar:
+    """One bar of a :class:`BarChart`: its ``label``, ``value`` (papers) and the page it links to (or None)."""
+
+    label: str
+    value: int
+    path: str | None = None
+
+
+@dataclass(frozen=True)
+class BarChart:
+    """A horizontal bar chart, drawn as SVG when the page is built (``_macros.html``, ``bar_chart``): one row per
+    bar, ``title`` above it, a table of the same numbers below (its first column headed ``heading``). ``key``
+    tells the chart's element ids apart on a page. Geometry in SVG user units (the SVG scales to the page)."""
+
+    key: str
+    title: str
+    heading: str
+    bars: tuple[Bar, ...]
+
+    ROW = 22
+    WIDTH = 640
+    TOP = 6
+    #: Longest label shown in full (characters); a longer one is cut with "…" (the table has it whole).
+    LABEL_CHARS = 34
+
+    def label_width(self) -> int:
+        """Room for the labels: about 6.6 units a character of the longest shown label, at least 60."""
+        longest = max((len(self.shown(bar)) for bar in self.bars), default=0)
+        return max(60, round(longest * 6.6) + 12)
+
+    def shown(self, bar: Bar) -> str:
+        """The label as drawn (cut to :data:`LABEL_CHARS`)."""
+        label = bar.label
+        return label if len(label) <= self.LABEL_CHARS else label[:self.LABEL_CHARS - 1] + "…"
+
+    def height(self) -> int:
+        """The SVG's height."""
+        return self.TOP * 2 + self.ROW * len(self.bars)
+
+    def rows(self) -> list[tuple[Bar, int, int]]:
+        """Each bar with the y of its row's top and its length (at least 1 for a non-zero value); the longest
+        bar leaves room for its number (48 units)."""
+        most = max((bar.value for bar in self.bars), default=0) or 1
+        room = self.WIDTH - self.label_width() - 48
+        return [(bar, self.TOP + i * self.ROW, max(round(bar.value * room / most), 1 if bar.value else 0))
+                for i, bar in enumerate(self.bars)]
+
+
+def bar_chart(key: str, title: str, heading: str, bars) -> BarChart | None:
+    """A :class:`BarChart` of ``bars`` (:class:`Bar`), or None for fewer than two (nothing to compare)."""
+    bars = tuple(bars)
+    return BarChart(key, title, heading, bars) if len(bars) >= 2 else None
+
+
+def venue_chart(venues) -> BarChart | None:
+    """Papers per venue and year (the home page): ``venues`` are :class:`VenueSummary`."""
+    return bar_chart("venues", N_("Papers per venue and year"), N_("Venue"),
+                     (Bar(s.venue.label, s.count, s.venue.path) for s in venues))
+
+
+def track_chart(papers, tracks) -> BarChart | None:
+    """Papers per track of one venue (its page): ``papers`` are its :class:`Item`, ``tracks`` its tracks."""
+    counts: dict = {}
+    for item in papers:
+        counts[item.track] = counts.get(item.track, 0) + 1
+    bars = [Bar(track.label, counts.get(track, 0), track.path) for track in tracks]
+    if counts.get(None):
+        bars.append(Bar("Other papers", counts[None]))
+    return bar_chart("tracks", N_("Papers per track"), N_("Track"), bars)
+
+
+def year_chart(papers) -> BarChart | None:
+    """Papers per year (an author's page), every year from the first to the last: ``papers`` are :class:`Item`."""
+    counts: dict[int, int] = {}
+    for item in papers:
+        counts[item.venue.year] = counts.get(item.venue.year, 0) + 1
+    if len(counts) < 2:
+        return None
+    years = range(min(counts), max(counts) + 1)
+    return bar_chart("years", N_("Papers per year"), N_("Year"), (Bar(str(year), counts.get(year, 0)) for year in years))
+
+
+@dataclass(frozen=True)
+class Topic:
+    """A cluster of the paper map as a topic: its ``number`` (0 = the largest), ``label`` (its most distinctive
+    terms) and ``count`` (its papers on the page that shows it)."""
+
+    number: int
+    label: str
+    count: int
+
+    @property
+    def anchor(self) -> str:
+        """Its element id on the map page, e.g. ``topic-1``."""
+        return f"topic-{self.number + 1}"
+
+
+@dataclass(frozen=True)
+class MapPaper:
+    """A paper in the map page's list of topics: ``title`` (text), page ``path`` and ``venue`` label."""
+
+    title: str
+    path: str
+    venue: str
+
+
+@dataclass(frozen=True)
+class TopicGroup:
+    """A topic with all its papers (the map page's text alternative)."""
+
+    topic: Topic
+    papers: tuple[MapPaper, ...]
+
+
+#: Topics listed on a venue page, at most.
+VENUE_TOPICS = 8

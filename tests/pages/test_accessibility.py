@@ -45,6 +45,7 @@ PAGE_TYPES = {
     "paper": lambda site, records: _paper_with_math(site, records)["url"],
     "paper-long-authors": lambda site, records: max(records, key=lambda r: len(r["authors"]))["url"],
     "search": lambda site, records: "search.html?q=language+model",
+    "map": lambda site, records: "map.html",
 }
 #: Page types that need JavaScript (search runs in the browser).
 NEEDS_JS = {"search"}
