@@ -146,7 +146,8 @@ def _page_texts(site: Path, records: list[dict]) -> list[dict]:
     from site_builder.model.site import build_site
     config = load_config(SEEDS.parent / "site.toml")
     d = Diagnostics()
-    site_model = build_site(pipeline.read_lists(pipeline.list_files(SEEDS), config, d), {}, config, d)
+    entries = pipeline.fill_from_references(pipeline.read_lists(pipeline.list_files(SEEDS), config, d), config, d)
+    site_model = build_site(entries, {}, config, d)
     by_id = {p.id: p for p in site_model.papers}
     return [{"title_text": by_id[r["id"]].title_text, "text": by_id[r["id"]].rendered.text} for r in records]
 
