@@ -23,6 +23,7 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import os
 from collections import Counter
 import csv
 import io
@@ -65,19 +66,25 @@ def normalised(records: list[dict]) -> list[dict]:
 
 def _code(r: dict) -> list[str]:
     """The code links of a corpus record: its ``github`` cell, or each link in it when it holds several
-    (``"https://a; https://b"``)."""
+    (``"https://a; https://b"``); a link with spaces in it (the corpus has a few, ``_`` lost in PDF extraction)
+    as a valid URL writes it, the spaces as ``%20``."""
     cell = r.get("github") or ""
     links = links_in(cell)
-    return links if len(links) > 1 else [cell] if cell else []
+    if len(links) > 1:
+        return links
+    return [cell.strip().replace(" ", "%20") if links else cell] if cell else []
 
 
 def _track(r: dict) -> str:
     return r.get("track") or r.get("primary_area") or ""
 
 
-def _tex(text: str) -> str:
+def _tex(text: str, title: bool = False) -> str:
+    """``text`` escaped for BibTeX, its non-ASCII characters as TeX macros (pylatexenc's unicode_to_latex:
+    ``ü`` → ``\\"{u}``); in a title, words with capitals braced first (so no brace splits a macro from its argument)."""
     from pylatexenc.latexencode import unicode_to_latex
-    return unicode_to_latex(escape(text), non_ascii_only=True, unknown_char_warning=False)
+    escaped = protect_case(escape(text)) if title else escape(text)
+    return unicode_to_latex(escaped, non_ascii_only=True, unknown_char_warning=False)
 
 
 def _family_given(name: str) -> str:
@@ -92,16 +99,16 @@ def write_bib(records: list[dict]) -> str:
         long = LONG_NAMES.get(r["venue"])
         container = long.format(n=r["year"] - 1990) if long else f"{r['venue']} {r['year']}"
         macro = strings.setdefault(container, f"venue{len(strings)}")
-        fields = [("title", "{" + protect_case(_tex(r["title"])) + "}"),
+        fields = [("title", "{" + _tex(r["title"], title=True) + "}"),
                   ("author", "{" + " and ".join(_tex(_family_given(a)) for a in r["authors"]) + "}"),
                   ("booktitle", macro), ("year", str(r["year"])), ("month", "jul"),
                   ("abstract", "{" + abstract_value(r["abstract"]) + "}")]
         if r.get("keywords"):
-            fields.append(("keywords", "{" + _tex("; ".join(r["keywords"])) + "}"))
+            fields.append(("keywords", "{" + _tex("".join(k + "; " for k in r["keywords"]).strip()) + "}"))
         if r.get("site"):
             fields.append(("url", "{" + r["site"] + "}"))
-        if r.get("github"):
-            fields.append(("code", "{" + r["github"] + "}"))
+        if _code(r):
+            fields.append(("code", "{" + " ".join(_code(r)) + "}"))
         if _track(r):
             fields.append(("track", "{" + escape(_track(r)) + "}"))
         out.append(f"@inproceedings{{p{n},\n" + ",\n".join(f"  {k} = {v}" for k, v in fields) + "\n}\n")
@@ -115,7 +122,7 @@ def write_ris(records: list[dict]) -> str:
     items = [{"type_of_reference": "CONF", "title": r["title"], "authors": r["authors"],
               "abstract": " ".join(r["abstract"].split()),  # one line per field, as RIS exporters write it
               "secondary_title": f"{r['venue']} {r['year']}", "year": str(r["year"]),
-              "keywords": r.get("keywords") or [], "urls": [u for u in (r.get("site"), r.get("github")) if u]}
+              "keywords": r.get("keywords") or [], "urls": [u for u in (r.get("site"), *_code(r)) if u]}
              for r in records]
     for item in items:
         if not item["keywords"]:
@@ -132,11 +139,11 @@ def write_csl(records: list[dict]) -> str:
                            else {"literal": a} for a in r["authors"]],
                 "container-title": f"{r['venue']} {r['year']}", "issued": {"date-parts": [[r["year"]]]}}
         if r.get("keywords"):
-            item["keyword"] = "; ".join(r["keywords"])
+            item["keyword"] = "".join(k + "; " for k in r["keywords"]).strip()  # ";" after each: one may hold a comma
         if r.get("site"):
             item["URL"] = r["site"]
-        if r.get("github"):
-            item["note"] = f"code: {r['github']}"
+        if _code(r):
+            item["note"] = "code: " + " ".join(_code(r))
         items.append(item)
     return json.dumps(items, ensure_ascii=False, indent=1)
 
@@ -148,7 +155,7 @@ def write_csv(records: list[dict]) -> str:
     writer.writerow(["title", "authors", "venue", "year", "track", "keywords", "site", "github", "abstract"])
     for r in records:
         writer.writerow([r["title"], "; ".join(r["authors"]), r["venue"], r["year"], _track(r),
-                         "; ".join(r.get("keywords") or []), r.get("site") or "", r.get("github") or "",
+                         "; ".join(r.get("keywords") or []), r.get("site") or "", "; ".join(_code(r)),
                          r["abstract"]])
     return out.getvalue()
 
@@ -175,8 +182,8 @@ def write_openreview(records: list[dict]) -> str:
                    "venue": f"{r['venue']} {r['year']} {r.get('status') or 'Poster'}", "keywords": r.get("keywords") or []}
         if _track(r):
             content["primary_area"] = _track(r)
-        if r.get("github"):
-            content["code"] = r["github"]
+        if _code(r):
+            content["code"] = _code(r)
         notes.append({"id": f"note{n}", "forum": f"note{n}", "content": {k: {"value": v} for k, v in content.items()}})
     return json.dumps({"notes": notes}, ensure_ascii=False)
 
@@ -243,7 +250,7 @@ def fidelity(records: list[dict], folder: Path) -> dict[str, tuple[int, int, lis
             else:
                 wrong = {k: (want[k], have and have[k]) for k in want if not have or want[k] != have[k]}
                 fields.update(list(wrong))
-                if len(diffs) < 5:
+                if len(diffs) < int(os.environ.get("FIDELITY_SHOW", "5")):
                     diffs.append(wrong)
         out[name] = (exact, len(records), diffs, fields)
     return out

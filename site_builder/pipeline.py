@@ -117,9 +117,11 @@ def list_files(seeds: Path) -> list[Path]:
 
 
 def read_lists(files: list[Path], config: SiteConfig, diagnostics: Diagnostics,
-               cache: BuildCache | None = None) -> list[Entry]:
+               cache: BuildCache | None = None, matched: Matched | None = None) -> list[Entry]:
     """Read every list file, with the config's venue for lists whose heading names none;
-    a paper listed twice is merged into one (with a warning, see :func:`reader.merge_duplicates`).
+    a paper listed twice is merged into one (with a warning, see :func:`reader.merge_duplicates`);
+    the entries of a list whose config names reference files are filled from them
+    (:func:`fill_from_references`; ``matched`` receives the counts).
 
     With ``cache``, unchanged lists come from the build cache (see :mod:`site_builder.incremental.lists`;
     the result is the same; it takes the cache's :attr:`~BuildCache.file_digests` and
@@ -130,6 +132,8 @@ def read_lists(files: list[Path], config: SiteConfig, diagnostics: Diagnostics,
     for result in listcache.read_lists(configured, cache):
         diagnostics.extend(result.diagnostics)
         entries.extend(result.entries)
+    if config.reference_files():
+        entries = fill_from_references(entries, config, diagnostics, matched)
     return entries
 
 
@@ -436,10 +440,8 @@ def _build_lists(seeds: Path, out: Path, config: SiteConfig, strict: bool, notes
         build_cache.outputs.check_files_meanwhile(manifest, check)
     try:
         progress.stage("reading lists")
-        entries = read_lists(files, config, diagnostics, build_cache)
         matched = Matched() if config.reference_files() else None
-        if matched is not None:
-            entries = fill_from_references(entries, config, diagnostics, matched)
+        entries = read_lists(files, config, diagnostics, build_cache, matched)
         if not entries and not diagnostics.errors:
             diagnostics.error(str(seeds), 0, NO_PAPERS_AT_ALL)
         overrides = load_overrides(seeds, diagnostics)

@@ -146,8 +146,7 @@ def _page_texts(site: Path, records: list[dict]) -> list[dict]:
     from site_builder.model.site import build_site
     config = load_config(SEEDS.parent / "site.toml")
     d = Diagnostics()
-    entries = pipeline.fill_from_references(pipeline.read_lists(pipeline.list_files(SEEDS), config, d), config, d)
-    site_model = build_site(entries, {}, config, d)
+    site_model = build_site(pipeline.read_lists(pipeline.list_files(SEEDS), config, d), {}, config, d)
     by_id = {p.id: p for p in site_model.papers}
     return [{"title_text": by_id[r["id"]].title_text, "text": by_id[r["id"]].rendered.text} for r in records]
 
@@ -336,8 +335,8 @@ def test_keyword_pages_from_entry_keywords(tmp_path, monkeypatch):
     given: dict[str, tuple[str, ...]] = {}
     real_read_lists = pipeline.read_lists
 
-    def read_lists_with_keywords(files, config, diagnostics, cache=None):
-        entries = real_read_lists(files, config, diagnostics, cache)
+    def read_lists_with_keywords(files, config, diagnostics, cache=None, matched=None):
+        entries = real_read_lists(files, config, diagnostics, cache, matched)
         out = []
         for i, e in enumerate(entries):
             keywords = (("Diffusion Models", "PDE") if "diffusion" in e.abstract.lower() else ()) + \
