@@ -161,14 +161,14 @@ def write_csv(records: list[dict]) -> str:
 
 
 def write_jsonl(records: list[dict]) -> str:
-    """JSON Lines, the corpus's own fields."""
-    return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
+    """JSON Lines, the corpus's own fields (code links as valid URLs, :func:`_code`)."""
+    return "".join(json.dumps({**r, "github": "; ".join(_code(r))}, ensure_ascii=False) + "\n" for r in records)
 
 
 def write_paperlists(records: list[dict]) -> str:
     """The paperlists data set's JSON: ``author`` and ``keywords`` as ``"a; b"``."""
-    items = [{**r, "author": "; ".join(r["authors"]), "keywords": "; ".join(r.get("keywords") or [])}
-             for r in records]
+    items = [{**r, "author": "; ".join(r["authors"]), "keywords": "; ".join(r.get("keywords") or []),
+              "github": "; ".join(_code(r))} for r in records]
     for item in items:
         del item["authors"]
     return json.dumps(items, ensure_ascii=False, indent=2)
