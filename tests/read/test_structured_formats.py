@@ -231,3 +231,11 @@ def test_a_missing_reference_file_is_an_error_naming_it(tmp_path, capsys):
     (seeds / "refs" / "published.csl.json").unlink()
     assert build_into(tmp_path / "site", "--no-cache", seeds=seeds, config=config) == 1
     assert f"{tmp_path / 'seeds' / 'refs' / 'published.csl.json'}:0: error: cannot read the file" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("value", ["3", "[1, 2]", '[""]'])
+def test_a_reference_that_is_not_a_path_is_a_located_config_error(tmp_path, capsys, value):
+    seeds, config = _seed_site_copy(tmp_path)
+    config.write_text(f'[lists."000_3c4c43013b737622.txt"]\nreference = {value}\n', encoding="utf-8")
+    assert build_into(tmp_path / "site", "--no-cache", seeds=seeds, config=config) == 2
+    assert capsys.readouterr().err.startswith(f"{config}:2: error: [lists.'000_3c4c43013b737622.txt']: reference must be")
