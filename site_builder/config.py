@@ -11,6 +11,8 @@ Format (TOML, read with :mod:`tomllib`)::
     [lists."003_x.txt"]      # per list file name, wins over [default]
     venue = "ICML"
     year = 2025
+    reference = ["refs/icml2025.json"]  # optional: files of the same papers with their metadata (relative to
+                                        # this file; any list format), see site_builder.read.reference
 
 A key or table not listed here (a typo such as ``titel``, ``venu`` or ``[list."x.txt"]``) is
 an error naming its line: ``site.toml:3: error: unknown key 'titel' …``.
@@ -29,7 +31,8 @@ from . import i18n
 from .diagnostics import Diagnostic
 
 TOP_KEYS = ("title", "description", "base_url", "language", "default", "lists")
-LIST_KEYS = ("venue", "year")
+DEFAULT_KEYS = ("venue", "year")
+LIST_KEYS = ("venue", "year", "reference")
 
 
 class ConfigError(Exception):
@@ -49,6 +52,7 @@ class ListDefaults:
     venue: str | None = None
     year: int | None = None
     explicit: bool = False  # given by a [lists."file"] entry, not by [default]
+    reference: tuple[str, ...] = ()  # reference files' paths (relative to the config file's folder: as joined)
 
 
 @dataclass(frozen=True)
@@ -63,6 +67,10 @@ class SiteConfig:
     lists: dict[str, ListDefaults] = field(default_factory=dict)
     source: str = ""  # the config file's path, for diagnostics
     list_lines: dict[str, int] = field(default_factory=dict)  # [lists."file"] → its line in the file
+
+    def reference_files(self) -> list[str]:
+        """Every reference file any ``[lists."file"]`` entry names, each once, in order of the list names."""
+        return list(dict.fromkeys(r for name in sorted(self.lists) for r in self.lists[name].reference))
 
     def list_defaults(self, filename: str) -> ListDefaults:
         """Return the venue and year the config gives for the list named ``filename``."""
@@ -112,9 +120,11 @@ def base_url_problem(url: str) -> str | None:
     return None
 
 
-def _defaults(table: object, where: str, at: Callable[[str], str], explicit: bool = False) -> ListDefaults:
-    """The venue and year of a ``[default]`` or ``[lists."file"]`` table; ``at(key)`` gives the
-    ``path:line`` of ``key`` in it. Raises a located :class:`ConfigError` for a bad value."""
+def _defaults(table: object, where: str, at: Callable[[str], str], explicit: bool = False,
+              folder: Path = Path(".")) -> ListDefaults:
+    """The venue, year and reference files of a ``[default]`` or ``[lists."file"]`` table; ``at(key)`` gives the
+    ``path:line`` of ``key`` in it; ``folder``: the config file's, which reference paths are relative to.
+    Raises a located :class:`ConfigError` for a bad value."""
     if not isinstance(table, dict):
         raise ConfigError(f"{at('')}: error: {where}: expected a table with venue and year", located=True)
     venue, year = table.get("venue"), table.get("year")
@@ -122,7 +132,14 @@ def _defaults(table: object, where: str, at: Callable[[str], str], explicit: boo
         raise ConfigError(f"{at('venue')}: error: {where}: venue must be a non-empty string", located=True)
     if year is not None and not (isinstance(year, int) and 1900 <= year <= 2100):
         raise ConfigError(f"{at('year')}: error: {where}: year must be an integer year, got {year!r}", located=True)
-    return ListDefaults(venue.strip() if venue else None, year, explicit)
+    reference = table.get("reference", ())
+    if isinstance(reference, str):
+        reference = [reference]
+    if not (isinstance(reference, (list, tuple)) and all(isinstance(r, str) and r.strip() for r in reference)):
+        raise ConfigError(f"{at('reference')}: error: {where}: reference must be a file path or a list of them",
+                          located=True)
+    return ListDefaults(venue.strip() if venue else None, year, explicit,
+                        tuple(str(folder / r.strip()) for r in reference))
 
 
 def _string(data: dict, key: str, path: Path, lines: list[str], default: str) -> str:
@@ -208,7 +225,8 @@ def load_config(path: Path | None) -> SiteConfig:
         description=_string(data, "description", path, lines, ""),
         base_url=normalise_base_url(base_url),
         default=_defaults(data.get("default", {}), "[default]", at(("default",))),
-        lists={name: _defaults(t, f"[lists.{name!r}]", at(("lists", name)), True) for name, t in sorted(lists.items())},
+        lists={name: _defaults(t, f"[lists.{name!r}]", at(("lists", name)), True, Path(path).parent)
+               for name, t in sorted(lists.items())},
         source=str(path),
         list_lines={name: _table_line(lines, ("lists", name)) for name in lists},
     )
@@ -267,8 +285,8 @@ def _check_keys(data: dict, lines: list[str], path: str) -> None:
             unknown(key, (), TOP_KEYS)
     if isinstance(data.get("default"), dict):
         for key in data["default"]:
-            if key not in LIST_KEYS:
-                unknown(key, ("default",), LIST_KEYS)
+            if key not in DEFAULT_KEYS:
+                unknown(key, ("default",), DEFAULT_KEYS)
     for name, table in (data.get("lists") or {}).items():
         if isinstance(table, dict):
             for key in table:

@@ -32,6 +32,7 @@ from .model.site import OVERRIDABLE, Site, build_site
 from .pages.plan import common_context, outline_pages
 from .progress import Progress
 from .read import formats
+from .read.reference import Matched, ReferenceIndex, fill
 from .read.plaintext import Entry
 from .output.search_index import INDEX_FILES, IndexRun
 from .output.rendering import PageReuse, write_pages
@@ -104,6 +105,7 @@ class BuildReport:
     seconds: float = 0.0
     reused: int = 0
     paper_count: int = 0
+    references: Matched | None = None  # the lists' papers matched to their reference files (None: no reference)
 
 
 def list_files(seeds: Path) -> list[Path]:
@@ -119,9 +121,11 @@ def list_files(seeds: Path) -> list[Path]:
 
 
 def read_lists(files: list[Path], config: SiteConfig, diagnostics: Diagnostics,
-               cache: BuildCache | None = None) -> list[Entry]:
+               cache: BuildCache | None = None, matched: Matched | None = None) -> list[Entry]:
     """Read every list file, with the config's venue for lists whose heading names none;
-    a paper listed twice is merged into one (with a warning, see :func:`reader.merge_duplicates`).
+    a paper listed twice is merged into one (with a warning, see :func:`reader.merge_duplicates`);
+    the entries of a list whose config names reference files are filled from them
+    (:func:`fill_from_references`; ``matched`` receives the counts).
 
     With ``cache``, unchanged lists come from the build cache (see :mod:`site_builder.incremental.lists`;
     the result is the same; it takes the cache's :attr:`~BuildCache.file_digests` and
@@ -132,7 +136,42 @@ def read_lists(files: list[Path], config: SiteConfig, diagnostics: Diagnostics,
     for result in listcache.read_lists(configured, cache):
         diagnostics.extend(result.diagnostics)
         entries.extend(result.entries)
+    if config.reference_files():
+        entries = fill_from_references(entries, config, diagnostics, matched)
     return entries
+
+
+def fill_from_references(entries: list[Entry], config: SiteConfig, diagnostics: Diagnostics,
+                         matched: Matched | None = None) -> list[Entry]:
+    """``entries`` (as :func:`read_lists` gives them), those of a list whose config names reference files filled
+    from them (:func:`site_builder.read.reference.fill`; ``matched`` receives the counts), in order.
+
+    Reference files are read on every build that is not skipped as unchanged (their bytes are among its inputs,
+    :func:`unchanged.inputs_digest`), not through the list cache: their papers are looked up, not shown, and
+    need no rendering; the fill itself is a lookup per entry, so the list cache keeps each list's own read."""
+    indexes: dict[tuple[str, ...], ReferenceIndex] = {}
+    matched = matched if matched is not None else Matched()
+    out: list[Entry] = []
+    for entry in entries:
+        reference = config.list_defaults(Path(entry.path).name).reference
+        if not reference:
+            out.append(entry)
+            continue
+        if reference not in indexes:
+            indexes[reference] = reference_index(reference, diagnostics)
+        out.extend(fill([entry], indexes[reference], diagnostics.items, matched))
+    return out
+
+
+def reference_index(paths: tuple[str, ...], diagnostics: Diagnostics) -> ReferenceIndex:
+    """The :class:`ReferenceIndex` of the reference files ``paths`` (each read by its format; its diagnostics,
+    e.g. a missing file's error, go to ``diagnostics``)."""
+    entries: list[Entry] = []
+    for path in paths:
+        result = formats.read_list(path)
+        diagnostics.extend(result.diagnostics)
+        entries.extend(result.entries)
+    return ReferenceIndex(entries)
 
 
 def load_overrides(seeds: Path, diagnostics: Diagnostics) -> dict[str, dict]:
@@ -385,7 +424,8 @@ def _build_lists(seeds: Path, out: Path, config: SiteConfig, strict: bool, notes
     inputs = manifest = None
     digests: dict[str, bytes] = {}  # each list file's SHA-256, read once for both uses
     if cache is not None:
-        inputs = unchanged.inputs_digest(code_version(), files, seeds / OVERRIDES_NAME, config, strict, notes,
+        inputs = unchanged.inputs_digest(code_version(), [*files, *map(Path, config.reference_files())],
+                                         seeds / OVERRIDES_NAME, config, strict, notes,
                                          [TEMPLATES, ASSETS], [LUNR_SOURCE], rfc3339(updated), digests)
         manifest = read_manifest(cache, out)
         saved = unchanged.unchanged_report(manifest, inputs, Path(out).resolve(), Path(cache))
@@ -408,7 +448,8 @@ def _build_lists(seeds: Path, out: Path, config: SiteConfig, strict: bool, notes
         build_cache.outputs.check_files_meanwhile(manifest, check)
     try:
         progress.stage("reading lists")
-        entries = read_lists(files, config, diagnostics, build_cache)
+        matched = Matched() if config.reference_files() else None
+        entries = read_lists(files, config, diagnostics, build_cache, matched)
         if not entries and not diagnostics.errors:
             diagnostics.error(str(seeds), 0, NO_PAPERS_AT_ALL)
         overrides = load_overrides(seeds, diagnostics)
@@ -416,8 +457,10 @@ def _build_lists(seeds: Path, out: Path, config: SiteConfig, strict: bool, notes
         build_cache.outputs.stop_file_check()
         raise
     try:
-        return _build(out, config, strict, build_cache, entries, overrides, diagnostics, progress, notes, updated,
-                      inputs, manifest)
+        report = _build(out, config, strict, build_cache, entries, overrides, diagnostics, progress, notes, updated,
+                        inputs, manifest)
+        report.references = matched
+        return report
     finally:
         build_cache.outputs.stop_file_check()
         gc.unfreeze()

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote_to_bytes, urlsplit
 
-from .config import config_path, resolve_config
+from .config import ConfigError, config_path, resolve_config
 from .read.formats import format_of
 
 LIVERELOAD_PATH = "/__livereload"
@@ -334,10 +334,13 @@ class Sources:
     config: Path | None
     templates: Path
     assets: Path
+    references: tuple[Path, ...] = ()  # the reference files the config names (site_builder.read.reference)
 
     def watch_roots(self) -> list[Path]:
-        """The folders to watch: the three folders and the config's folder, none inside another."""
+        """The folders to watch: the three folders, the config's folder and the reference files' folders,
+        none inside another."""
         folders = [self.seeds, self.templates, self.assets] + ([self.config.parent] if self.config else [])
+        folders += [path.parent for path in self.references]
         folders = sorted({f.resolve() for f in folders}, key=lambda p: len(p.parts))
         roots: list[Path] = []
         for folder in folders:
@@ -367,18 +370,19 @@ def classify_changes(changes, sources: Sources) -> Plan:
     """The :class:`Plan` for ``changes``, an iterable of ``(change, path)`` as watchfiles yields them.
 
     A list (a file an input format reads, :func:`~site_builder.read.formats.format_of`) or ``overrides.toml``
-    in the lists folder, the config file or anything in
+    in the lists folder, the config file, a reference file the config names, or anything in
     the templates folder needs a full build; files in the assets folder only need copying;
     anything else (editor temporary files, other files beside the config) nothing.
     """
     full, assets = False, set()
     seeds, templates, assets_dir = sources.seeds.resolve(), sources.templates.resolve(), sources.assets.resolve()
     config = sources.config.resolve() if sources.config else None
+    references = {path.resolve() for path in sources.references}
     for _change, raw in changes:
         path = Path(raw).resolve()
         if _ignored(path):
             continue
-        if path == config or _under(path, templates):
+        if path == config or path in references or _under(path, templates):
             full = True
         elif _under(path, seeds) and (format_of(path) is not None or path.name == "overrides.toml"):
             full = True
@@ -505,7 +509,11 @@ def sources_from_args(args: argparse.Namespace) -> Sources:
     from .pipeline import ASSETS, TEMPLATES
 
     config = config_path(args.config)
-    return Sources(Path(args.seeds), Path(config) if config else None, TEMPLATES, ASSETS)
+    try:
+        references = tuple(map(Path, resolve_config(config, None).reference_files()))
+    except ConfigError:  # the build reports it
+        references = ()
+    return Sources(Path(args.seeds), Path(config) if config else None, TEMPLATES, ASSETS, references)
 
 
 def serve(args: argparse.Namespace) -> int:

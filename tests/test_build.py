@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 from collections import Counter
@@ -35,11 +36,43 @@ def test_papers_json_fields(seed_records):
     assert len(tracks) == 14 and None not in tracks
     assert len({t.split(" · ")[0] for t in tracks}) == 6
     assert all(r["authors"] for r in icml25)
-    assert all(r["track"] is None and r["authors"] == [] for r in seed_records if r not in icml25)
-    assert all(r["title"] and r["title_derived"] for r in seed_records)
+    assert all(r["track"] is None for r in seed_records if r not in icml25)
     assert len({r["id"] for r in seed_records}) == 58 and len({r["slug"] for r in seed_records}) == 58
-    keys = {"id", "slug", "title", "title_derived", "authors", "venue", "year", "track", "abstract", "code_urls", "url"}
+    keys = {"id", "slug", "title", "title_derived", "authors", "venue", "year", "track", "abstract", "code_urls", "url",
+            "doi", "landing_url"}
     assert all(keys <= set(r) for r in seed_records)
+
+
+def test_the_seeds_show_their_published_titles_authors_and_landing_pages(seed_records):
+    """site.toml names seeds/refs/published.csl.json as the seed lists' reference file: every seed paper takes the
+    published title, the authors the ICLR 2025 and ICML 2024 lists lack, and its landing page."""
+    published = {" ".join(item["abstract"].split()): item
+                 for item in json.loads((SEEDS / "refs" / "published.csl.json").read_text(encoding="utf-8"))}
+    assert len(published) == 58
+    for record in seed_records:
+        item = published[" ".join(record["abstract"].split())]
+        assert record["title"] == item["title"] and not record["title_derived"]
+        assert record["landing_url"] == item["URL"]
+        assert record["authors"]
+        if "author" in item:  # the two lists without authors take the reference's, in order
+            assert record["authors"] == [f"{a['given']} {a['family']}" for a in item["author"]]
+        for url in re.findall(r"https://\S+", item.get("note", "")):
+            assert url in record["code_urls"]
+
+
+def test_without_their_reference_the_seeds_titles_are_derived(tmp_path):
+    """The derived-title path, for every list that names no reference: the seeds with a config giving only the
+    third list's venue."""
+    config = tmp_path / "site.toml"
+    config.write_text('[lists."003_7bfb54ea2f2037fe.txt"]\nvenue = "ICML"\nyear = 2025\n', encoding="utf-8")
+    assert build_into(tmp_path / "site", "--no-cache", config=config) == 0
+    records = json.loads((tmp_path / "site" / "papers.json").read_text(encoding="utf-8"))
+    assert len(records) == 58 and all(r["title"] and r["title_derived"] for r in records)
+    assert all(r["landing_url"] is None and r["doi"] is None for r in records)
+    icml25 = [r for r in records if r["year"] == 2025 and r["venue"] == "ICML"]
+    assert all(r["track"] is None and r["authors"] == [] for r in records if r not in icml25)
+    html = (tmp_path / "site" / records[0]["url"]).read_text(encoding="utf-8")
+    assert "derived title" in html
 
 
 def test_authors_from_the_list(seed_records):
@@ -60,7 +93,7 @@ def test_no_broken_or_folder_links(seed_site: Path):
 def test_paper_page_shows_fields(seed_site: Path, seed_records):
     record = next(r for r in seed_records if r["track"])
     html = (seed_site / record["url"]).read_text(encoding="utf-8")
-    assert "derived title" in html
+    assert "derived title" not in html and record["landing_url"] and f'href="{record["landing_url"]}"' in html
     assert record["authors"][0] in html
     assert "ICML 2025" in html and "../venues/icml-2025/index.html" in html
     assert record["track"] in html

@@ -68,9 +68,12 @@ def test_files_in_another_order_give_identical_output(tmp_path, seed_site):
     for new_prefix, name in zip("zyx", names):
         renamed[name] = f"{new_prefix}_{name}"
         shutil.copy2(SEEDS / name, seeds / renamed[name])
+    shutil.copytree(SEEDS / "refs", seeds / "refs")  # the seeds' reference file, named in site.toml
     config = tmp_path / "site.toml"
-    config.write_text((ROOT / "site.toml").read_text(encoding="utf-8").replace(names[2], renamed[names[2]]),
-                      encoding="utf-8")
+    text = (ROOT / "site.toml").read_text(encoding="utf-8")
+    for name in names:
+        text = text.replace(name, renamed[name])
+    config.write_text(text, encoding="utf-8")
     assert build_into(tmp_path / "out", seeds=seeds, config=config) == 0
     assert tree_digest(tmp_path / "out") == tree_digest(seed_site)
 

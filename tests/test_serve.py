@@ -19,7 +19,7 @@ from watchfiles import Change
 from serving import ROOT, append_paper, copy_seeds, corpus_paper, one_line, raw_get, running, serve_process
 from site_builder import pipeline
 from site_builder.config import ConfigError, load_config
-from site_builder.serve import LIVERELOAD_PATH, Preview, SiteState, Sources, classify_changes, format_error, inject_live_reload, make_server, resolve_request
+from site_builder.serve import LIVERELOAD_PATH, Preview, SiteState, Sources, classify_changes, format_error, inject_live_reload, make_server, resolve_request, sources_from_args
 
 SECRET = "top secret, outside the site"
 
@@ -334,3 +334,20 @@ def test_a_config_typo_is_one_diagnostic_in_the_overlay(tmp_path):
     line = format_error(caught.value)
     assert line.startswith(f"{config}:3: error: unknown key 'venu'")
     assert line.count("error:") == 1
+
+
+def test_a_reference_file_the_config_names_is_watched(tmp_path):
+    """Reference files (site.toml's ``reference``) may sit outside the lists folder: their folder is watched and
+    a change to one rebuilds; another file beside it does not."""
+    refs = tmp_path / "refs"
+    refs.mkdir()
+    config = tmp_path / "site.toml"
+    config.write_text('[lists."a.txt"]\nreference = ["refs/iclr.json"]\n', encoding="utf-8")
+    seeds = tmp_path / "seeds"
+    seeds.mkdir()
+    sources = sources_from_args(argparse.Namespace(seeds=str(seeds), config=str(config)))
+    assert sources.references == (refs / "iclr.json",)
+    assert refs.resolve() in sources.watch_roots() or tmp_path.resolve() in sources.watch_roots()
+    assert classify_changes({(Change.modified, str(refs / "iclr.json"))}, sources).kind == "full"
+    assert classify_changes({(Change.modified, str(refs / "other.json"))}, sources).kind == "none"
+    assert classify_changes({(Change.modified, str(seeds / "list.bib"))}, sources).kind == "full"

@@ -36,11 +36,32 @@ def _special(match: re.Match) -> str:
     return SPECIALS[match.group()]
 
 
+#: TeX ligatures of ASCII characters (``--`` an en dash, ``\'\'`` a closing quote, ``!` `` ``¡``): broken by an empty
+#: group so a reader decoding TeX (pylatexenc, biber) gives back the characters written.
+_LIGATURE = re.compile(r"(?<=-)(?=-)|(?<=')(?=')|(?<=`)(?=`)|(?<=[!?])(?=`)")
+
+
 def escape(text: str) -> str:
-    """``text`` with every BibTeX/TeX special character escaped; each run of whitespace (newlines too)
+    """``text`` with every BibTeX/TeX special character escaped and TeX's ASCII ligatures broken
+    (``--`` → ``-{}-``), so that TeX decoding gives back ``text``; each run of whitespace (newlines too)
     becomes one space, none at either end (``str.split`` and the pattern ``\\s`` know the same
     whitespace characters)."""
-    return _SPECIAL.sub(_special, " ".join(text.split()))
+    escaped = _SPECIAL.sub(_special, " ".join(text.split()))
+    return _LIGATURE.sub("{}", escaped) if ("-" in escaped or "'" in escaped or "`" in escaped) else escaped
+
+
+def abstract_value(abstract: str) -> str:
+    """The BibTeX ``abstract`` value of an abstract's source: each paragraph :func:`escape`\\ d (its TeX math too,
+    as text: a reader decoding the value gets the source back), paragraphs separated by a blank line."""
+    return "\n\n".join(_text_value(p) for p in re.split(r"\n[ \t\r]*\n", abstract) if p.strip())
+
+
+def _text_value(text: str) -> str:
+    """:func:`escape` of ``text`` but for white space: runs of ASCII white space as one space, a no-break space
+    (U+00A0) as TeX's tie ``~``, so that TeX decoding gives ``text`` back with only its runs of spaces folded."""
+    escaped = _SPECIAL.sub(_special, re.sub(r"[ \t\r\n\f\v]+", " ", text).strip(" "))
+    escaped = _LIGATURE.sub("{}", escaped) if ("-" in escaped or "'" in escaped or "`" in escaped) else escaped
+    return escaped.replace("\xa0", "~")
 
 
 def _braced(match: re.Match) -> str:
@@ -210,8 +231,11 @@ def title_value(source: str, text: str) -> str:
     return " ".join("".join(out).split())
 
 
-def entry(paper, key: str, url: str = "") -> str:
-    """The BibTeX entry of ``paper`` under ``key`` (ends with a newline); ``url`` is added when given."""
+def entry(paper, key: str, url: str = "", full: bool = False) -> str:
+    """The BibTeX entry of ``paper`` under ``key`` (ends with a newline); ``url`` is added when given. With
+    ``full`` (the ``.bib`` files) also its ``code`` links and ``track`` (``Area · Subarea``; fields styles ignore) and its
+    ``abstract`` (:func:`abstract_value`; Zotero's exports carry it too), so the files read back as lists
+    (:mod:`site_builder.read.bibtex`) give the same papers."""
     authors = [escape(name) for name in map(clean_name, paper.authors) if name]
     if paper.et_al:
         authors.append("others")
@@ -221,6 +245,16 @@ def entry(paper, key: str, url: str = "") -> str:
     fields += [("booktitle", escape(paper.venue.label)), ("year", str(paper.venue.year))]
     if getattr(paper, "keywords", ()):
         fields.append(("keywords", escape(", ".join(paper.keywords))))
+    if getattr(paper, "doi", ""):
+        fields.append(("doi", escape(paper.doi)))
+    if getattr(paper, "landing_url", ""):
+        fields.append(("howpublished", escape(paper.landing_url)))
+    if full and paper.code_urls:
+        fields.append(("code", " ".join(u.replace("{", "%7B").replace("}", "%7D") for u in paper.code_urls)))
+    if full and paper.track is not None:
+        fields.append(("track", escape(paper.track.label)))
+    if full and paper.abstract:
+        fields.append(("abstract", abstract_value(paper.abstract)))
     if url:
         fields.append(("url", _SPACE.sub("%20", url).replace("{", "%7B").replace("}", "%7D")))
     body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields)

@@ -38,6 +38,8 @@ def highwire_tags(paper, base_url: str = "") -> list[tuple[str, str]]:
     tags += [("citation_publication_date", str(paper.venue.year)),
              ("citation_conference_title", paper.venue.label)]
     tags += [("citation_keywords", k) for k in getattr(paper, "keywords", ())]
+    if getattr(paper, "doi", ""):
+        tags.append(("citation_doi", paper.doi))
     if base_url:
         tags.append(("citation_abstract_html_url", urls.absolute_url(base_url, paper.path)))
     return tags
@@ -58,6 +60,8 @@ def json_ld(paper, base_url: str = "") -> dict:
     }
     if getattr(paper, "keywords", ()):
         data["keywords"] = list(paper.keywords)
+    if getattr(paper, "doi", ""):
+        data["sameAs"] = f"https://doi.org/{paper.doi}"
     if base_url:
         data["url"] = urls.absolute_url(base_url, paper.path)
     return data

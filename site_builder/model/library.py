@@ -139,7 +139,8 @@ class Library:
 
     def bib_file(self, papers: Iterable) -> str:
         """A ``.bib`` file of ``papers``' entries."""
-        return bibtex.bib_file(self.bibtex(p) for p in papers)
+        return bibtex.bib_file(bibtex.entry(p, self.bib_key(p), urls.absolute_url(self.base_url, p.path), True)
+                               for p in papers)
 
     def highwire(self, paper) -> list[tuple[str, str]]:
         """Highwire ``citation_*`` meta tags of ``paper``."""

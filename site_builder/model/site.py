@@ -97,6 +97,9 @@ class Paper:
     source: str
     line: int
     keywords: tuple[str, ...] = ()  # as the list gives them (reader.Entry.keywords)
+    doi: str = ""  # bare DOI (``10.…``) when the list or its reference gives one
+    landing_url: str = ""  # the paper's landing page (proceedings, OpenReview, arXiv) when given
+    given_code_urls: tuple[str, ...] = ()  # code repositories the list names beside the abstract's links
 
     @property
     def path(self) -> str:
@@ -115,8 +118,11 @@ class Paper:
 
     @property
     def code_urls(self) -> tuple[str, ...]:
-        """Links to code hosts found in the abstract."""
-        return self.rendered.code_urls
+        """Links to code: those the list gives (:attr:`given_code_urls`), then those found in the abstract,
+        each once, in order."""
+        if not self.given_code_urls:
+            return self.rendered.code_urls
+        return tuple(dict.fromkeys((*self.given_code_urls, *self.rendered.code_urls)))
 
     def record(self) -> dict:
         """The paper as a ``papers.json`` record (JSON-ready, keys as documented in README)."""
@@ -125,7 +131,7 @@ class Paper:
             "authors": list(self.authors), "et_al": self.et_al, "venue": self.venue.name,
             "year": self.venue.year, "track": self.track.label if self.track else None,
             "abstract": self.abstract, "code_urls": list(self.code_urls), "url": self.path,
-            "keywords": list(self.keywords),
+            "keywords": list(self.keywords), "doi": self.doi or None, "landing_url": self.landing_url or None,
         }
 
 
@@ -223,7 +229,8 @@ def make_paper(draft: _Draft, slug: str, track: Track | None, title: str, diagno
         diagnostics.warning(draft.entry.path, draft.entry.line, message)
     entry = draft.entry
     values = (draft.id, slug, title, not draft.title, draft.authors, entry.et_al, draft.venue, track,
-              draft.abstract, rendered, entry.path, entry.line, tuple(entry.keywords))
+              draft.abstract, rendered, entry.path, entry.line, tuple(entry.keywords), entry.doi or "",
+              entry.url or "", tuple(entry.code_urls))
     if memo is None:
         return Paper(*values)
     # The fields set as the dataclass's __init__ sets them (it only assigns: no __post_init__), at a third
@@ -268,7 +275,8 @@ def _make_papers(drafts: dict[str, _Draft], slugs: dict[str, str], tracks: dict[
         paper = new(Paper)
         paper.__dict__.update(zip(_MEMO_FIELDS, (
             pid, slugs[pid], title, not draft.title, draft.authors, entry.et_al, venue, tracks.get(track_key),
-            draft.abstract, rendered, entry.path, entry.line, tuple(entry.keywords), *render_inline(title))))
+            draft.abstract, rendered, entry.path, entry.line, tuple(entry.keywords), entry.doi or "",
+            entry.url or "", tuple(entry.code_urls), *render_inline(title))))
         group = (venue.slug, folded.get(track_key, ""))
         members = groups.get(group)
         if members is None:

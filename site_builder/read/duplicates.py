@@ -81,7 +81,8 @@ def merge_duplicates(results: list[ListResult]) -> None:
             target[index] = replace(
                 first, title=first.title or entry.title, authors=first.authors or entry.authors,
                 et_al=first.et_al if first.authors else entry.et_al, track=first.track or entry.track,
-                status=first.status or entry.status, keywords=first.keywords or entry.keywords)
+                status=first.status or entry.status, keywords=first.keywords or entry.keywords,
+                doi=first.doi or entry.doi, url=first.url or entry.url, code_urls=first.code_urls or entry.code_urls)
             conflict = ""
             if (first.venue, first.year) != (entry.venue, entry.year):
                 conflict = (f", but the lists disagree on its venue: {_venue(entry)} here, {_venue(first)} there; "

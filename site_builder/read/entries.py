@@ -29,6 +29,11 @@ class Entry:
     config.  ``number`` is the list number (``12.``, ``[12]``) when given;
     ``page_words`` keeps leftover page words (``PDF``, ``Code``) seen in the
     entry; ``end_line`` is the last line of the entry.
+
+    Structured formats (BibTeX, CSL-JSON, …) also give ``doi`` (bare, ``10.…``, or None), ``url`` (the paper's
+    landing page, or None) and ``code_urls`` (code repositories the record names, in order); ``abstract`` is
+    ``""`` for a record that gives none (the paper's id then comes from its title, see
+    :func:`~site_builder.read.duplicates.identity_key`).
     """
 
     path: str
@@ -45,6 +50,9 @@ class Entry:
     number: int | None = None
     page_words: tuple[str, ...] = ()
     end_line: int = 0
+    doi: str | None = None
+    url: str | None = None
+    code_urls: tuple[str, ...] = ()
 
 
 @dataclass

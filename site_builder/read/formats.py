@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from . import plaintext, reread
+from . import bibtex, plaintext, reread, structured
 from .entries import ListResult
 from ..diagnostics import Diagnostic
 
@@ -39,6 +39,11 @@ class ListFormat:
 #: The formats, by preference when two could read a suffix (the first wins).
 FORMATS: tuple[ListFormat, ...] = (
     ListFormat("plain-text list", (".txt",), plaintext.read_list, reread.read_list),
+    ListFormat("BibTeX", (".bib",), bibtex.read_list),
+    ListFormat("RIS", (".ris",), structured.read_ris),
+    ListFormat("JSON (CSL-JSON, OpenReview notes, paperlists, papers.json)", (".json",), structured.read_json),
+    ListFormat("JSON Lines", (".jsonl",), structured.read_jsonl),
+    ListFormat("CSV", (".csv",), structured.read_csv),
 )
 
 

@@ -23,7 +23,7 @@ from site_builder.incremental.store import Store
 from site_builder.incremental.cache import BuildCache
 from site_builder.config import load_config
 from site_builder.diagnostics import Diagnostics
-from site_builder.pipeline import list_files, read_lists
+from site_builder.pipeline import fill_from_references, list_files, read_lists
 
 sys.path.insert(0, str(ROOT / "bench"))
 from lists import load_corpus, write_lists  # noqa: E402
@@ -45,11 +45,15 @@ def corpus_texts(n: int | None = None, seed: int = 7) -> list[str]:
 # --- reading lists through the cache ---------------------------------------------------------------
 
 def reader_results(seeds: Path, config_path: Path) -> tuple[list, list[str]]:
-    """Entries and diagnostic lines as :func:`reader.read_lists` gives them (no cache)."""
+    """Entries and diagnostic lines as :func:`reader.read_lists` gives them (no cache), filled from the reference
+    files the config names as a build fills them (:func:`pipeline.fill_from_references`)."""
     config = load_config(config_path)
     configured = [(p, *astuple(config.list_defaults(p.name))) for p in list_files(seeds)]
     results = reader.read_lists(configured)
-    return [e for r in results for e in r.entries], [str(d) for r in results for d in r.diagnostics]
+    diagnostics = Diagnostics()
+    diagnostics.extend([d for r in results for d in r.diagnostics])
+    entries = fill_from_references([e for r in results for e in r.entries], config, diagnostics)
+    return entries, [str(d) for d in diagnostics]
 
 
 def cached_results(seeds: Path, config_path: Path, cache: Path) -> tuple[list, list[str], BuildCache]:

@@ -45,7 +45,7 @@ def test_the_build_takes_the_files_of_known_suffixes_only(tmp_path):
     empty = tmp_path / "empty"
     empty.mkdir()
     (empty / "notes.md").write_text("x", encoding="utf-8")
-    with pytest.raises(BuildError, match=r"holds no paper list \(\*\.txt\)"):
+    with pytest.raises(BuildError, match=r"holds no paper list \(\*\.txt, \*\.bib, "):
         list_files(empty)
 
 

@@ -238,7 +238,7 @@ def test_config_typo_exits_2_with_one_diagnostic(tmp_path):
                  {"a.txt": f"论文检索\n\n{a['title']}\n{a['abstract']}\n"})
     assert run.returncode == 2
     assert run.stderr.splitlines() == [
-        f"{tmp_path / 'site.toml'}:3: error: unknown key 'venu' in [lists.a.txt] (known: venue, year); "
+        f"{tmp_path / 'site.toml'}:3: error: unknown key 'venu' in [lists.a.txt] (known: venue, year, reference); "
         f"did you mean 'venue'?"]
     assert not (tmp_path / "out").exists()
 

@@ -10,10 +10,10 @@ from conftest import ROOT, build_into
 from site_builder.read.plaintext import read_list
 
 LISTS = ROOT / "tests" / "fixtures" / "lists"
-EXPECTED = json.loads((LISTS / "expected.json").read_text(encoding="utf-8"))
+EXPECTED = json.loads((LISTS / "expected" / "papers.json").read_text(encoding="utf-8"))
 #: The warnings a list gives (``line: warning: …``, without the path; ``{path}`` where a warning names the list),
 #: where it gives any.
-WARNINGS = json.loads((LISTS / "warnings.json").read_text(encoding="utf-8"))
+WARNINGS = json.loads((LISTS / "expected" / "warnings.json").read_text(encoding="utf-8"))
 
 
 def test_every_list_has_its_expected_papers_and_back():

@@ -1,0 +1,269 @@
+"""Lists as JSON Lines, JSON (CSL-JSON, paperlists, OpenReview notes, our ``papers.json``), CSV and RIS.
+
+Each file becomes :class:`~site_builder.read.records.Record`\\ s, then entries (:func:`~site_builder.read.records.list_result`).
+
+- **JSON Lines** (``*.jsonl``): one JSON object per line with the fields of our own ``papers.json`` (README,
+  Output): ``title`` (ignored when ``title_derived`` is true: derived again), ``authors``, ``et_al``,
+  ``abstract``, ``venue``, ``year``, ``track`` (``"Area · Subarea"``), ``keywords``, ``doi``, ``landing_url``,
+  ``code_urls``; the corpus's names are read too (``site``, ``github``, ``status``, ``primary_area``).
+- **JSON** (``*.json``), told apart by its content (:func:`json_kind`): CSL-JSON (an array of items with
+  ``type`` and ``author``/``issued``/``container-title``; the format of Zotero, citeproc and Pandoc,
+  https://citeproc-js.readthedocs.io/en/latest/csl-json/markup.html), OpenReview API v2 notes (``{"notes":
+  [...]}`` or an array of notes, each field ``{"value": …}``; https://docs.openreview.net/reference/api-v2),
+  and an array of flat records (the paperlists data set, https://github.com/papercopilot/paperlists: ``title``,
+  ``author`` as ``"A; B"``, ``abstract``, ``status``, ``track``, ``site``, ``github``, ``keywords``; and our
+  ``papers.json``).
+- **CSV** (``*.csv``, Python's :mod:`csv`, dialect sniffed): a header row naming the fields, as for JSON Lines;
+  several authors or keywords in one cell are separated by ``;``.
+- **RIS** (``*.ris``, read with rispy, https://github.com/MrTango/rispy): ``TI``/``T1``, ``AU``/``A1``, ``AB``,
+  ``T2``/``JO``/``BT`` (the venue), ``PY``/``Y1``, ``KW``, ``DO``, ``UR``.
+
+A line that is not JSON, or a record that is not an object, is a warning naming its line, and the other
+records are read; a file that is not the format its suffix says is an error naming it.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from pathlib import Path
+
+from ..diagnostics import Diagnostic
+from .entries import ListResult, ReadError
+from .records import (Record, bare_doi, failed, links_in, list_result, read_text, split_keywords, split_links,
+                      split_names, venue_name, year_in)
+
+
+
+def _value(value):
+    """An OpenReview API v2 field's value (``{"value": x}`` → x); any other value as it is."""
+    return value.get("value") if isinstance(value, dict) and "value" in value else value
+
+
+def _strings(value) -> list[str]:
+    """A field of several values (a list, or one string separated by ``;``) as a list of strings."""
+    if isinstance(value, list):
+        return [str(v).strip() for v in value if str(v).strip()]
+    if isinstance(value, str) and value.strip():
+        return [part.strip() for part in value.split(";") if part.strip()]
+    return []
+
+
+def _year(value) -> int | None:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value if 1900 <= value <= 2100 else None
+    return year_in(str(value)) if value else None
+
+
+def _venue(value: str) -> str:
+    """A venue field: a single word as it is (``ICLR``, ``3DV``), a longer name by :func:`venue_name`."""
+    text = " ".join(str(value or "").split())
+    return text if text and " " not in text else venue_name(text)
+
+
+def flat_record(data: dict, line: int, key: str = "") -> Record:
+    """The :class:`Record` of a flat paper object (JSON Lines, CSV, paperlists, ``papers.json``; field names
+    in the module doc). Raises nothing."""
+    get = data.get
+    authors = get("authors") if get("authors") not in (None, "") else get("author")
+    names = split_names(authors) if isinstance(authors, str) else _strings(authors)
+    links = [*_strings(get("code_urls")), *_strings(get("github")), *_strings(get("code"))]
+    landing, code = split_links([str(u) for u in (get("landing_url"), get("site"), get("url_landing")) if u])
+    track = get("track") or get("primary_area") or ""
+    return Record(
+        line=line, key=str(get("id") or key), title="" if get("title_derived") is True else str(get("title") or ""),
+        authors=names, abstract=str(get("abstract") or ""), venue=_venue(get("venue") or get("conference") or ""),
+        year=_year(get("year")) or year_in(str(get("venue") or "")),
+        track=tuple(p.strip() for p in str(track).split("·")) if track else (),
+        keywords=_strings(get("keywords")), doi=bare_doi(str(get("doi") or "")), url=landing,
+        code_urls=[*code, *links], status=str(get("status") or ""), et_al=get("et_al") is True)
+
+
+def csl_record(item: dict, line: int) -> Record:
+    """The :class:`Record` of a CSL-JSON item (``title``, ``author``, ``abstract``, ``container-title``,
+    ``issued``, ``keyword``, ``DOI``, ``URL``, code links in ``note``)."""
+    names = []
+    for person in item.get("author") or []:
+        if isinstance(person, dict):
+            names.append(person.get("literal") or " ".join(str(person.get(p, "")) for p in ("given", "family")))
+    container = str(item.get("container-title") or item.get("event-title") or item.get("event") or "")
+    issued = (item.get("issued") or {}).get("date-parts") if isinstance(item.get("issued"), dict) else None
+    year = _year(issued[0][0]) if issued and issued[0] else None
+    note = str(item.get("note") or "")
+    landing, code = split_links([str(item.get("URL") or ""), *links_in(note)])
+    if re.match(r"\s*code\s*:", note, re.IGNORECASE):  # "code: https://…" names code, whatever its host
+        code = links_in(note)
+    return Record(line=line, key=str(item.get("id") or ""), title=str(item.get("title") or ""), authors=names,
+                  abstract=str(item.get("abstract") or ""), venue=venue_name(container),
+                  year=year or year_in(container), keywords=split_keywords(str(item.get("keyword") or "")),
+                  doi=bare_doi(str(item.get("DOI") or "")), url=landing, code_urls=code)
+
+
+def openreview_record(note: dict, line: int) -> Record:
+    """The :class:`Record` of an OpenReview note (API v2, or v1 with bare values): ``title``, ``authors``,
+    ``abstract``, ``keywords``, ``primary_area`` (the track), ``venue`` (``"ICLR 2025 Poster"``: venue, year,
+    status), ``code``; the landing page is the note's forum."""
+    content = {k: _value(v) for k, v in (note.get("content") or {}).items()}
+    venue = str(content.get("venue") or "")
+    status = re.split(r"\b(?:19|20)\d\d\b", venue, maxsplit=1)[-1].strip() if year_in(venue) else ""
+    forum = note.get("forum") or note.get("id")
+    code = _strings(content.get("code")) + links_in(str(content.get("code_link") or ""))
+    area = content.get("primary_area") or ""
+    return Record(line=line, key=str(note.get("id") or ""), title=str(content.get("title") or ""),
+                  authors=_strings(content.get("authors")), abstract=str(content.get("abstract") or ""),
+                  venue=venue_name(venue), year=year_in(venue), track=(str(area).replace("_", " "),) if area else (),
+                  keywords=_strings(content.get("keywords")), url=f"https://openreview.net/forum?id={forum}"
+                  if forum else "", code_urls=code, status=status)
+
+
+def json_kind(data) -> str | None:
+    """Which JSON list ``data`` (parsed) is: ``"openreview"``, ``"csl"``, ``"records"`` (flat paper objects),
+    or None when it is none of them."""
+    if isinstance(data, dict) and isinstance(data.get("notes"), list):
+        return "openreview"
+    if not isinstance(data, list) or not data or not all(isinstance(x, dict) for x in data):
+        return None
+    first = data[0]
+    if isinstance(first.get("content"), dict):
+        return "openreview"
+    if "type" in first and any(k in first for k in ("container-title", "issued", "author", "DOI")):
+        return "csl"
+    if any(k in first for k in ("title", "abstract")):
+        return "records"
+    return None
+
+
+def _element_lines(text: str, items: list, start: int) -> list[int]:
+    """The 1-based line each element of the JSON array opening at ``text[start]`` (a ``[``) begins on."""
+    decoder, lines, at = json.JSONDecoder(), [], start + 1
+    space = re.compile(r"[\s,]*")
+    for _ in items:
+        at = space.match(text, at).end()
+        lines.append(text.count("\n", 0, at) + 1)
+        try:
+            at = decoder.raw_decode(text, at)[1]
+        except ValueError:
+            break
+    return lines + [0] * (len(items) - len(lines))
+
+
+def read_json(path: Path, venue: str | None = None, year: int | None = None, explicit: bool = True) -> ListResult:
+    """The papers of a JSON file (CSL-JSON, OpenReview notes, paperlists or ``papers.json``, by content: see
+    :func:`json_kind`); ``venue``/``year``: the config's for a record naming none. Not JSON, or JSON of none of
+    these shapes, is an error naming the file; a non-object element is a warning naming its line."""
+    try:
+        text = read_text(path)
+        data = json.loads(text)
+    except ReadError as exc:
+        return failed(path, exc)
+    except ValueError as exc:
+        return failed(path, ReadError(f"not JSON ({exc})", getattr(exc, "lineno", 0)))
+    kind = json_kind(data)
+    if kind is None:
+        return failed(path, "not a paper list: JSON of no known shape (a CSL-JSON array, OpenReview notes, "
+                            "an array of paper objects with title or abstract)")
+    items = data["notes"] if isinstance(data, dict) else data
+    start = text.index("[", text.index('"notes"')) if isinstance(data, dict) else text.index("[")
+    make = {"openreview": openreview_record, "csl": csl_record, "records": flat_record}[kind]
+    records, diagnostics = [], []
+    for item, line in zip(items, _element_lines(text, items, start)):
+        if isinstance(item, dict):
+            records.append(make(item, line))
+        else:
+            diagnostics.append(Diagnostic(str(path), line, "warning", "not a paper object; left out"))
+    return list_result(path, records, diagnostics, venue, year)
+
+
+def read_jsonl(path: Path, venue: str | None = None, year: int | None = None, explicit: bool = True) -> ListResult:
+    """The papers of a JSON Lines file (one flat paper object per line, :func:`flat_record`); a line that is
+    not a JSON object is a warning naming it; a file none of whose lines is one is an error naming it."""
+    try:
+        text = read_text(path)
+    except ReadError as exc:
+        return failed(path, exc)
+    records, diagnostics = [], []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+        except ValueError as exc:
+            data = exc
+        if isinstance(data, dict):
+            records.append(flat_record(data, number, f"line {number}"))
+        else:
+            reason = f"not JSON ({data})" if isinstance(data, ValueError) else "not a JSON object"
+            diagnostics.append(Diagnostic(str(path), number, "warning", f"{reason}; line left out"))
+    if not records:
+        return failed(path, "not a JSON Lines paper list: no line is a JSON object")
+    return list_result(path, records, diagnostics, venue, year)
+
+
+def read_csv(path: Path, venue: str | None = None, year: int | None = None, explicit: bool = True) -> ListResult:
+    """The papers of a CSV file whose header row names the fields (:func:`flat_record`; the header's names
+    case-insensitive, spaces as underscores). A header naming neither ``title`` nor ``abstract`` is an error."""
+    try:
+        text = read_text(path)
+    except ReadError as exc:
+        return failed(path, exc)
+    try:
+        dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
+    except csv.Error:
+        dialect = csv.excel
+    reader = csv.reader(io.StringIO(text, newline=""), dialect)
+    try:
+        header = [" ".join(h.split()).lower().replace(" ", "_") for h in next(reader)]
+    except (StopIteration, csv.Error):
+        header = []
+    if "title" not in header and "abstract" not in header:
+        return failed(path, "not a CSV paper list: its first row names no title or abstract column")
+    records, diagnostics, line = [], [], reader.line_num + 1
+    try:
+        for row in reader:
+            if any(cell.strip() for cell in row):
+                if len(row) > len(header):
+                    diagnostics.append(Diagnostic(str(path), line, "warning",
+                                                  f"{len(row)} cells under {len(header)} column names; "
+                                                  "the extra cells are left out"))
+                data = {h: cell for h, cell in zip(header, row) if cell.strip()}
+                records.append(flat_record(data, line, f"row {line}"))
+            line = reader.line_num + 1
+    except csv.Error as exc:
+        diagnostics.append(Diagnostic(str(path), line, "warning", f"malformed CSV ({exc}); the rest is left out"))
+    return list_result(path, records, diagnostics, venue, year)
+
+
+def ris_record(item: dict, line: int) -> Record:
+    """The :class:`Record` of a rispy entry (its field names: ``title``, ``authors``, ``abstract``, …)."""
+    get = item.get
+    container = str(get("secondary_title") or get("journal_name") or get("alternate_title3") or
+                    get("tertiary_title") or "")
+    landing, code = split_links([str(u) for u in get("urls") or []])
+    return Record(line=line, key=str(get("id") or ""), title=str(get("title") or get("primary_title") or ""),
+                  authors=[*(get("authors") or []), *(get("first_authors") or [])],
+                  abstract=str(get("abstract") or ""), venue=venue_name(container),
+                  year=_year(get("year") or get("publication_year") or "") or year_in(container),
+                  keywords=list(get("keywords") or []), doi=bare_doi(str(get("doi") or "")), url=landing,
+                  code_urls=code)
+
+
+def read_ris(path: Path, venue: str | None = None, year: int | None = None, explicit: bool = True) -> ListResult:
+    """The papers of an RIS file, read with rispy (see the module doc). A file with no ``TY  -`` record is an
+    error naming it."""
+    import rispy
+
+    try:
+        text = read_text(path)
+    except ReadError as exc:
+        return failed(path, exc)
+    starts = [n for n, line in enumerate(text.splitlines(), 1) if re.match(r"^TY  - ", line)]
+    if not starts:
+        return failed(path, "not an RIS file: no record starts with a 'TY  - ' line")
+    try:
+        items = rispy.loads(text, skip_unknown_tags=True)
+    except (ValueError, IOError, KeyError) as exc:
+        return failed(path, f"not a readable RIS file ({exc})")
+    records = [ris_record(item, line) for item, line in zip(items, starts + [0] * len(items))]
+    return list_result(path, records, [], venue, year)

@@ -1,0 +1,241 @@
+"""The structured list formats (BibTeX, RIS, CSL-JSON, CSV, JSON Lines, paperlists, OpenReview notes), their
+fidelity on the sample of real papers, the round trip of our own output, and reference metadata for pasted lists."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, SEEDS, assert_same_site, build_into
+from papers_sample import sample_records
+from site_builder.read import formats, reference
+from site_builder.read.entries import Entry
+from site_builder.read.records import venue_name
+
+_spec = importlib.util.spec_from_file_location("format_fidelity", ROOT / "scripts" / "format_fidelity.py")
+fidelity_script = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(fidelity_script)
+
+BIB = r"""@string{icml = "Proceedings of the 41st International Conference on Machine Learning"}
+
+@inproceedings{mueller2024bert,
+  title = {{BERT} Meets M{\"u}ller: {$\mathcal{O}(n)$} Attention -- Revisited},
+  author = {M{\"u}ller, J{\"o}rg and \'Alvarez, Mauricio A. and others},
+  booktitle = icml,
+  year = 2024, month = jul,
+  keywords = {attention; transformers},
+  doi = {https://doi.org/10.5555/12345},
+  url = {https://proceedings.mlr.press/v235/mueller24a.html},
+  code = {https://github.com/example/bert-mueller},
+  abstract = {We show that attention costs $\mathcal{O}(n)$ and 50\% less, at \$5 per run.
+
+A second paragraph.},
+}
+
+@article{broken,
+  title = {Unclosed braces
+@misc{titleonly, title = {A Paper Without an Abstract}, journal = {ICLR 2025}, year = 2025}
+"""
+
+
+def test_bibtex_decodes_tex_macros_names_and_keeps_math(tmp_path):
+    path = tmp_path / "refs.bib"
+    path.write_text(BIB, encoding="utf-8")
+    result = formats.read_list(path)
+    first, second = result.entries
+    assert first.title == "BERT Meets Müller: $\\mathcal{O}(n)$ Attention – Revisited"
+    assert first.authors == ("Jörg Müller", "Mauricio A. Álvarez") and first.et_al
+    assert (first.venue, first.year) == ("ICML", 2024)
+    assert first.abstract == "We show that attention costs $\\mathcal{O}(n)$ and 50% less, at $5 per run.\n\nA second paragraph."
+    assert first.keywords == ("attention", "transformers") and first.doi == "10.5555/12345"
+    assert first.url == "https://proceedings.mlr.press/v235/mueller24a.html"
+    assert first.code_urls == ("https://github.com/example/bert-mueller",)
+    assert (second.title, second.abstract, second.venue, second.year) == ("A Paper Without an Abstract", "", "ICLR", 2025)
+    assert [str(d) for d in result.diagnostics] == [
+        f"{path}:17: warning: malformed BibTeX entry broken: Unexpected block start: `@misc`. "
+        "Was still looking for field-value closing `}`; left out"]
+
+
+@pytest.mark.parametrize("suffix, text, message", [
+    (".bib", "ICLR 2025 Papers\n\nAn abstract pasted in the wrong file.\n", "not a BibTeX file"),
+    (".json", '{"papers": 3}', "not a paper list: JSON of no known shape"),
+    (".json", "ICLR 2025\n", "not JSON"),
+    (".ris", "title,abstract\nx,y\n", "not an RIS file"),
+    (".csv", "name,colour\nx,y\n", "not a CSV paper list"),
+    (".jsonl", "ICLR 2025\nsome text\n", "not a JSON Lines paper list"),
+])
+def test_a_file_that_is_not_the_format_its_suffix_says_is_an_error_naming_it(tmp_path, suffix, text, message):
+    path = tmp_path / f"list{suffix}"
+    path.write_text(text, encoding="utf-8")
+    result = formats.read_list(path)
+    assert result.entries == [] and [d.level for d in result.diagnostics] == ["error"]
+    assert str(result.diagnostics[0]).startswith(f"{path}:") and message in result.diagnostics[0].message
+
+
+def test_a_bad_line_or_record_is_a_warning_and_the_others_are_read(tmp_path):
+    records = sample_records()[:3]
+    lines = [json.dumps(r) for r in records]
+    path = tmp_path / "list.jsonl"
+    path.write_text("\n".join([lines[0], "{not json", lines[1], "[1, 2]", lines[2]]) + "\n", encoding="utf-8")
+    result = formats.read_list(path)
+    assert [e.title for e in result.entries] == [r["title"] for r in records]
+    assert [(d.line, d.level) for d in result.diagnostics] == [(2, "warning"), (4, "warning")]
+    empty = tmp_path / "empty.bib"
+    empty.write_text("@misc{nothing, note = {no title, no abstract}}\n", encoding="utf-8")
+    assert "entry nothing gives neither a title nor an abstract" in str(formats.read_list(empty).diagnostics[0])
+
+
+def test_json_is_told_apart_by_its_content(tmp_path):
+    records = sample_records()[:4]
+    for name, write in [("CSL-JSON", fidelity_script.write_csl), ("paperlists JSON", fidelity_script.write_paperlists),
+                        ("OpenReview notes", fidelity_script.write_openreview)]:
+        path = tmp_path / f"{name.replace(' ', '_')}.json"
+        path.write_text(write(records), encoding="utf-8")
+        entries = formats.read_list(path).entries
+        assert [(e.title, e.authors, e.abstract) for e in entries] == [
+            (r["title"], tuple(r["authors"]), r["abstract"].strip()) for r in records], name
+        if name != "OpenReview notes":  # written indented: each record on the line where it begins
+            assert all(e.line > 1 for e in entries) and len({e.line for e in entries}) == 4
+
+
+def test_every_format_gives_back_the_sample_papers_field_exact(tmp_path):
+    """scripts/format_fidelity.py on the tests' sample of 565 real papers: at least 99.5 % per format."""
+    for name, (exact, total, diffs, _) in fidelity_script.fidelity(sample_records(), tmp_path).items():
+        assert total == 565 and exact >= 0.995 * total, (name, diffs)
+
+
+@pytest.mark.parametrize("container, venue", [
+    ("Proceedings of the 41st International Conference on Machine Learning", "ICML"),
+    ("ICLR 2025", "ICLR"), ("Advances in Neural Information Processing Systems 36", "NeurIPS"),
+    ("Proceedings of The 26th International Conference on Artificial Intelligence and Statistics", "AISTATS"),
+    ("Findings of the Association for Computational Linguistics: NAACL 2024", "NAACL"),
+    ("My Workshop 2024", "My Workshop"),
+])
+def test_container_titles_map_to_the_venues_short_name(container, venue):
+    assert venue_name(container) == venue
+
+
+def _seed_site_copy(tmp_path: Path) -> tuple[Path, Path]:
+    """The seeds and their config copied into ``tmp_path`` (the reference file too)."""
+    seeds = tmp_path / "seeds"
+    shutil.copytree(SEEDS, seeds)
+    config = tmp_path / "site.toml"
+    shutil.copy(ROOT / "site.toml", config)
+    return seeds, config
+
+
+def test_our_papers_json_as_json_lines_and_our_papers_bib_give_back_the_same_papers(tmp_path, seed_site):
+    original = {r["id"]: r for r in json.loads((seed_site / "papers.json").read_text(encoding="utf-8"))}
+    jsonl, bib = tmp_path / "jsonl", tmp_path / "bib"
+    jsonl.mkdir()
+    bib.mkdir()
+    (jsonl / "papers.jsonl").write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in original.values()),
+                                        encoding="utf-8")
+    shutil.copy(seed_site / "papers.bib", bib / "papers.bib")
+    empty = tmp_path / "empty.toml"
+    empty.write_text("", encoding="utf-8")
+    for folder in (jsonl, bib):
+        assert build_into(tmp_path / f"{folder.name}-site", "--no-cache", seeds=folder, config=empty) == 0
+        again = {r["id"]: r for r in json.loads((tmp_path / f"{folder.name}-site" / "papers.json").read_text("utf-8"))}
+        assert again.keys() == original.keys()
+        for pid, record in original.items():
+            assert again[pid] == record | {"url": again[pid]["url"]}, folder.name
+    # BibTeX has no field for "derived": the seeds' titles are all published ones here, so nothing is lost
+
+
+def test_a_paper_without_an_abstract_is_a_paper_with_an_id_from_its_title(tmp_path):
+    seeds = tmp_path / "seeds"
+    seeds.mkdir()
+    (seeds / "refs.bib").write_text(BIB, encoding="utf-8")
+    empty = tmp_path / "site.toml"
+    empty.write_text("", encoding="utf-8")
+    assert build_into(tmp_path / "site", "--no-cache", seeds=seeds, config=empty) == 0
+    records = json.loads((tmp_path / "site" / "papers.json").read_text(encoding="utf-8"))
+    bare = next(r for r in records if r["abstract"] == "")
+    assert bare["title"] == "A Paper Without an Abstract" and not bare["title_derived"]
+    page = (tmp_path / "site" / bare["url"]).read_text(encoding="utf-8")
+    assert "The list gives no abstract for this paper." in page
+    bert = next(r for r in records if r["abstract"])
+    assert bert["doi"] == "10.5555/12345" and 'href="https://doi.org/10.5555/12345"' in \
+        (tmp_path / "site" / bert["url"]).read_text(encoding="utf-8")
+    # the id is the title's: the same entry with another venue is the same paper
+    (seeds / "again.csv").write_text("title,venue,year\nA paper without an abstract,ICLR,2025\n", encoding="utf-8")
+    from io import StringIO
+    import contextlib
+    err = StringIO()
+    with contextlib.redirect_stderr(err):
+        assert build_into(tmp_path / "site", "--no-cache", seeds=seeds, config=empty) == 0
+    assert f"{seeds / 'again.csv'}:2: warning: duplicate of the paper at" in err.getvalue() or \
+        "the same paper as" in err.getvalue()
+
+
+# --- reference metadata -------------------------------------------------------------------------
+
+def _entry(abstract: str, **fields) -> Entry:
+    return Entry(path="list.txt", line=fields.pop("line", 1), abstract=abstract, **fields)
+
+
+def test_a_pasted_paper_takes_what_it_lacks_from_its_reference_and_keeps_what_it_gives():
+    records = sample_records()[:40]
+    refs = [Entry(path="ref.json", line=n, abstract=r["abstract"], title=r["title"], authors=tuple(r["authors"]),
+                  url=r.get("site"), keywords=("k",)) for n, r in enumerate(records)]
+    index = reference.ReferenceIndex(refs)
+    words = records[1]["abstract"].split()
+    pasted = [_entry(records[0]["abstract"].upper().replace(" ", "  ")),  # exact after normalising
+              _entry(" ".join(words[:5] + words[6:]) + " Code is online.", line=2),  # nearly: a word gone, one more
+              _entry(records[2]["abstract"], title="Our Own Title", authors=("Somebody Else",), line=3),
+              _entry("An abstract that no reference file holds, about something else entirely, at length.", line=4)]
+    diagnostics, counts = [], reference.Matched()
+    filled = reference.fill(pasted, index, diagnostics, counts)
+    assert [e.title for e in filled] == [records[0]["title"], records[1]["title"], "Our Own Title", None]
+    assert filled[0].authors == tuple(records[0]["authors"]) and filled[0].url == records[0].get("site")
+    assert filled[2].authors == ("Somebody Else",) and filled[2].keywords == ("k",)
+    assert (counts.exact, counts.near, counts.unmatched) == (2, 1, 1)
+    assert [(d.line, d.level) for d in diagnostics] == [(3, "warning"), (3, "warning")]
+    assert "differs from the reference's" in diagnostics[0].message
+    assert "differ from the reference's" in diagnostics[1].message
+
+
+def test_a_reference_file_fills_the_build_and_its_change_rebuilds_as_without_cache(tmp_path):
+    seeds, config = _seed_site_copy(tmp_path)
+    cache = tmp_path / "cache"
+    assert build_into(tmp_path / "site", "--cache", str(cache), seeds=seeds, config=config) == 0
+    ref = seeds / "refs" / "published.csl.json"
+    items = json.loads(ref.read_text(encoding="utf-8"))
+    items[0]["title"] = "A Title Changed in the Reference"
+    ref.write_text(json.dumps(items, ensure_ascii=False, indent=1), encoding="utf-8")
+    assert build_into(tmp_path / "site", "--cache", str(cache), seeds=seeds, config=config) == 0
+    assert build_into(tmp_path / "fresh", "--no-cache", seeds=seeds, config=config) == 0
+    assert_same_site(tmp_path / "site", tmp_path / "fresh")
+    titles = [r["title"] for r in json.loads((tmp_path / "site" / "papers.json").read_text(encoding="utf-8"))]
+    assert "A Title Changed in the Reference" in titles
+
+
+def test_the_summary_says_how_many_pasted_papers_matched(tmp_path, capsys):
+    seeds, config = _seed_site_copy(tmp_path)
+    ref = seeds / "refs" / "published.csl.json"
+    items = json.loads(ref.read_text(encoding="utf-8"))
+    ref.write_text(json.dumps(items[:50], ensure_ascii=False), encoding="utf-8")  # 8 papers lack a reference
+    assert build_into(tmp_path / "site", "--no-cache", seeds=seeds, config=config) == 0
+    assert "; 50 of 58 papers matched a reference (0 nearly);" in capsys.readouterr().err
+    records = json.loads((tmp_path / "site" / "papers.json").read_text(encoding="utf-8"))
+    assert sum(r["title_derived"] for r in records) == 8
+
+
+def test_a_missing_reference_file_is_an_error_naming_it(tmp_path, capsys):
+    seeds, config = _seed_site_copy(tmp_path)
+    (seeds / "refs" / "published.csl.json").unlink()
+    assert build_into(tmp_path / "site", "--no-cache", seeds=seeds, config=config) == 1
+    assert f"{tmp_path / 'seeds' / 'refs' / 'published.csl.json'}:0: error: cannot read the file" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("value", ["3", "[1, 2]", '[""]'])
+def test_a_reference_that_is_not_a_path_is_a_located_config_error(tmp_path, capsys, value):
+    seeds, config = _seed_site_copy(tmp_path)
+    config.write_text(f'[lists."000_3c4c43013b737622.txt"]\nreference = {value}\n', encoding="utf-8")
+    assert build_into(tmp_path / "site", "--no-cache", seeds=seeds, config=config) == 2
+    assert capsys.readouterr().err.startswith(f"{config}:2: error: [lists.'000_3c4c43013b737622.txt']: reference must be")
