@@ -125,10 +125,17 @@
     var a = appendMarked(el("a", "result-title"), doc.title, groups);
     a.href = doc.url;
     item.appendChild(a);
-    if (doc.authors && doc.authors.length) item.appendChild(appendMarked(el("div", "meta authors"), doc.authors.join(", "), groups));
+    if (doc.authors && doc.authors.length) item.appendChild(appendMarked(el("div", "meta authors"), authorsText(doc.authors), groups));
     item.appendChild(el("div", "meta venue", doc.venue + (doc.track ? " · " + doc.track : "")));
     if (doc.abstract) item.appendChild(appendMarked(el("p", "snippet"), core.snippet(doc.abstract, groups), groups));
     return item;
+  }
+
+  /* A record's authors as a line in the site's language (its last name "et al." when the list says so). */
+  function authorsText(authors) {
+    return authors.map(function (name, i) {
+      return i === authors.length - 1 && name === "et al." ? _("et al.") : name;
+    }).join(_(", "));
   }
 
   function statusText(found, pages) {

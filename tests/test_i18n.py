@@ -121,6 +121,8 @@ def test_the_scripts_speak_the_language_of_the_site(chinese_site, page):
     page.wait_for_selector("#search-results li")
     assert re.fullmatch(r"\d+ 个结果(，显示第 .*)?", page.locator("#search-status").inner_text())
     assert "会议" in page.locator("#search-facets legend").all_inner_texts()
+    authors = page.locator("#search-results .authors").all_inner_texts()
+    assert any("、" in line for line in authors) and not any(", " in line for line in authors)
     page.goto((chinese_site / "index.html").as_uri())
     page.locator("#site-search").fill("learning")
     page.wait_for_selector("#site-search-list [role=option]")
