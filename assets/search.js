@@ -262,20 +262,32 @@
     return found;
   }
 
-  function syncUrl() {
+  /* The URL keeps the whole search. A step the reader takes (a query sent, a facet, the sort, a page) is a
+     new history entry, so Back returns to the search before it; typing only replaces the current one. */
+  function syncUrl(step) {
+    var url = window.location.pathname + stateQuery(state, state.page);
     try {
-      window.history.replaceState(null, "", window.location.pathname + stateQuery(state, state.page));
+      if (step && url !== window.location.pathname + window.location.search) window.history.pushState(null, "", url);
+      else window.history.replaceState(null, "", url);
     } catch (e) { /* some file:// contexts refuse; the URL then keeps the submitted query */ }
     if (header) header.value = input.value;
   }
 
   var timer = null;
-  function update() {
+  function update(step) {
     window.clearTimeout(timer);
     timer = null;
     show();
-    syncUrl();
+    syncUrl(step === true);
   }
+
+  window.addEventListener("popstate", function () {
+    state = readState(window.location.search);
+    input.value = state.q;
+    sortSelect.value = state.sort;
+    if (header) header.value = input.value;
+    show();
+  });
 
   function links() { return Array.prototype.slice.call(results.querySelectorAll("a.result-title")); }
 
@@ -307,8 +319,8 @@
     if (e.key === "ArrowDown") { e.preventDefault(); select(i + 1); }
     else if (e.key === "ArrowUp") { e.preventDefault(); select(i - 1); }
   });
-  form.addEventListener("submit", function (e) { e.preventDefault(); state.page = 1; update(); });
-  sortSelect.addEventListener("change", function () { state.page = 1; update(); });
+  form.addEventListener("submit", function (e) { e.preventDefault(); state.page = 1; update(true); });
+  sortSelect.addEventListener("change", function () { state.page = 1; update(true); });
   facetBox.addEventListener("change", function (e) {
     var t = e.target, key = t.getAttribute && t.getAttribute("data-facet");
     if (!key) return;
@@ -316,7 +328,7 @@
     if (t.checked && at < 0) chosen.push(t.value);
     if (!t.checked && at >= 0) chosen.splice(at, 1);
     state.page = 1;
-    update();
+    update(true);
   });
   facetBox.addEventListener("click", function (e) {
     var key = e.target.getAttribute && e.target.getAttribute("data-more");
@@ -329,7 +341,7 @@
     if (!a) return;
     e.preventDefault();
     state.page = parseInt(a.getAttribute("data-page"), 10) || 1;
-    update();
+    update(true);
     var top = links()[0];
     if (top) top.focus();
     status.scrollIntoView({ block: "start" });

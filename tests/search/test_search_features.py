@@ -5,6 +5,7 @@ it is used; keyboard only), and axe-core on the search page and on an open type-
 
 from __future__ import annotations
 
+import json
 import re
 from urllib.parse import parse_qs, urlsplit
 
@@ -332,3 +333,23 @@ def test_keyboard_only_from_the_box_to_a_facet_a_result_page_and_back(base, page
     with page.expect_navigation():
         page.keyboard.press("Enter")
     assert page.url == base(target)
+
+
+def test_back_returns_to_the_search_before(base, page):
+    """A facet, the sort or a page is a step in the browser's history: Back shows the search before it (found
+    by the new-user pass: Back left the search page)."""
+    open_search(page, base("search.html?q=learning"))
+    before = hrefs(page)
+    page.locator("#search-facets input[type=checkbox]").first.check()
+    page.wait_for_function("new URLSearchParams(location.search).toString().split('&').length > 1")
+    chosen, narrowed = page.url, hrefs(page)
+    assert narrowed != before
+    page.select_option("#search-sort", "year")
+    assert "sort=year" in page.url
+    page.go_back()
+    page.wait_for_function("location.search.indexOf('sort=year') < 0")
+    assert page.url == chosen and page.locator("#search-sort").input_value() == "" and hrefs(page) == narrowed
+    page.go_back()
+    page.wait_for_function(f"location.href === {json.dumps(base('search.html?q=learning'))}")
+    assert hrefs(page) == before and page.locator("#search-facets input:checked").count() == 0
+    assert page.locator("#search-input").input_value() == "learning"
