@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 import hashlib
+from collections import Counter
 from dataclasses import dataclass, field, fields
 from functools import cached_property
 from operator import attrgetter
@@ -155,6 +156,14 @@ class Site:
     def tracks_of(self, venue: Venue) -> list[Track]:
         """Tracks of ``venue`` sorted by label."""
         return sorted((t for t in self.tracks if t.venue == venue), key=lambda t: t.label.casefold())
+
+    def abstracts_refs(self) -> dict[str, str]:
+        """``{paper id: ref}``: what names the file holding each paper's abstract for list pages
+        (:func:`urls.abstracts_ref`, by the paper's venue and the number of papers it has). The one rule both
+        the list items (``pages/views.py``) and the files (``output/abstracts.py``) follow."""
+        sizes = Counter(paper.venue for paper in self.papers)
+        return {paper.id: urls.abstracts_ref(paper.venue.slug, paper.id, sizes[paper.venue])
+                for paper in self.papers}
 
 
 

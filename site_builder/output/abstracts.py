@@ -12,7 +12,6 @@ added. A file is a classic script, ``siteAbstracts({"<id>": "<abstract HTML>", â
 from __future__ import annotations
 
 import json
-from collections import Counter
 
 from ..model import urls
 
@@ -20,12 +19,12 @@ _JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 
 def abstract_files(site) -> dict[str, list]:
-    """``{path: papers}``: the abstracts file of every paper of ``site`` (display order within a file)."""
-    sizes = Counter(paper.venue for paper in site.papers)
+    """``{path: papers}``: the abstracts file of every paper of ``site`` (:meth:`Site.abstracts_refs`; display
+    order within a file)."""
+    refs = site.abstracts_refs()
     files: dict[str, list] = {}
     for paper in site.papers:
-        ref = urls.abstracts_ref(paper.venue.slug, paper.id, sizes[paper.venue])
-        files.setdefault(urls.abstracts_path(ref), []).append(paper)
+        files.setdefault(urls.abstracts_path(refs[paper.id]), []).append(paper)
     return files
 
 

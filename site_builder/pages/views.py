@@ -18,7 +18,6 @@ only when what its items show changes (not, e.g., with an abstract).
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -177,7 +176,7 @@ class Views:
         self.library = library
         self._items: dict[str, Item] = {}
         self._terms: dict[int, TermLink] = {}
-        self._venue_sizes: Counter | None = None
+        self._abstracts_refs: dict[str, str] | None = None
         self._cluster_of: dict[str, int] | None = None
 
     def term(self, term) -> TermLink:
@@ -205,10 +204,10 @@ class Views:
         return item
 
     def abstracts_ref(self, paper: Paper) -> str:
-        """What names the file holding ``paper``'s abstract for list pages (:func:`urls.abstracts_ref`)."""
-        if self._venue_sizes is None:
-            self._venue_sizes = Counter(p.venue for p in self.site.papers)
-        return urls.abstracts_ref(paper.venue.slug, paper.id, self._venue_sizes[paper.venue])
+        """What names the file holding ``paper``'s abstract for list pages (:meth:`Site.abstracts_refs`)."""
+        if self._abstracts_refs is None:
+            self._abstracts_refs = self.site.abstracts_refs()
+        return self._abstracts_refs[paper.id]
 
     def items(self, papers) -> tuple[Item, ...]:
         """The items of ``papers``, in order."""
