@@ -1,9 +1,10 @@
 """The site's page words in its language (``language`` in ``site.toml``; English by default).
 
-The words are gettext messages: in the templates ``_("…")`` and ``ngettext`` (Jinja2's i18n extension,
-new style: ``%(name)s`` placeholders, autoescaped values), in the code :func:`N_` for words used by the
-templates, and ``t("…")`` in the browser scripts (``assets/*.js``, translated through ``window.SITE_STRINGS``,
-see :func:`script_strings`). Each language other than English is one Babel message catalog,
+The words are gettext messages: in the templates ``_("…")``, ``{% trans %}`` and the ``count`` filter's
+``ngettext`` (Jinja2's i18n extension; ``%(name)s`` placeholders, autoescaped values: ``output/writer.py``,
+``page_gettext``), in the code :func:`N_` for words used by the templates, and ``_("…")`` in the browser scripts
+(``assets/*.js``, ``window.siteWords`` of ``assets/words.js``, translated through ``window.SITE_STRINGS``, see
+:func:`script_strings`). Each language other than English is one Babel message catalog,
 ``locale/<ll_CC>/LC_MESSAGES/messages.po`` (e.g. ``zh_CN`` for ``language = "zh-CN"``), compiled in memory when
 a build first needs it (``babel.messages``: ``read_po``, ``write_mo``); ``babel.cfg`` says where the messages
 are, for ``pybabel extract`` and for ``tests/test_i18n.py``, which checks that every message has a translation
@@ -18,11 +19,8 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-from babel import Locale
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
-from babel.numbers import format_decimal
-from babel.support import Translations
+# Babel is imported by the functions that need it (~0.035 s): an English build that finds nothing changed,
+# and the command line's start, never do (as numpy, see pipeline._import_library).
 
 #: Where the catalogs are: ``locale/<ll_CC>/LC_MESSAGES/messages.po``.
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
@@ -38,6 +36,8 @@ def N_(message: str) -> str:  # noqa: N802 (the gettext convention for "mark for
 def locale_name(language: str) -> str:
     """The catalog folder (and Babel locale) of a BCP 47 ``language`` tag: ``"zh-CN"`` → ``"zh_CN"``. Raises
     ``ValueError`` (Babel's ``UnknownLocaleError`` is one) for a tag Babel does not know."""
+    from babel import Locale
+
     name = language.replace("-", "_")
     Locale.parse(name)  # raises for an unknown language
     return name
@@ -58,6 +58,8 @@ def catalog_path(language: str) -> Path:
 def catalog(language: str):
     """The parsed catalog (``babel.messages.Catalog``) of a language other than English. Raises ``OSError``
     when it is missing, ``ValueError`` for an unknown tag."""
+    from babel.messages.pofile import read_po
+
     with catalog_path(language).open("rb") as source:
         return read_po(source, locale=locale_name(language))
 
@@ -68,6 +70,9 @@ def translations(language: str) -> gettext.NullTranslations:
     compiled in memory (fuzzy entries left out, as ``pybabel compile`` does). Raises as :func:`catalog`."""
     if language == DEFAULT_LANGUAGE:
         return gettext.NullTranslations()
+    from babel.messages.mofile import write_mo
+    from babel.support import Translations
+
     compiled = io.BytesIO()
     write_mo(compiled, catalog(language), use_fuzzy=False)
     compiled.seek(0)
@@ -78,13 +83,16 @@ def translations(language: str) -> gettext.NullTranslations:
 def format_number(number: int, language: str) -> str:
     """``number`` written for ``language``: ``12,345`` in English (CLDR grouping, Babel ``format_decimal``; the
     same few counts recur on thousands of pages, so the last 4,096 are kept)."""
+    from babel.numbers import format_decimal
+
     return format_decimal(number, locale=locale_name(language))
 
 
 def script_strings(language: str) -> str:
     """The text of ``assets/strings.js``: ``window.SITE_STRINGS = {English: translation, …};`` for the
     messages of the browser scripts (those the catalog found in ``assets/``; the scripts look their words up
-    with ``t("…")`` and keep the English ones when the table lacks them, as in an English site)."""
+    with ``_("…")``, ``window.siteWords``, and keep the English ones when the table lacks them, as in an English
+    site)."""
     table = {} if language == DEFAULT_LANGUAGE else {
         m.id: m.string for m in catalog(language)
         if m.id and m.string and not m.fuzzy and any(path.startswith("assets/") for path, _ in m.locations)}

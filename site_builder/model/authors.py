@@ -21,8 +21,6 @@ from functools import cached_property
 from itertools import accumulate, chain
 from typing import Iterable, Sequence
 
-from pypinyin import lazy_pinyin
-
 from ..incremental import strmemo
 from . import urls
 
@@ -145,6 +143,8 @@ def han_reading(name: str) -> tuple[str, str] | None:
     family name when the name has a given name after it."""
     if not HAN_NAME.fullmatch(name):
         return None
+    from pypinyin import lazy_pinyin  # here: its dictionaries take ~0.14 s to load, and most sites never need them
+
     cut = 2 if name[:2] in COMPOUND_SURNAMES and len(name) > 2 else 1
     family = SURNAME_READINGS.get(name[:cut]) or " ".join(lazy_pinyin(name[:cut]))
     given = " ".join(lazy_pinyin(name[cut:].replace("·", " ").replace("・", " ")))

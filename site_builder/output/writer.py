@@ -52,7 +52,7 @@ def template_location(exc: BaseException) -> str:
 
 def make_environment(templates: Path, language: str = i18n.DEFAULT_LANGUAGE) -> jinja2.Environment:
     """A Jinja2 environment over ``templates`` with autoescaping and strict undefined, its page words in
-    ``language`` (Jinja2's i18n extension, new style, with :func:`i18n.translations`; global ``language``).
+    ``language`` (Jinja2's i18n extension, its gettext :func:`page_gettext` of :func:`i18n.translations`).
 
     Globals: ``link(target)`` (the URL of site-root relative ``target`` from the
     page being rendered), ``paper_item(item, show_track=True)`` (see :meth:`PageFolder.paper_item`),
@@ -74,7 +74,6 @@ def make_environment(templates: Path, language: str = i18n.DEFAULT_LANGUAGE) -> 
     env.policies["ext.i18n.trimmed"] = True  # {% trans %} blocks: white space trimmed, as babel.cfg extracts them
     words = i18n.translations(language)
     env.install_gettext_callables(page_gettext(words), words.ngettext)  # type: ignore[attr-defined]
-    env.globals["language"] = language
     env.globals["link"] = jinja2.pass_context(lambda ctx, target: relative_link(ctx["page"].path, target))
     env.globals["paper_item"] = jinja2.pass_context(
         lambda ctx, item, show_track=True: page_folder(env, ctx["page"].path, ctx["config"]).paper_item(item, show_track))
