@@ -137,7 +137,8 @@ def outline_pages(site: Site, library: "Library | None" = None) -> list[Planned]
     everyone = _ids(site.papers)
     pages = [Planned(urls.HOME, (), lambda: Page(urls.HOME, "home.html", site.config.title, views.home())),
              Planned(urls.SEARCH, None, lambda: Page(urls.SEARCH, "search.html", "Search",
-                                                     {"site": site, "library": library})),
+                                                     {"site": site, "library": library,
+                                                      "notes": views.search_notes()})),
              # The map's layout and clusters are a function of every paper's text: its sources are all the papers.
              Planned(urls.MAP, everyone, lambda: Page(urls.MAP, "map.html", "Map of the papers",
                                                      {"topics": views.map_topics(), "paper_count": len(site.papers)}))]

@@ -229,6 +229,13 @@ class Views:
         name = author.name
         return AuthorView(name, tuple(sorted(s for s in author.spellings if s != name)), self.items(author.papers))
 
+    def search_notes(self) -> list[list]:
+        """The curator's reading status and tags (their labels) of each noted paper, for the search page's
+        facets: ``[[id, status or None, [tag label, …]], …]`` in site order, papers with neither left out."""
+        library = self.library
+        return [[paper.id, note.status, [tag.label for tag in library.tags_of(paper)]]
+                for paper in self.site.papers if (note := library.note(paper)) and (note.status or note.tags)]
+
     def home(self) -> dict:
         """The context of the home page."""
         site, library = self.site, self.library
