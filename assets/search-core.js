@@ -195,6 +195,21 @@
     return out;
   }
 
+  /* The index terms query reads, excluded words' too: [{term, prefix}] (prefix: every term starting with it
+     is searched as well); what a sharded index loads before search(). */
+  function queryTerms(query) {
+    var parsed = parseSearch(query), seen = Object.create(null), out = [];
+    var items = [].concat.apply(parsed.excluded, parsed.clauses);
+    items.forEach(function (item) {
+      item.groups.forEach(function (g) {
+        groupTerms(g).forEach(function (t) {
+          if (!seen[t]) { seen[t] = true; out.push({ term: t, prefix: isPrefixToken(t) }); }
+        });
+      });
+    });
+    return out;
+  }
+
   /* matched: {term: {field: true}}; does some matched term, in one of fields, match token t? */
   function tokenMatched(t, matched, fields) {
     var prefix = isPrefixToken(t);
@@ -503,7 +518,7 @@
     CJK_RANGES: CJK_RANGES, CONNECTORS: CONNECTORS, STOP_WORDS: STOP_WORDS, PREFIX_MIN: PREFIX_MIN,
     FIELD_NAMES: FIELD_NAMES, normalise: normalise, stem: stem, indexTokens: indexTokens,
     queryAlternatives: queryAlternatives, isPrefixToken: isPrefixToken, parseQuery: parseQuery,
-    parseSearch: parseSearch, phraseWords: phraseWords, search: search, highlight: highlight,
+    parseSearch: parseSearch, queryTerms: queryTerms, phraseWords: phraseWords, search: search, highlight: highlight,
     sentences: sentences, snippet: snippet, appendMarked: appendMarked
   };
 });

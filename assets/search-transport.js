@@ -1,22 +1,27 @@
-/* SearchTransport: reads search-index.js (window.SEARCH_DATA, written by site_builder/transport.py,
-   whose docstring gives the format) as a lunr.js 2.3.9 index. Shared by the browser
-   (window.SearchTransport) and Node (require("./assets/search-transport.js")).
+/* SearchTransport: reads the sharded search index (search/manifest.js, search/terms/<k>.js,
+   search/records/<ref>.js, written by site_builder/search/shards.py, whose docstring gives the
+   format) as a lunr.js 2.3.9 index. Shared by the browser (window.SearchTransport) and Node
+   (require("./assets/search-transport.js")).
 
-   load(lunr, data) makes the lunr.Index directly. Its invertedIndex and fieldVectors are read-only
-   views that unpack a term's posting or a field vector when lunr first reads it, and its token set
-   is a trie over the sorted terms whose nodes make their edges when first read, with the same
-   edges in the same order as lunr.TokenSet.Builder's; so every query gives the results, scores and
-   order of lunr.Index.load(<the index serialised by site_builder/indexer.py>), while loading costs
-   only the term list. toJSON(data) gives that serialised index (Index.toJSON());
-   tests/test_search_transport.py compares both, deep and exact, with the Python one. */
+   shards(lunr, manifest, load) loads, for each query, the shards of the terms it reads and makes a
+   lunr.Index of the terms loaded: postings as lunr's invertedIndex, field vectors made when lunr first
+   reads one (the loaded terms' entries: all a query's scores read), and a token set that is a trie over
+   the sorted terms whose nodes make their edges when first read, with the same edges in the same
+   order as lunr.TokenSet.Builder's; so every query gives the results, scores and order of
+   lunr.Index.load(<the index serialised by site_builder/search/indexer.py>).
+   tests/search/test_search_transport.py compares both, deep and exact, with the Python one. */
 (function (root, factory) {
   "use strict";
   if (typeof module === "object" && module.exports) module.exports = factory();
-  else root.SearchTransport = factory();
+  else {
+    root.SearchTransport = factory();
+    /* The calls of the sharded index's files (search/terms/<k>.js, search/records/<ref>.js). */
+    root.searchShard = root.SearchTransport.receiveShard;
+    root.searchRecord = root.SearchTransport.receiveRecord;
+  }
 })(typeof self !== "undefined" ? self : this, function () {
   "use strict";
 
-  var FORMAT = "site-lunr-pack-2";
   var CONT = 42;
   var DIGITS = "";
   for (var c = 0x20; c < 0x7f; c++) if ("'\\<".indexOf(String.fromCharCode(c)) < 0) DIGITS += String.fromCharCode(c);
@@ -40,15 +45,6 @@
     return out;
   }
 
-  /* Part boundaries from packed sizes: an Int32Array of count + 1 offsets into the packed text. */
-  function offsets(sizes, count, total) {
-    var list = numbers(sizes, 0, sizes.length, []), out = new Int32Array(count + 1);
-    if (list.length !== count) throw bad(list.length + " sizes where " + count + " expected");
-    for (var k = 0; k < count; k++) out[k + 1] = out[k] + list[k];
-    if (out[count] !== total) throw bad("sizes do not add up");
-    return out;
-  }
-
   /* The term list of data (front-coded, see transport.py). */
   function terms(data) {
     var lengths = numbers(data.terms, 0, data.terms.length, []), suffixes = data.suffixes;
@@ -61,40 +57,6 @@
     }
     if (at !== suffixes.length) throw bad("terms do not add up");
     return out;
-  }
-
-  /* The packed index of data, read on demand: {version, fields, refs, terms, posting(t, meta),
-     vector(slot)}. posting(t, meta) is term t's posting {_index: t, field: {ref: meta()}...}, every
-     field present; vector(slot) the elements [term, score, ...] of field slot % F of document
-     floor(slot / F), or null when that field is empty. */
-  function reader(data) {
-    if (!data || data.format !== FORMAT) throw bad("unknown format " + (data && data.format));
-    var fields = data.fields, F = fields.length, refs = data.refs, list = terms(data);
-    var postingAt = offsets(data.postingSizes, list.length, data.postings.length);
-    var vectorAt = offsets(data.vectorSizes, refs.length * F, data.vectors.length);
-    function posting(t, meta) {
-      var v = numbers(data.postings, postingAt[t], postingAt[t + 1], []), p = 1, out = { _index: t };
-      for (var f = 0; f < F; f++) {
-        var docs = {};
-        if (v[0] & (1 << f)) {
-          var n = v[p++], d = -1;
-          for (var k = 0; k < n; k++) docs[refs[d += v[p++] + 1]] = meta();
-        }
-        out[fields[f]] = docs;
-      }
-      if (p !== v.length) throw bad("posting of " + list[t] + " does not add up");
-      return out;
-    }
-    function vector(slot) {
-      if (vectorAt[slot] === vectorAt[slot + 1]) return null;
-      var v = numbers(data.vectors, vectorAt[slot], vectorAt[slot + 1], []), t = -1;
-      for (var k = 0; k < v.length; k += 2) {
-        v[k] = t += v[k] + 1;
-        v[k + 1] = v[k + 1] / 1000;
-      }
-      return v;
-    }
-    return { version: data.version, fields: fields, refs: refs, terms: list, posting: posting, vector: vector };
   }
 
   /* The first n in [lo, hi) with terms[n] >= key (JavaScript's < compares UTF-16 code units, the terms' order). */
@@ -138,8 +100,8 @@
   }
 
   /* A read-only object whose property `key` is make(key) (made once; none when make gives undefined)
-     and whose keys are keys(); on a null-prototype target (lunr's invertedIndex is one) or a plain one. */
-  function lazyObject(make, keys, plain) {
+     and whose keys are keys(). */
+  function lazyObject(make, keys) {
     var made = new Map();
     function get(key) {
       if (typeof key !== "string") return undefined;
@@ -150,7 +112,7 @@
       return value;
     }
     function refuse() { return false; }
-    return new Proxy(plain ? {} : Object.create(null), {
+    return new Proxy({}, {
       get: function (target, key) { var v = get(key); return v === undefined ? target[key] : v; },
       has: function (target, key) { return get(key) !== undefined || key in target; },
       ownKeys: function () { return keys(); },
@@ -163,72 +125,203 @@
   }
 
   var EMPTY = {};
-  function shared() { return EMPTY; }
-  function fresh() { return {}; }
-
-  /* The lunr.Index of data (window.SEARCH_DATA), made as the module comment says. Throws Error on
-     data of another format or whose parts do not add up. */
-  function load(lunr, data) {
-    var r = reader(data), F = r.fields.length, terms = r.terms;
-    var fieldNumber = new Map(), docNumber = new Map();
-    r.fields.forEach(function (name, i) { fieldNumber.set(name, i); });
-    r.refs.forEach(function (ref, i) { docNumber.set(ref, i); });
-    var invertedIndex = lazyObject(function (term) {
-      var t = lowerBound(terms, term, 0, terms.length);
-      return t < terms.length && terms[t] === term ? r.posting(t, shared) : undefined;
-    }, function () { return terms.slice(); }, false);
-    var fieldVectors = lazyObject(function (key) {
-      var slash = key.indexOf("/"), f = fieldNumber.get(key.slice(0, slash)), d = docNumber.get(key.slice(slash + 1));
-      if (slash < 0 || f === undefined || d === undefined) return undefined;
-      var elements = r.vector(d * F + f);
-      return elements === null ? undefined : new lunr.Vector(elements);
-    }, function () {
-      var keys = [];
-      for (var slot = 0; slot < r.refs.length * F; slot++) {
-        if (r.vector(slot) !== null) keys.push(r.fields[slot % F] + "/" + r.refs[(slot - slot % F) / F]);
-      }
-      return keys;
-    }, true);
-    var Node = nodeType(lunr, terms);
-    return new lunr.Index({ invertedIndex: invertedIndex, fieldVectors: fieldVectors,
-                            tokenSet: terms.length ? new Node(0, terms.length, 0) : new lunr.TokenSet(),
-                            fields: r.fields, pipeline: new lunr.Pipeline() });
+  var SHARDS_FORMAT = "site-lunr-shards-1";
+  /* What the sharded index's files gave (searchShard(k, data), searchRecord(ref, record)) until taken. */
+  var received = { shards: new Map(), records: new Map() };
+  function receiveShard(k, data) { received.shards.set(k, data); }
+  function receiveRecord(ref, record) { received.records.set(ref, record); }
+  function take(map, key, what) {
+    var value = map.get(key);
+    if (value === undefined) throw bad(what + " did not load");
+    map.delete(key);
+    return value;
   }
 
-  /* The serialised index (what lunr's Index.toJSON() gives and lunr.Index.load takes) of data. */
-  function toJSON(data) {
-    var r = reader(data), F = r.fields.length, vectors = [];
-    for (var slot = 0; slot < r.refs.length * F; slot++) {
-      var v = r.vector(slot);
-      if (v !== null) vectors.push([r.fields[slot % F] + "/" + r.refs[(slot - slot % F) / F], v]);
+  /* The last n in [0, list.length) with list[n] <= key (strict: < key), or -1. */
+  function lastAtMost(list, key, strict) {
+    var lo = 0, hi = list.length;
+    while (lo < hi) {
+      var mid = (lo + hi) >>> 1;
+      if (list[mid] < key || (!strict && list[mid] === key)) lo = mid + 1; else hi = mid;
     }
-    return { version: r.version, fields: r.fields.slice(), fieldVectors: vectors,
-             invertedIndex: r.terms.map(function (term, t) { return [term, r.posting(t, fresh)]; }), pipeline: [] };
+    return lo - 1;
   }
 
-  /* The result records of data: a function ref → {id, title, url, authors, venue, year, track, abstract}
-     (undefined for an unknown ref), parsing each record when first asked for. */
-  function records(data) {
-    var lines = null, number = null, made = new Map();
-    return function (ref) {
-      if (made.has(ref)) return made.get(ref);
-      if (lines === null) {
-        lines = data.records.split("\n");
-        number = new Map();
-        data.refs.forEach(function (r, i) { number.set(r, i); });
-      }
-      var i = number.get(ref), record = i === undefined ? undefined : JSON.parse(lines[i]);
-      made.set(ref, record);
-      return record;
+  /* The smallest string above every string that starts with prefix (its last code unit one higher). */
+  function above(prefix) {
+    var last = prefix.charCodeAt(prefix.length - 1);
+    return last < 0xffff ? prefix.slice(0, -1) + String.fromCharCode(last + 1) : prefix + "\uffff\uffff";
+  }
+
+  /* The numbers of the shards that hold the terms wanted: [{term, prefix}] (prefix: every term starting with it). */
+  function shardsFor(first, wanted) {
+    var out = [];
+    wanted.forEach(function (w) {
+      var from = lastAtMost(first, w.term, false), to = w.prefix ? lastAtMost(first, above(w.term), true) : from;
+      for (var k = Math.max(from, 0); k <= to; k++) if (out.indexOf(k) < 0) out.push(k);
+    });
+    return out.sort(function (a, b) { return a - b; });
+  }
+
+  /* Facets of the manifest: document number → {venue, year, track}. */
+  function factsOf(manifest) {
+    var runs = numbers(manifest.runs, 0, manifest.runs.length, []), ends = [], facet = [], at = 0;
+    for (var i = 0; i < runs.length; i += 2) { ends.push(at += runs[i]); facet.push(runs[i + 1]); }
+    if (at !== manifest.count) throw bad("facet runs do not add up");
+    return function (d) {
+      var lo = 0, hi = ends.length;
+      while (lo < hi) { var mid = (lo + hi) >>> 1; if (ends[mid] <= d) lo = mid + 1; else hi = mid; }
+      var f = lo < ends.length ? manifest.facets[facet[lo]] : null;
+      return f ? { venue: f[0], year: f[1], track: f[2] } : null;
     };
   }
 
-  /* Every result record of data as {ref: record}. */
-  function docs(data) {
-    var get = records(data), out = {};
-    data.refs.forEach(function (ref) { out[ref] = get(ref); });
-    return out;
+  /* The sharded index of manifest (window.SEARCH_SHARDS, written by site_builder/search/shards.py,
+     whose docstring gives the format). load(path) loads the site-root relative script path (its
+     searchShard/searchRecord call done) and returns a Promise. Returns {need(wanted) → Promise (loads
+     the shards of the terms wanted, see shardsFor), index() (a lunr.Index over the terms loaded: a
+     query whose terms are loaded gets the whole index's results, scores and order), record(ref)
+     (a loaded record or undefined), records(refs) → Promise (loads them), facts(ref), count,
+     search(core, query) → Promise of core.search's result (the query's shards loaded, and the
+     records its phrases and exclusions check)}. Throws Error on another format. */
+  function shards(lunr, manifest, load) {
+    if (!manifest || manifest.format !== SHARDS_FORMAT) throw bad("unknown format " + (manifest && manifest.format));
+    var fields = manifest.fields, F = fields.length, first = manifest.first;
+    var start = numbers(manifest.start, 0, manifest.start.length, []), facts = factsOf(manifest);
+    var shardTerms = new Map(), loading = new Map(), records = new Map(), recordLoading = new Map();
+    var inverted = Object.create(null), slots = new Map(), current = null;
+
+    function add(k, data) {
+      var list = terms(data), v = numbers(data.postings, 0, data.postings.length, []);
+      var s = numbers(data.scores, 0, data.scores.length, []), p = 0, q = 0;
+      list.forEach(function (term, i) {
+        var t = start[k] + i, mask = v[p++], posting = { _index: t };
+        for (var f = 0; f < F; f++) {
+          var docs = {};
+          if (mask & (1 << f)) {
+            var n = v[p++], d = -1;
+            for (var j = 0; j < n; j++) {
+              d += v[p++] + 1;
+              docs[d.toString(36)] = EMPTY;
+              var slot = d * F + f, entries = slots.get(slot);
+              if (!entries) slots.set(slot, entries = []);
+              entries.push([t, s[q++] / 1000]);
+            }
+          }
+          posting[fields[f]] = docs;
+        }
+        inverted[term] = posting;
+      });
+      if (p !== v.length || q !== s.length) throw bad("shard " + k + " does not add up");
+      shardTerms.set(k, list);
+      current = null;
+    }
+
+    function shard(k) {
+      if (shardTerms.has(k)) return Promise.resolve();
+      if (!loading.has(k)) {
+        loading.set(k, load("search/terms/" + k + ".js").then(function () {
+          add(k, take(received.shards, k, "search shard " + k));
+        }).finally(function () { loading.delete(k); }));
+      }
+      return loading.get(k);
+    }
+
+    /* The field vector "field/ref" of the loaded terms (undefined when none of them is in that field). */
+    function vector(key) {
+      var slash = key.indexOf("/"), f = fields.indexOf(key.slice(0, slash)), d = parseInt(key.slice(slash + 1), 36);
+      var entries = slash < 0 || f < 0 ? undefined : slots.get(d * F + f);
+      if (!entries) return undefined;
+      var elements = [];
+      entries.slice().sort(function (a, b) { return a[0] - b[0]; }).forEach(function (e) { elements.push(e[0], e[1]); });
+      return new lunr.Vector(elements);
+    }
+
+    function index() {
+      if (current) return current;
+      var all = [];
+      Array.from(shardTerms.keys()).sort(function (a, b) { return a - b; }).forEach(function (k) {
+        all.push.apply(all, shardTerms.get(k));
+      });
+      var Node = nodeType(lunr, all);
+      current = new lunr.Index({ invertedIndex: inverted, fieldVectors: lazyObject(vector, function () { return []; }),
+                                 tokenSet: all.length ? new Node(0, all.length, 0) : new lunr.TokenSet(),
+                                 fields: fields, pipeline: new lunr.Pipeline() });
+      return current;
+    }
+
+    function loadRecords(refs) {
+      return Promise.all(refs.map(function (ref) {
+        if (records.has(ref)) return null;
+        if (!recordLoading.has(ref)) {
+          recordLoading.set(ref, load("search/records/" + ref + ".js").then(function () {
+            records.set(ref, take(received.records, ref, "search record " + ref));
+          }).finally(function () { recordLoading.delete(ref); }));
+        }
+        return recordLoading.get(ref);
+      }));
+    }
+
+    function search(core, query) {
+      function run() {
+        var missing = [];
+        var found = core.search(lunr, index(), query, function (ref) {
+          var r = records.get(ref);
+          if (r === undefined) missing.push(ref);
+          return r === undefined ? null : r;
+        });
+        return missing.length ? loadRecords(missing).then(run) : found;
+      }
+      return Promise.all(shardsFor(first, core.queryTerms(query)).map(shard)).then(run);
+    }
+
+    /* Every shard and record (for tools and tests: the whole index, as toJSON gives it). */
+    function loadAll() {
+      var all = [], refs = [];
+      for (var k = 0; k < first.length; k++) all.push(shard(k));
+      for (var d = 0; d < manifest.count; d++) refs.push(d.toString(36));
+      return Promise.all(all.concat([loadRecords(refs)]));
+    }
+
+    /* The serialised index (Index.toJSON()'s form) of the shards loaded: field vectors in document then
+       field order, terms in order; with loadAll() done, what lunr.Index.load takes to make the whole index. */
+    function toJSONLoaded() {
+      var vectorsOut = [], terms = [];
+      Array.from(slots.keys()).sort(function (a, b) { return a - b; }).forEach(function (slot) {
+        var key = fields[slot % F] + "/" + ((slot - slot % F) / F).toString(36);
+        vectorsOut.push([key, vector(key).elements]);
+      });
+      Array.from(shardTerms.keys()).sort(function (a, b) { return a - b; }).forEach(function (k) {
+        terms.push.apply(terms, shardTerms.get(k));
+      });
+      return { version: manifest.version, fields: fields.slice(), fieldVectors: vectorsOut,
+               invertedIndex: terms.map(function (term) { return [term, inverted[term]]; }), pipeline: [] };
+    }
+
+    return {
+      count: manifest.count, index: index, search: search, records: loadRecords, loadAll: loadAll,
+      toJSON: toJSONLoaded, docs: function () { var out = {}; records.forEach(function (r, ref) { out[ref] = r; }); return out; },
+      need: function (wanted) { return Promise.all(shardsFor(first, wanted).map(shard)); },
+      record: function (ref) { return records.get(ref); },
+      facts: function (ref) { return facts(parseInt(ref, 36)); }
+    };
   }
 
-  return { FORMAT: FORMAT, DIGITS: DIGITS, CONT: CONT, load: load, toJSON: toJSON, records: records, docs: docs };
+  /* A load(path) for shards() in a browser: the script at base + path added to the document as a classic
+     script (so it loads from file:// too), removed once it ran; a Promise, rejected when it cannot load. */
+  function scriptLoader(base) {
+    return function (path) {
+      return new Promise(function (resolve, reject) {
+        var s = document.createElement("script");
+        s.src = base + path;
+        s.onload = function () { s.remove(); resolve(); };
+        s.onerror = function () { s.remove(); reject(new Error("could not load " + base + path)); };
+        document.head.appendChild(s);
+      });
+    };
+  }
+
+  return { SHARDS_FORMAT: SHARDS_FORMAT, DIGITS: DIGITS, CONT: CONT, shards: shards, shardsFor: shardsFor,
+           scriptLoader: scriptLoader,
+           receiveShard: receiveShard, receiveRecord: receiveRecord };
 });

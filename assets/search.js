@@ -1,7 +1,8 @@
-/* The search page: window.SEARCH_DATA (search-index.js), made into a lunr.js index by
-   SearchTransport (search-transport.js) and queried through SearchCore (search-core.js). Works from
-   file:// and under any sub-path: result URLs are relative to the site root, where search.html lives.
-   Data is inserted as text (textContent), never as HTML.
+/* The search page: the sharded index (window.SEARCH_SHARDS, search/manifest.js), of which
+   SearchTransport (search-transport.js) loads what a query needs and makes a lunr.js index, queried
+   through SearchCore (search-core.js); facets come from the manifest, and only the shown results'
+   records are loaded. Works from file:// and under any sub-path: result URLs and the index's files are
+   relative to the site root, where search.html lives. Data is inserted as text (textContent), never as HTML.
 
    The whole search lives in the URL: search.html?q=…&venue=…&year=…&track=…&status=…&tag=…&sort=year&page=2
    (a facet may be given several times: its values are alternatives; different facets must all hold).
@@ -18,7 +19,6 @@
     { key: "venue", label: _("Venue") }, { key: "year", label: _("Year") }, { key: "track", label: _("Track") },
     { key: "status", label: _("Reading status"), notes: true }, { key: "tag", label: _("Tag"), notes: true }
   ];
-  var data = window.SEARCH_DATA;
   var core = window.SearchCore;
   var form = document.getElementById("search-page-form");
   var input = document.getElementById("search-input");
@@ -30,8 +30,7 @@
   var narrowLabel = narrow.querySelector("summary");
   var pager = document.getElementById("search-pages");
   var header = document.getElementById("site-search");
-  var index = window.SearchTransport.load(lunr, data);
-  var record = window.SearchTransport.records(data);
+  var engine = window.SearchTransport.shards(lunr, window.SEARCH_SHARDS, window.SearchTransport.scriptLoader(""));
   var notes = readNotes();
   var facets = FACETS.filter(function (f) { return !f.notes || Object.keys(notes).length > 0; });
   var expanded = Object.create(null);   /* facet key → its long list shown whole */
@@ -74,12 +73,12 @@
     return text ? "?" + text : "";
   }
 
-  /* The values a result holds for facet key. */
-  function valuesOf(key, ref, doc) {
-    var note = notes[doc.id];
-    if (key === "venue") return [doc.venue];
-    if (key === "year") return doc.year === undefined || doc.year === null ? [] : [String(doc.year)];
-    if (key === "track") return doc.track ? [doc.track] : [];
+  /* The values a result holds for facet key (facts: its venue, year and track, from the manifest). */
+  function valuesOf(key, ref, facts) {
+    var note = notes[ref];
+    if (key === "venue") return [facts.venue];
+    if (key === "year") return facts.year === undefined || facts.year === null ? [] : [String(facts.year)];
+    if (key === "track") return facts.track ? [facts.track] : [];
     if (key === "status") return note && note.status ? [note.status] : [];
     return note ? note.tags : [];
   }
@@ -91,20 +90,21 @@
     });
   }
 
-  /* The search of state st: {groups, excludedOnly, total (results before facets), shown: [{ref, doc}...]
-     (sorted as st.sort says), counts: {facet: Map(value → count)}}. Never throws. */
+  /* The search of state st, a Promise of {groups, excludedOnly, total (results before facets), shown:
+     [{ref, year, order, values}...] (sorted as st.sort says), counts: {facet: Map(value → count)}, failed
+     (the index's files could not be loaded)}. Never rejects. */
   function compute(st) {
-    var found;
-    try {
-      found = core.search(lunr, index, st.q, record);
-    } catch (e) {
+    return engine.search(core, st.q).then(null, function (e) {
       if (window.console) console.error("search failed for", st.q, e);
-      found = { groups: [], results: [], excludedOnly: false };
-    }
+      return { groups: [], results: [], excludedOnly: false, failed: true };
+    }).then(function (found) { return counted(st, found); });
+  }
+
+  function counted(st, found) {
     var items = found.results.map(function (r, i) {
-      var doc = record(r.ref), values = {};
-      facets.forEach(function (f) { values[f.key] = valuesOf(f.key, r.ref, doc); });
-      return { ref: r.ref, doc: doc, order: i, values: values };
+      var facts = engine.facts(r.ref) || {}, values = {};
+      facets.forEach(function (f) { values[f.key] = valuesOf(f.key, r.ref, facts); });
+      return { ref: r.ref, year: facts.year || 0, order: i, values: values };
     });
     var counts = {};
     facets.forEach(function (f) {
@@ -115,12 +115,13 @@
       counts[f.key] = c;
     });
     var shown = items.filter(function (it) { return passes(it, st.sel, null); });
-    if (st.sort === "year") shown.sort(function (a, b) { return ((b.doc.year || 0) - (a.doc.year || 0)) || (a.order - b.order); });
-    return { groups: found.groups, excludedOnly: found.excludedOnly, total: items.length, shown: shown, counts: counts };
+    if (st.sort === "year") shown.sort(function (a, b) { return (b.year - a.year) || (a.order - b.order); });
+    return { groups: found.groups, excludedOnly: found.excludedOnly, total: items.length, shown: shown, counts: counts,
+             failed: found.failed };
   }
 
   function resultItem(it, groups) {
-    var doc = it.doc, item = el("li", "search-result");
+    var doc = engine.record(it.ref), item = el("li", "search-result");
     item.setAttribute("data-ref", it.ref);
     var a = appendMarked(el("a", "result-title"), doc.title, groups);
     a.href = doc.url;
@@ -141,6 +142,7 @@
   function statusText(found, pages) {
     var n = found.shown.length;
     if (!state.q.trim()) return "";
+    if (found.failed) return _("Search could not be loaded");
     if (found.excludedOnly) return _("No results: add a word to search for; words with a minus only leave papers out");
     if (!found.groups.length) return _("No results: the query holds only common words or punctuation");
     if (!n) return found.total ? _("No results with these choices (%(total)s without them)", {total: found.total}) : _("No results");
@@ -247,19 +249,36 @@
     pager.appendChild(ul);
   }
 
+  /* Search the box's text, load the records of the page of results shown, then show them: a Promise of
+     the search (compute), once shown; a search started later wins (an earlier one shows nothing). */
+  var latest = 0;
   function show() {
     state.q = input.value;
     state.sort = sortSelect.value;
-    var found = compute(state), pages = Math.max(1, Math.ceil(found.shown.length / PER_PAGE));
+    var run = ++latest;
+    results.setAttribute("aria-busy", "true");  /* until this search's results are shown */
+    return compute(state).then(function (found) {
+      var pages = Math.max(1, Math.ceil(found.shown.length / PER_PAGE));
+      var first = (Math.min(state.page, pages) - 1) * PER_PAGE, page = found.shown.slice(first, first + PER_PAGE);
+      return engine.records(page.map(function (it) { return it.ref; })).then(null, function (e) {
+        if (window.console) console.error("search records could not be loaded", e);
+        found.failed = true;
+      }).then(function () {
+        if (run === latest) render(found, pages, found.failed ? [] : page);
+        return found;
+      });
+    });
+  }
+
+  function render(found, pages, page) {
+    results.removeAttribute("aria-busy");
     state.page = Math.min(state.page, pages);
     results.textContent = "";
     status.textContent = statusText(found, pages);
-    var first = (state.page - 1) * PER_PAGE;
-    results.start = first + 1;
-    found.shown.slice(first, first + PER_PAGE).forEach(function (it) { results.appendChild(resultItem(it, found.groups)); });
+    results.start = (state.page - 1) * PER_PAGE + 1;
+    page.forEach(function (it) { results.appendChild(resultItem(it, found.groups)); });
     renderFacets(found);
     renderPager(pages);
-    return found;
   }
 
   /* The URL keeps the whole search. A step the reader takes (a query sent, a facet, the sort, a page) is a
@@ -277,8 +296,9 @@
   function update(step) {
     window.clearTimeout(timer);
     timer = null;
-    show();
+    var shown = show();
     syncUrl(step === true);
+    return shown;
   }
 
   window.addEventListener("popstate", function () {
@@ -309,8 +329,8 @@
   });
   input.addEventListener("keydown", function (e) {
     if (e.key === "ArrowDown") {
-      if (timer) update();
-      if (links().length) { e.preventDefault(); select(0); }
+      e.preventDefault();
+      (timer ? update() : Promise.resolve()).then(function () { if (links().length) select(0); });
     }
   });
   results.addEventListener("keydown", function (e) {
@@ -341,10 +361,11 @@
     if (!a) return;
     e.preventDefault();
     state.page = parseInt(a.getAttribute("data-page"), 10) || 1;
-    update(true);
-    var top = links()[0];
-    if (top) top.focus();
-    status.scrollIntoView({ block: "start" });
+    update(true).then(function () {
+      var top = links()[0];
+      if (top) top.focus();
+      status.scrollIntoView({ block: "start" });
+    });
   });
   document.addEventListener("keydown", function (e) {
     if (e.key !== "/" || e.ctrlKey || e.metaKey || e.altKey) return;
@@ -365,10 +386,14 @@
   show();
 
   /* For tests and the recall script: the page's own search, without the DOM. run(query, choices):
-     the refs shown for query with choices {facet: value or [values]} (optional), in order. */
+     a Promise of the refs shown for query with choices {facet: value or [values]} (optional), in order;
+     records(refs): a Promise of their records, in order; show(query): a Promise of the number of
+     results, once shown; engine: the sharded index (SearchTransport.shards). */
   window.SiteSearch = {
-    index: index,
-    record: record,
+    engine: engine,
+    records: function (refs) {
+      return engine.records(refs).then(function () { return refs.map(engine.record); });
+    },
     run: function (query, choices) {
       var st = readState("");
       st.q = query;
@@ -376,8 +401,12 @@
         var v = choices[k];
         if (st.sel[k] && v) st.sel[k] = [].concat(v);
       });
-      return compute(st).shown.map(function (it) { return it.ref; });
+      return compute(st).then(function (found) { return found.shown.map(function (it) { return it.ref; }); });
     },
-    show: function (query) { input.value = query; state.page = 1; return show().shown.length; }
+    show: function (query) {
+      input.value = query;
+      state.page = 1;
+      return show().then(function (found) { return found.shown.length; });
+    }
   };
 })();

@@ -4,9 +4,10 @@
    the chosen one (or, with none chosen, submits to the search page), Esc closes the list (a second Esc
    clears the box), "/" focuses the box. The last option leads to all results (search.html?q=…).
 
-   Nothing is loaded for search until the box is first focused or typed into: then lunr.js,
-   search-index.js, search-transport.js, search-core.js (classic scripts, so it works from file://)
-   and typeahead.css are added to the page. Paths are relative to this script's own URL (the site's
+   Nothing is loaded for search until the box is first focused or typed into: then lunr.js, the
+   search index's manifest, search-transport.js, search-core.js (classic scripts, so it works from
+   file://) and typeahead.css are added to the page; each query then loads the index shards it needs
+   and the records of the results it shows (SearchTransport.shards). Paths are relative to this script's own URL (the site's
    assets folder), so the site works under any sub-path. Record text is inserted as text nodes only. */
 (function () {
   "use strict";
@@ -44,20 +45,20 @@
     });
   }
 
-  /* Load the search files once (those the page has already are not loaded again); resolves to
-     {lunr, index, record, core}. */
+  /* Load the search files once (those the page has already are not loaded again; the search page's
+     own index is shared); resolves to {shards (SearchTransport.shards), core}. */
   function load() {
     if (loading) return loading;
     var need = [];
     if (!window.lunr) need.push(assets + "lunr.min.js");
-    if (!window.SEARCH_DATA) need.push(root + "search-index.js");
+    if (!window.SEARCH_SHARDS) need.push(root + "search/manifest.js");
     if (!window.SearchTransport) need.push(assets + "search-transport.js");
     if (!window.SearchCore) need.push(assets + "search-core.js");
     var style = addStyle(assets + "typeahead.css").then(function () { styled = true; loadingNote(); });
     loading = Promise.all(need.map(addScript).concat([style])).then(function () {
-      var data = window.SEARCH_DATA;
-      engine = { lunr: window.lunr, index: window.SearchTransport.load(window.lunr, data),
-                 record: window.SearchTransport.records(data), core: window.SearchCore };
+      var T = window.SearchTransport, page = window.SiteSearch;
+      engine = { shards: page && page.engine ? page.engine : T.shards(window.lunr, window.SEARCH_SHARDS, T.scriptLoader(root)),
+                 core: window.SearchCore };
       return engine;
     });
     loading.catch(function (e) {
@@ -105,22 +106,35 @@
     return li;
   }
 
-  /* Show the top results of the box's text (closed when it is empty). */
+  /* Search the box's text (its index shards and top results' records loaded), then show the top results
+     (the list closed when the box is empty); a search started later wins. */
+  var latest = 0, shown = null;  /* the query whose results the list holds */
   function render() {
     timer = null;
-    var q = input.value;
+    var q = input.value, run = ++latest;
+    if (!q.trim() || !engine) { fill(q, null); return; }
+    popup.setAttribute("aria-busy", "true");  /* until this search's results are shown */
+    engine.shards.search(engine.core, q).then(function (found) {
+      return engine.shards.records(found.results.slice(0, MAX).map(function (r) { return r.ref; })).then(function () {
+        return found;
+      });
+    }).then(null, function (e) {
+      if (window.console) console.error("search failed for", q, e);
+      return { groups: [], results: [] };
+    }).then(function (found) { if (run === latest) fill(q, found); });
+  }
+
+  /* Show found (SearchCore.search's result, its top records loaded) for the query q; null: close the list. */
+  function fill(q, found) {
+    var again = found && q === shown && active >= 0 ? active : -1;  /* the same query shown again keeps the choice */
+    popup.removeAttribute("aria-busy");
+    shown = found ? q : null;
     list.textContent = "";
     active = -1;
     input.removeAttribute("aria-activedescendant");
-    if (!q.trim() || !engine) { open(false); if (live) live.textContent = ""; return; }
-    var found;
-    try {
-      found = engine.core.search(engine.lunr, engine.index, q, engine.record);
-    } catch (e) {
-      found = { groups: [], results: [] };
-    }
+    if (!found) { open(false); if (live) live.textContent = ""; return; }
     found.results.slice(0, MAX).forEach(function (r, i) {
-      var doc = engine.record(r.ref), li = option(i, root + doc.url);
+      var doc = engine.shards.record(r.ref), li = option(i, root + doc.url);
       engine.core.appendMarked(li.appendChild(el("span", "ta-title")), doc.title, found.groups);
       li.appendChild(el("span", "ta-meta", doc.venue + (doc.track ? " · " + doc.track : "")));
       list.appendChild(li);
@@ -132,6 +146,7 @@
       : _("No papers found: search page for “%(query)s”", {query: q.trim()});
     list.appendChild(all);
     open(true);
+    if (again >= 0) setActive(Math.min(again, list.children.length - 1));
     if (live) live.textContent = n ? _("Papers found: %(num)s, ↓ to choose", {num: n}) : _("No papers found");
   }
 
@@ -148,6 +163,7 @@
   }
 
   function schedule() {
+    if (engine && !timer && input.value === shown && list.children.length) { open(true); return; }  /* as it was */
     loadingNote();
     load().then(function () { if (!timer) timer = window.setTimeout(render, 0); }, function () {});
   }

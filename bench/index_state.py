@@ -15,8 +15,8 @@ the tokenizer's caches start empty as in a fresh build) of:
 4. the same with the warm state after one abstract changed (the one paper re-tokenized, the state rewritten);
 
 then ``index_state.prepare`` with the warm state (digests, state file, tokens of the changed paper), and
-for comparison all result records and ``transport.index_script`` of the whole index (what a build
-without the kept packed pieces packs); and ``index_state.load_state`` and ``save_state`` of the
+for comparison all result records and ``shards.shard_files`` of the whole index (the packing, done on
+every build); and ``index_state.load_state`` and ``save_state`` of the
 state (``search-terms.marshal`` through the build cache's ``Store``), its file size, and checks that all
 outputs are byte-identical to the stateless one of the same papers.
 """
@@ -32,6 +32,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from site_builder.model import urls
 from site_builder.search import state as index_state
 from site_builder import pipeline
 from site_builder.incremental.cache import BuildCache
@@ -40,9 +41,9 @@ from site_builder.diagnostics import Diagnostics
 from site_builder.incremental.digest import code_version
 from site_builder.incremental.store import Store
 from site_builder.model.site import build_site
-from site_builder.search.documents import result_record, short_ref
+from site_builder.search.documents import result_record
 from site_builder.search.index import index_files, search_tables
-from site_builder.search.transport import index_script
+from site_builder.search.shards import shard_files
 
 
 def cpu(fn):
@@ -104,9 +105,9 @@ def main() -> None:
             _, t_prep = cpu(lambda: index_state.prepare(site2.papers, state))
             _, t_records = cpu(lambda: [result_record(p) for p in site.papers])
             tables, docs = search_tables(site)
-            _, t_script = cpu(lambda: index_script(tables, docs))
+            _, t_script = cpu(lambda: shard_files(tables, docs))
             print(f"  of which (warm, one changed): index_state.prepare {t_prep:.3f} s; for comparison, all result "
-                  f"records {t_records:.3f} s, transport.index_script of the whole index (no state) {t_script:.3f} s")
+                  f"records {t_records:.3f} s, shards.shard_files of the whole index {t_script:.3f} s")
             print(f"load_state {t_load * 1000:.0f} ms, save_state {t_save * 1000:.0f} ms, "
                   f"file {file.stat().st_size / 1e6:.1f} MB; outputs byte-identical")
 

@@ -29,7 +29,7 @@ forked processes counts once in each, so the sum overstates the memory used),
 the peak sum of PSS over the tree (``/proc/<pid>/smaps_rollup``: a shared page
 counts once in all; sampled only while the RSS sum exceeds the PSS peak so far,
 at most once a second: ~15 ms of CPU per sample at 10,000 papers), output size, and index bytes per paper
-(``search-index.js``, raw and gzip level 6).
+(the files of ``search/``, the sharded index: raw and gzip level 6, each file alone).
 
 Before any build it byte-compiles ``site_builder`` (``compileall``): a user's
 Python keeps the ``.pyc`` files after its first run, but with
@@ -247,13 +247,13 @@ def build_without_index(argv: list[str]) -> int:
     Measures everything but the search index (the part being replaced by a
     faster builder), so the budget left for the index is visible.
     """
-    from site_builder import cli, pipeline
-    from site_builder.output import workers
+    from site_builder import cli
+    from site_builder.output import search_index, workers
 
-    def empty_index(site, state=None, models=None):  # the signature of workers.index_files
-        return {path: "" for path in pipeline.INDEX_FILES}
+    def empty_index(site, store=None, models=None):  # the signature of workers.index_files
+        return {search_index.MANIFEST: ""}
 
-    workers.index_files = pipeline.index_files = empty_index
+    workers.index_files = empty_index
     cli.run(argv)  # ends the process as build.py does (cli.exit_now)
     return 0
 
@@ -301,10 +301,14 @@ LIVE_QUERY = """async (q) => {
   });
 }"""
 
-ENGINE_QUERIES = """(qs) => {
-  const index = window.SiteSearch.index;  // the page's own lunr index
-  return qs.map((q) => { const t0 = performance.now(); const hits = index.search(q);
-                         return [performance.now() - t0, hits.length]; });
+ENGINE_QUERIES = """async (qs) => {
+  const engine = window.SiteSearch.engine;  // the page's own sharded index: loads a query's shards first
+  const out = [];
+  for (const q of qs) {
+    const t0 = performance.now(), found = await engine.search(window.SearchCore, q);
+    out.push([performance.now() - t0, found.results.length]);
+  }
+  return out;
 }"""
 
 
@@ -380,13 +384,13 @@ def run_size(n: int, records: list[dict], with_browser: bool, save=lambda result
     result["rebuild_one_abstract_without_index"] = {k: v for k, v in changed.items() if k not in ("stdout", "stderr")}
     site = folder / "_site"
     papers = json.loads((site / "papers.json").read_text(encoding="utf-8"))
-    index = (site / "search-index.js").read_bytes()
+    index = [p.read_bytes() for p in sorted((site / "search").rglob("*.js"))]
     result.update({
         "papers": len(papers),
         "files": sum(1 for p in site.rglob("*") if p.is_file()),
         "output_bytes": folder_bytes(site),
-        "index_bytes": len(index),
-        "index_gzip_bytes": len(gzip.compress(index, 6)),
+        "index_bytes": sum(map(len, index)),
+        "index_gzip_bytes": sum(len(gzip.compress(b, 6)) for b in index),
     })
     save(result)
     if with_browser:
@@ -442,7 +446,7 @@ def table(results: list[dict]) -> str:
              row("page stage without the index, one-abstract rebuild: wall / CPU, pages rendered",
                  lambda r: page_stage(r["rebuild_one_abstract_without_index"], rendered=True)),
              row("output files / size", lambda r: f"{r['files']:,} / {r['output_bytes'] / 1e6:.1f} MB"),
-             row("search-index.js raw / gzip", lambda r: f"{r['index_bytes'] / 1e6:.1f} MB / {r['index_gzip_bytes'] / 1e6:.1f} MB"),
+             row("search index (search/) raw / gzip", lambda r: f"{r['index_bytes'] / 1e6:.1f} MB / {r['index_gzip_bytes'] / 1e6:.1f} MB"),
              row("index bytes per paper, raw / gzip", lambda r: f"{r['index_bytes'] / r['papers']:,.0f} / {r['index_gzip_bytes'] / r['papers']:,.0f}")]
     if any("browser" in r for r in results):
         def first(r):

@@ -8,7 +8,8 @@ Needs the full corpus (``../shared/corpus/papers.jsonl`` or ``$PAPERS_CORPUS``; 
 
 Draws ``--papers`` papers from the corpus (``site_builder.corpus``), then reports
 for each index: raw and gzip bytes per paper of what the site ships
-(``search-index.js``: the packed index plus the result records, and the records alone) and of the lunr
+(``search/``: the term shards, the manifest and the result records, each file gzipped alone as a
+server sends it; and the records alone) and of the lunr
 serialised JSON (index plus records, and the index alone), and the wall and CPU
 seconds to build it (``search.index_files``: tokenizing, the index and the packing).
 The naive lunr.py index is measured as serialised JSON with the same records.
@@ -79,12 +80,14 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{n} papers from {args.corpus}; model (read, render abstracts and titles): {mwall:.2f} s wall {mcpu:.2f} s CPU")
 
     files, wall, cpu = timed(lambda: index_files(site))
-    shipped = "".join(files.values()).encode("utf-8")
+    raw_of = {path: text.encode("utf-8") for path, text in files.items()}
+    gzip_of = {path: len(gzip.compress(data, 9)) for path, data in raw_of.items()}
     print(f"site index:  build {wall:7.2f} s wall {cpu:7.2f} s CPU ({1000 * wall / n:.2f} ms/paper); "
-          f"search-index.js {len(shipped) / n:7.0f} B/paper raw {len(gzip.compress(shipped, 9)) / n:6.0f} B/paper gzip")
-    records = shipped[shipped.index(b'"records":\'') + len(b'"records":\''):shipped.rindex(b"'}")]
-    print(f"             of which the result records (a string apart from the postings): {len(records) / n:7.0f} B/paper raw "
-          f"{len(gzip.compress(records, 9)) / n:6.0f} B/paper gzip")
+          f"search/ {sum(map(len, raw_of.values())) / n:7.0f} B/paper raw {sum(gzip_of.values()) / n:6.0f} B/paper gzip "
+          f"in {len(files)} files")
+    records = [path for path in files if path.startswith("search/records/")]
+    print(f"             of which the result records (a file each): {sum(len(raw_of[p]) for p in records) / n:7.0f} "
+          f"B/paper raw {sum(gzip_of[p] for p in records) / n:6.0f} B/paper gzip")
     data = build_search_data(site)
     raw, gz = sizes(data, n)
     iraw, igz = sizes(data["index"], n)

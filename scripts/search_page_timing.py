@@ -4,9 +4,9 @@
 Usage: python3 scripts/search_page_timing.py SITE_FOLDER
 
 For each query below: the number of results and the time of the page's whole search (``SiteSearch.show``: the
-query, its result records, the facet counts, the first page of 20 with snippets), the median of 3 runs and the
+query's index shards, the facet counts, the first page of 20 with its records and snippets), the median of 3 runs and the
 first; then the type-ahead on the home page: the time from "/" and typing "lang" to the list shown, which includes
-loading lunr.js and ``search-index.js`` (the box loads them on first use). Build the site first, e.g. the full
+loading lunr.js, the index manifest and the shards "lang" needs (the box loads them on first use). Build the site first, e.g. the full
 corpus with ``scripts/index_size.py``'s ``corpus_site`` and ``pipeline.write_site``. Timings are of this machine
 at this moment.
 """
@@ -35,8 +35,8 @@ def main(argv: list[str]) -> int:
         page.goto((site / "search.html").as_uri() + "?q=model")
         page.wait_for_selector("#search-results li")
         for w in WORDS:
-            t = page.evaluate("""q => { const out = []; for (let i = 0; i < 3; i++) {
-                const t0 = performance.now(); const n = SiteSearch.show(q); out.push([performance.now() - t0, n]); }
+            t = page.evaluate("""async q => { const out = []; for (let i = 0; i < 3; i++) {
+                const t0 = performance.now(); const n = await SiteSearch.show(q); out.push([performance.now() - t0, n]); }
                 return out; }""", w)
             print(f"{w!r:30} results {t[0][1]:5d}  search page ms {statistics.median(x[0] for x in t):7.1f} "
                   f"(first {t[0][0]:.1f})")

@@ -35,10 +35,11 @@ from site_builder.pipeline import list_files, load_overrides, read_lists, write_
 from site_builder.search.documents import recall_words  # noqa: E402
 from site_builder.output.writer import Output  # noqa: E402
 
-CHECK = """byWord => {
+CHECK = """async byWord => {
     const misses = [];
     for (const [word, urls] of Object.entries(byWord)) {
-        const found = new Set(window.SiteSearch.run(word).map(r => window.SiteSearch.record(r).url));
+        const records = await window.SiteSearch.run(word).then(window.SiteSearch.records);
+        const found = new Set(records.map(r => r.url));
         urls.forEach(u => { if (!found.has(u)) misses.push([word, u]); });
     }
     return misses;
@@ -82,9 +83,9 @@ def check_site(context, name: str, site: Site, out: Path, typed: int, seed: int)
         page.fill("#search-input", "")
         page.locator("#search-input").type(word)
         page.press("#search-input", "Enter")
-        page.wait_for_function("document.getElementById('search-status').textContent !== ''")
+        page.wait_for_function("!document.getElementById('search-results').hasAttribute('aria-busy')")
         hrefs = page.eval_on_selector_all("#search-results a.result-title", "as => as.map(a => a.getAttribute('href'))")
-        full = page.evaluate("q => window.SiteSearch.run(q).map(r => window.SiteSearch.record(r).url)", word)
+        full = page.evaluate("q => SiteSearch.run(q).then(SiteSearch.records).then(rs => rs.map(r => r.url))", word)
         if url not in hrefs and url not in full:
             typed_misses.append((word, url))
     page.close()

@@ -34,7 +34,7 @@ from .progress import Progress
 from .read import formats
 from .read.reference import Matched, ReferenceIndex, fill
 from .read.plaintext import Entry
-from .output.search_index import INDEX_FILES, IndexRun
+from .output.search_index import IndexRun
 from .output.rendering import PageReuse, write_pages
 from .output.writer import Output, OutputError, make_environment, unrecorded_names
 
@@ -544,8 +544,7 @@ def _build_site(out: Path, config: SiteConfig, strict: bool, build_cache: BuildC
         progress.stage("paper map")
         place_papers(library, build_cache)
         pages = write_site(site, output, library, updated, build_cache, progress, index)
-        index_file = output.file(INDEX_FILES[0])
-        index_bytes = index_file.stat().st_size if index_file.exists() else 0
+        index_bytes = sum(output.file(path).stat().st_size for path in index.paths)
         output.commit(*build_cache.outputs.output_listing())
     except BaseException:  # an error or Ctrl-C anywhere (even while committing): no staging folder is left behind
         _abandon(output, index)

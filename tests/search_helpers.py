@@ -27,9 +27,16 @@ def seed_model() -> Site:
 @lru_cache(maxsize=8)
 def site_search_data(site: Path) -> dict:
     """``{"index": <lunr serialised index>, "docs": {ref: record}}`` of the built site in ``site``, as the
-    page's own unpacking code reads its ``search-index.js`` (``scripts/search_index_json.js``, in Node)."""
+    page's own code reads its sharded index, every shard and record (``scripts/search_index_json.js``, in Node)."""
     node = shutil.which("node")
     assert node, "node is required"
     out = subprocess.run([node, str(ROOT / "scripts" / "search_index_json.js"), str(site)], check=True,
                          capture_output=True, text=True, encoding="utf-8").stdout
     return json.loads(out)
+
+
+def settled(page) -> None:
+    """Wait until the search page shows the results of its latest search (its list is no longer
+    ``aria-busy``: the shards and records it needed are loaded and the results shown)."""
+    page.wait_for_function("() => { const r = document.getElementById('search-results');"
+                           " return r && !r.hasAttribute('aria-busy'); }")

@@ -58,5 +58,5 @@ def test_the_build_without_index_builds_the_seeds_with_an_empty_index(tmp_path):
     for _ in range(2):
         done = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=ROOT)
         assert done.returncode == 0, done.stderr
-        assert (tmp_path / "site" / "search-index.js").read_text(encoding="utf-8") == ""
+        assert (tmp_path / "site" / "search" / "manifest.js").read_text(encoding="utf-8") == ""
         assert (tmp_path / "site" / "index.html").is_file()

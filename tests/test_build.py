@@ -110,8 +110,11 @@ def test_search_index_shape(seed_site: Path, seed_records):
     assert data["index"]["version"] == "2.3.9"
     assert {r["id"]: r["url"] for r in seed_records} == {d["id"]: d["url"] for d in data["docs"].values()}
     assert all(d["title"].strip() for d in data["docs"].values())
-    script = (seed_site / "search-index.js").read_text(encoding="utf-8")
-    assert script.startswith("window.SEARCH_DATA = ") and "</script" not in script
+    manifest = (seed_site / "search" / "manifest.js").read_text(encoding="utf-8")
+    assert manifest.startswith("window.SEARCH_SHARDS = ") and "</script" not in manifest
+    records = sorted((seed_site / "search" / "records").iterdir())
+    assert len(records) == len(seed_records)
+    assert all(f.read_text(encoding="utf-8").startswith("searchRecord(") for f in records)
     assert (seed_site / "assets" / "lunr.min.js").read_bytes() == (ROOT / "node_modules/lunr/lunr.min.js").read_bytes()
 
 

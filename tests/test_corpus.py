@@ -24,7 +24,7 @@ SCRIPTS = {
     "scripts/check_render_corpus.py": [], "scripts/fit_continuation.py": [], "scripts/format_fidelity.py": [],
     "scripts/index_size.py": [],
     "scripts/roundtrip_corpus.py": [], "scripts/sample_corpus.py": ["--out", "sample.jsonl"],
-    "scripts/search_recall.py": [], "scripts/title_metric.py": [],
+    "scripts/search_recall.py": [], "scripts/shard_equality.py": [], "scripts/title_metric.py": [],
 }
 
 

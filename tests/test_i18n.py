@@ -125,5 +125,5 @@ def test_the_scripts_speak_the_language_of_the_site(chinese_site, page):
     assert any("、" in line for line in authors) and not any(", " in line for line in authors)
     page.goto((chinese_site / "index.html").as_uri())
     page.locator("#site-search").fill("learning")
-    page.wait_for_selector("#site-search-list [role=option]")
+    page.wait_for_selector("#site-search-list .ta-all")  # the results, after "正在加载搜索……" (loading)
     assert page.locator("#site-search-list [role=option]").last.inner_text().startswith("“learning”的全部")

@@ -113,27 +113,28 @@ def test_a_process_that_ends_without_publishing_hands_over_nothing():
 
 
 def test_a_kept_search_index_is_still_a_top_level_name_of_the_404_page(tmp_path):
-    """A rebuild whose model is unchanged keeps search-index.js (decided in the index process); the 404
-    page's script still lists it among the site's top-level names, and the site is a no-cache build's."""
+    """A rebuild whose model is unchanged keeps the search index's files (decided in the index process); the
+    404 page's script still lists their folder among the site's top-level names, and the site is a no-cache
+    build's."""
     import json
     import re
 
-    from site_builder.model.urls import SEARCH_INDEX_JS
+    from site_builder.model.urls import SEARCH_FOLDER
 
     from conftest import assert_same_site
 
     site, cache = tmp_path / "site", tmp_path / "cache"
     config = load_config(CONFIG)
     pipeline.build(SEEDS, site, config, cache=cache)
-    index_inode = (site / SEARCH_INDEX_JS).stat().st_ino
+    inodes = {f: f.stat().st_ino for f in (site / SEARCH_FOLDER).rglob("*.js")}
     page = next((site / "papers").glob("*.html"))
     page.unlink()  # the output changed, the inputs did not: a full build, with the same model
     report = pipeline.build(SEEDS, site, config, cache=cache)
     assert report.reused > 100
-    assert (site / SEARCH_INDEX_JS).stat().st_ino == index_inode  # kept, not written again
+    assert len(inodes) > 60 and {f: f.stat().st_ino for f in (site / SEARCH_FOLDER).rglob("*.js")} == inodes  # kept
     assert page.is_file()
     names = json.loads(re.search(r"var TOP = (\[[^\]]*\]);", (site / "404.html").read_text(encoding="utf-8")).group(1))
-    assert SEARCH_INDEX_JS in names and "papers" in names
+    assert SEARCH_FOLDER in names and "papers" in names
     pipeline.build(SEEDS, tmp_path / "plain", config, cache=None)
     assert_same_site(tmp_path / "plain", site)
 
@@ -209,10 +210,15 @@ def test_keeping_many_files_in_a_folder_this_tool_did_not_build_is_refused(tmp_p
 
 
 def test_the_index_files_named_for_the_build_are_the_ones_the_index_writes():
+    """The build claims the manifest and the index's folder before the index process has written anything:
+    they are where the index writes its files."""
+    from search_helpers import seed_model
     from site_builder.output import search_index as index_run
     from site_builder.search import index as search
 
-    assert index_run.INDEX_FILES == search.INDEX_FILES == pipeline.INDEX_FILES
+    files = search.index_files(seed_model())
+    assert index_run.MANIFEST in files and len(files) > 60
+    assert all(path.startswith(index_run.INDEX_FOLDER + "/") for path in files)
 
 
 def test_the_build_itself_does_not_import_the_search_modules(tmp_path):
@@ -231,7 +237,7 @@ def test_the_build_itself_does_not_import_the_search_modules(tmp_path):
     for _ in range(2):  # a cold build, then one with the cache
         result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True)
         assert result.stdout.strip() == "[]"
-    assert (tmp_path / "site" / "search-index.js").stat().st_size > 1000
+    assert (tmp_path / "site" / "search" / "manifest.js").stat().st_size > 500
 
 
 def _fingerprinter():

@@ -235,6 +235,12 @@ class OutputRecord:
         """Whether the previous build recorded any keyed file for this output (else nothing can be reused)."""
         return bool(self._previous)
 
+    def previous_paths(self, folder: str) -> list[str]:
+        """The paths under ``folder`` (site-root relative, no trailing slash) of the files the previous
+        build recorded, sorted."""
+        prefix = folder + "/"
+        return sorted(path for path in self._previous if path.startswith(prefix))
+
     def previous_key(self, path: str) -> str | None:
         """The key the previous build recorded for its file ``path``, or None."""
         entry = self._previous.get(path)

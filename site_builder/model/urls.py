@@ -18,7 +18,9 @@ from ..incremental import strmemo
 HOME = "index.html"
 SEARCH = "search.html"
 PAPERS_JSON = "papers.json"
-SEARCH_INDEX_JS = "search-index.js"
+# The search index in shards (site_builder/search/shards.py): its manifest, term shards and result records.
+SEARCH_FOLDER = "search"
+SEARCH_MANIFEST_JS = "search/manifest.js"
 ASSETS = "assets"
 LUNR_JS = "assets/lunr.min.js"
 NOT_FOUND = "404.html"
@@ -198,3 +200,24 @@ def canonical_url(base_url: str, path: str) -> str:
     if path == "index.html" or path.endswith("/index.html"):
         path = path[: -len("index.html")]
     return absolute_url(base_url, path)
+
+
+def search_shard_path(k: int) -> str:
+    """The path of the search index's term shard number ``k`` (``k`` ≥ 0)."""
+    return f"{SEARCH_FOLDER}/terms/{k}.js"
+
+
+def search_record_path(ref: str) -> str:
+    """The path of the search result record of the paper whose index ref is ``ref`` (``[0-9a-z]+``)."""
+    return f"{SEARCH_FOLDER}/records/{ref}.js"
+
+
+def search_ref(n: int) -> str:
+    """The search index ref of the ``n``-th paper of the site: ``n`` in base 36 (``0``…``z``, ``10``…), short to keep the index small."""
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    out = ""
+    while True:
+        n, d = divmod(n, 36)
+        out = digits[d] + out
+        if not n:
+            return out

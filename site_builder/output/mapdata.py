@@ -1,7 +1,7 @@
 """``map-data.js``: the paper map's data for ``map.html`` (``assets/map.js``), as a classic script.
 
 The page loads it with ``<script src>`` (not ``fetch``), so the map works from ``file://`` too, as the search
-page's ``search-index.js`` does. The script sets ``window.PAPER_MAP`` to one JSON object (keys sorted, no spaces, markup characters escaped:
+page's search index (``search/manifest.js`` and its shards) does. The script sets ``window.PAPER_MAP`` to one JSON object (keys sorted, no spaces, markup characters escaped:
 the same bytes for the same site):
 
 - ``grid``: the coordinates' range (``0 … grid``, :data:`~site_builder.model.layout.GRID`);

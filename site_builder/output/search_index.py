@@ -1,14 +1,15 @@
 """The search index files of one build: kept, or built in a forked process while the build goes on.
 
 :class:`IndexRun` is started as soon as the site model exists (before the reading-list
-features, see :func:`site_builder.pipeline.build`). Its files' paths are claimed in the output at
+features, see :func:`site_builder.pipeline.build`). Its manifest's path is claimed in the output at
 once (so the 404 page's list of top-level names, :func:`site_builder.output.hosting.write_hosting_files`,
-holds them whatever is decided). Then, in a forked process of its own
+holds the index's folder whatever is decided; the other files are claimed when they are known). Then, in a forked process of its own
 (:func:`site_builder.parallel.start_background`), or, where none can be forked, in this process at
 :meth:`IndexRun.finish`: the index key is computed (:meth:`~site_builder.incremental.outputs.OutputRecord.key` of the
-whole model, which is all the index shows); when the previous output's index files have that key and
-are untouched they are kept (the parent keeps them at :meth:`IndexRun.finish`), else
-:func:`site_builder.search.index.index_files` writes them. The bytes are the same either way.
+whole model, which is all the index shows); when the previous output's manifest has that key and the
+index's files are untouched they are kept (the parent keeps them at :meth:`IndexRun.finish`), else
+:func:`site_builder.search.index.index_files` makes them and the files whose text is unchanged are
+kept, the others written. The bytes are the same either way.
 
 Digesting the whole model is most of the key's cost, and the build needs the same digests of its
 papers later (:func:`site_builder.pages.replan.paper_digests`). So the process that computes the key hands
@@ -26,14 +27,13 @@ from ..model import urls
 from .. import parallel
 from . import workers
 
-#: The search index files: :data:`site_builder.search.index.INDEX_FILES`, named here so that the build's own
-#: process does not import the search modules (only the index process does; a test keeps them equal).
-INDEX_FILES = (urls.SEARCH_INDEX_JS,)
+#: The search index's folder (every file of :func:`site_builder.search.index.index_files` is in it) and its
+#: manifest, claimed at once (the other files' names are known once the index is made).
+INDEX_FOLDER = urls.SEARCH_FOLDER
+MANIFEST = urls.SEARCH_MANIFEST_JS
 
 #: Bytes of one paper digest (SHA-256, as :class:`~site_builder.incremental.cache.Fingerprinter` memoises them).
 DIGEST_BYTES = 32
-#: What the index job returns, with the key, when the previous index files are kept (instead of ``list[Written]``).
-KEPT = "kept"
 
 
 class SharedDigests:
@@ -89,12 +89,12 @@ class SharedDigests:
 
 def index_job(site, cache, staging, share: SharedDigests | None):
     """The job of :class:`IndexRun`: key the index (handing the papers' digests to ``share``), then
-    ``(KEPT, key)`` (:data:`KEPT`) when the previous index files have that key and are untouched, else
-    the written files (``list[Written]``, see :func:`workers.index_job`; the index's state is kept in
-    ``cache.store``, and the papers' digests let it find its unchanged papers,
-    :func:`site_builder.search.state.text_digests`). The job returns that and the diagnostics it added to
-    ``cache.diagnostics`` (a corrupt state file, one that cannot be written: the store's warnings), for a
-    parent process to take (:meth:`IndexRun.finish`), as :meth:`BuildCache.changes_since
+    ``(written, kept)``: ``list[Written]`` of the files written into ``staging`` and the ``(path, key)`` of
+    the previous build's files to keep (:func:`workers.index_job`); every previous index file when the
+    previous manifest has the whole model's key and no file of the folder was touched since (nothing is
+    computed then). The index's state is kept in ``cache.store``. The job returns that and the
+    diagnostics it added to ``cache.diagnostics`` (a corrupt state file, one that cannot be written: the
+    store's warnings), for a parent process to take (:meth:`IndexRun.finish`), as :meth:`BuildCache.changes_since
     <site_builder.incremental.cache.BuildCache.changes_since>` hands them from the process writing the other files."""
     def run():
         found = len(cache.diagnostics.items)
@@ -105,10 +105,11 @@ def index_job(site, cache, staging, share: SharedDigests | None):
             digests = None
         if share is not None:
             share.publish(digests)
-        if all(cache.outputs.reusable(path, key) is not None for path in INDEX_FILES):
-            result = KEPT, key
+        previous = cache.outputs.previous_paths(INDEX_FOLDER)
+        if cache.outputs.reusable(MANIFEST, key) is not None and all(map(cache.outputs.previous_file, previous)):
+            result = [], [(path, cache.outputs.previous_key(path)) for path in previous]
         else:
-            result = workers.index_job(site, INDEX_FILES, key, staging, cache.store, digests)()
+            result = workers.index_job(site, key, staging, cache.store, cache.outputs, digests)()
         return result, cache.diagnostics.items[found:]
     return run
 
@@ -122,10 +123,10 @@ class IndexRun:
 
     def __init__(self, site, output, cache, background: bool = True) -> None:
         self.cache = cache
-        self.paths = INDEX_FILES
+        self.paths: list[str] = [MANIFEST]  # the index's files, once finished
         self.reused = False
         self._site, self._output = site, output
-        workers.claim_all(output, list(self.paths))
+        output.claim(MANIFEST)
         self._share = None
         if background and parallel.worker_count() >= 2 and cache.enabled:
             self._share = SharedDigests(len(site.papers))
@@ -161,8 +162,8 @@ class IndexRun:
         return True
 
     def finish(self) -> None:
-        """Wait for the index (or build it here), keep the previous files or note the new ones in the
-        cache. Re-raises what the job raised. Call once, before the output is committed."""
+        """Wait for the index (or build it here), keep the previous files it found unchanged and note the
+        new ones in the cache. Re-raises what the job raised. Call once, before the output is committed."""
         if self._job is None:
             return
         job, worker = self._job, self._worker
@@ -171,20 +172,19 @@ class IndexRun:
         result, found = worker.result() if worker is not None else job()
         if worker is not None:  # the index process's cache warnings (in this process they are there already)
             self.cache.diagnostics.extend(found)
-        if isinstance(result, tuple) and result[0] == KEPT:
-            key = result[1]
-            for path in self.paths:
-                self._output.release(path)
-            if all([self.cache.outputs.reuse(path, key, self._output) for path in self.paths]):
-                self.reused = True
-                return
-            # A kept file changed since the index process looked: write the index here after all.
-            for path in self.paths:
-                self._output.release(path)
-            workers.claim_all(self._output, list(self.paths))
-            result = workers.index_job(self._site, self.paths, key, self._output.staging, self.cache.store)()
-        for written in result:
-            self.cache.outputs.record_stat(written.path, written.key, written.stat)
+        written, kept = result
+        self._output.release(MANIFEST)
+        reused = self.cache.outputs.reuse_pages(kept, self._output)
+        self.reused = bool(kept) and not written and len(reused) == len(kept)
+        if len(reused) < len(kept):  # a kept file changed since the index process looked: write it here
+            key = self.cache.outputs.key("search-index", self._site)
+            redo = workers.index_job(self._site, key, self._output.staging, self.cache.store, None)
+            missing = {path for path, _ in kept} - reused
+            written = written + [w for w in redo()[0] if w.path in missing]
+        for item in written:
+            self._output.claim(item.path)
+            self.cache.outputs.record_stat(item.path, item.key, item.stat)
+        self.paths = sorted(reused.union(item.path for item in written))
 
     def _drop_share(self) -> None:
         if self._share is not None:

@@ -19,6 +19,7 @@ from typing import Callable
 
 import jinja2
 
+from ..model import urls
 from ..pages.plan import Page
 from ..pages.views import Item
 
@@ -60,22 +61,35 @@ def page_job(env: jinja2.Environment, pages: list[tuple[Page, str | None]], comm
     return run
 
 
-def index_files(site, store=None, models=None) -> dict[str, str | list[bytes]]:
-    """:func:`site_builder.search.index.index_file_parts` (``{path: bytes parts of its text}``; a text is
-    written as well), imported on first use: the search modules are needed only where the index is
-    built (the index process), not for the build's own start-up."""
-    from ..search.index import index_file_parts
-    return index_file_parts(site, store, models)
+def index_files(site, store=None, models=None) -> dict[str, str]:
+    """:func:`site_builder.search.index.index_files` (``{path: text}``), imported on first use: the search
+    modules are needed only where the index is built (the index process), not for the build's own start-up."""
+    from ..search.index import index_files as files
+    return files(site, store, models)
 
 
-def index_job(site, paths: tuple[str, ...], key: str | None, staging: Path,
-              store=None, models=None) -> Callable[[], list[Written]]:
-    """A job building the search index of ``site`` into the claimed files ``paths`` (:data:`search.INDEX_FILES`),
-    with the tokenized papers kept in ``store`` (the build cache's :class:`~site_builder.incremental.store.Store`,
-    or None) and the papers' model digests ``models`` (or None; see :func:`search.index_files`)."""
-    def run() -> list[Written]:
+def index_job(site, key: str | None, staging: Path, store=None, outputs=None,
+              models=None) -> Callable[[], tuple[list, list]]:
+    """A job building the search index files of ``site`` (:func:`site_builder.search.index.index_files`) under
+    ``staging``, with the tokenized papers kept in ``store`` (the build cache's
+    :class:`~site_builder.incremental.store.Store`, or None) and the papers' model digests ``models`` (or None;
+    see :func:`site_builder.search.index.index_files`). The manifest (:data:`urls.SEARCH_MANIFEST_JS`) is
+    keyed by ``key`` (the whole model's), every other file by its text; a file the previous build left
+    with its key (``outputs``, an :class:`~site_builder.incremental.outputs.OutputRecord`, or None) is not
+    written again. The job returns ``(written, kept)``: ``list[Written]`` and the kept ``(path, key)``."""
+    def run() -> tuple[list, list]:
+        written, kept = [], []
         files = index_files(site, store, models)
-        return [_write(staging, path, files[path], key) for path in paths]
+        for folder in sorted({path.rpartition("/")[0] for path in files}):
+            os.makedirs(os.path.join(staging, folder), exist_ok=True)
+        for path, text in files.items():
+            file_key = key if path == urls.SEARCH_MANIFEST_JS else (
+                outputs.key("search-file", text) if outputs is not None and key is not None else None)
+            if outputs is not None and outputs.reusable(path, file_key) is not None:
+                kept.append((path, file_key))
+            else:
+                written.append(_write(staging, path, text, file_key))
+        return written, kept
     return run
 
 

@@ -231,10 +231,12 @@ class Views:
 
     def search_notes(self) -> list[list]:
         """The curator's reading status and tags (their labels) of each noted paper, for the search page's
-        facets: ``[[id, status or None, [tag label, …]], …]`` in site order, papers with neither left out."""
+        facets: ``[[ref, status or None, [tag label, …]], …]`` in site order, papers with neither left out;
+        ``ref`` the paper's search index ref (:func:`urls.search_ref`)."""
         library = self.library
-        return [[paper.id, note.status, [tag.label for tag in library.tags_of(paper)]]
-                for paper in self.site.papers if (note := library.note(paper)) and (note.status or note.tags)]
+        return [[urls.search_ref(n), note.status, [tag.label for tag in library.tags_of(paper)]]
+                for n, paper in enumerate(self.site.papers)
+                if (note := library.note(paper)) and (note.status or note.tags)]
 
     def home(self) -> dict:
         """The context of the home page."""

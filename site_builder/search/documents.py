@@ -118,16 +118,6 @@ def result_record(paper: Paper) -> dict:
     }
 
 
-def short_ref(n: int) -> str:
-    """The index ref of the ``n``-th paper: ``n`` in base 36 (``0``…``z``, ``10``…), short to keep the index small."""
-    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
-    out = ""
-    while True:
-        n, d = divmod(n, 36)
-        out = digits[d] + out
-        if not n:
-            return out
-
 
 def paper_terms(paper: Paper) -> dict[str, tuple[dict[str, int], int]]:
     """What the index holds of ``paper``: ``{field: ({term: frequency}, token count)}``.

@@ -1,5 +1,5 @@
-"""The search index's tokenized papers and packed pieces kept from one build to the next, so a
-rebuild tokenizes and packs only what changed.
+"""The search index's tokenized papers kept from one build to the next, so a rebuild tokenizes only
+what changed.
 
 Tokenizing every paper's title, authors, track and abstract
 (:func:`search.document_terms`) is most of the search index's cost; it is a
@@ -13,9 +13,7 @@ is known, tokenizes only the others, and lays out this build's entries with
 vectorised numpy (vocabulary merge, ``df`` by ``bincount``, unused terms
 dropped, term numbers remapped to JavaScript string order). From that,
 :func:`stateful_tables` scores the index with :func:`indexer.scored_tables`
-(exactly ``index_tables`` over all papers), and :mod:`site_builder.search.pack`
-writes ``search-index.js`` reusing the packed pieces the state also keeps
-(postings per term, result record per paper, the front-coded term list).
+(exactly ``index_tables`` over all papers); :mod:`site_builder.search.shards` writes it.
 
 The kept value (:func:`state_value`, a dict of marshal-ready values; an array is kept as its bytes,
 :func:`~site_builder.incremental.store.array_bytes`, little-endian ``<i8`` for int64, ``<i4`` for int32):
@@ -30,23 +28,13 @@ The kept value (:func:`state_value`, a dict of marshal-ready values; an array is
 - ``lengths`` (int64, ``(P, F)``): token count of each (paper, field), fields in :data:`search.FIELDS` order;
 - ``starts`` (int64, ``P * F + 1``): entries of row ``p * F + f`` are ``starts[r]:starts[r + 1]``;
 - ``term`` (int32) and ``tf`` (int32): per entry, a term number into ``vocab`` and its frequency;
-  within a row, entries are by ascending term number;
-- ``packed``: None, or (:class:`PackedParts`, written by :mod:`site_builder.search.pack`, for
-  papers at the positions of the state) a dict: ``postings`` (bytes, ASCII) and ``posting_sizes``
-  (int64, one per vocab term): the term's part of ``search-index.js``'s ``postings``;
-  ``records`` (bytes, UTF-8) and ``record_sizes`` (int64, per paper): each paper's result record
-  line, escaped as inside the script's string, followed by the escaped line break ``\\n``;
-  ``front`` (str, ASCII) and ``suffixes`` (str): the script's ``terms`` and
-  ``suffixes`` of ``vocab``; ``vectors`` (bytes, ASCII) and ``vector_sizes`` (int64, per row):
-  each row's field vector part of the script's ``vectors``; ``scores`` (int32, per entry): the
-  scores it holds (lunr's score times 1000).
+  within a row, entries are by ascending term number.
 
 The code version and the store's format are the store's (its file header): a state of another one is a
 quiet miss. A missing or inconsistent state is ignored and rewritten; an unreadable or undecodable file,
-or a damaged one (the store's checksum: the state's pieces are copied into the output), too, with the
+or a damaged one (the store's checksum), too, with the
 store's one corrupt-file warning
-(:meth:`~site_builder.incremental.store.Store.corrupt`). Packed pieces that do not fit the tokens are
-dropped alone (the tokens stay usable). The state only ever saves time, never changes the output. It is
+(:meth:`~site_builder.incremental.store.Store.corrupt`). The state only ever saves time, never changes the output. It is
 written atomically by the store; a folder that cannot be written is the store's one write warning a build.
 """
 
@@ -93,31 +81,13 @@ def paper_digest(paper: Paper) -> bytes:
 
 
 @dataclass
-class PackedParts:
-    """Pieces of the previous ``search-index.js`` (see the module doc): ``postings`` (ASCII bytes)
-    with ``posting_sizes`` (int64, one per vocab term), ``records`` (UTF-8 bytes) with
-    ``record_sizes`` (int64, one per paper), ``front`` and ``suffixes`` (the script's strings),
-    ``vectors`` (ASCII bytes) with ``vector_sizes`` (int64, one per row) and ``scores`` (int32, per entry)."""
-
-    postings: bytes
-    posting_sizes: np.ndarray
-    records: bytes
-    record_sizes: np.ndarray
-    front: str
-    suffixes: str
-    vectors: bytes
-    vector_sizes: np.ndarray
-    scores: np.ndarray
-
-
-@dataclass
 class TermState:
     """Tokenized papers (see the module doc for the meaning of each array).
 
     ``vocab``: terms in JavaScript string order; ``digests``: one
     :data:`DIGEST_SIZE`-byte digest per paper; ``lengths`` int64 ``(P, F)``;
     ``starts`` int64 ``P * F + 1``; ``term``, ``tf`` int32 per entry, by
-    ascending term within a row; ``packed``: the packed pieces, or None.
+    ascending term within a row; ``models``: one model digest per paper, or None.
     """
 
     vocab: list[str]
@@ -126,7 +96,6 @@ class TermState:
     starts: np.ndarray
     term: np.ndarray
     tf: np.ndarray
-    packed: PackedParts | None = None
     models: list[bytes] | None = None
 
 
@@ -145,15 +114,7 @@ def state_value(state: TermState) -> dict | None:
     value = {"digests": b"".join(state.digests), "models": None if models is None else b"".join(models),
              "vocab": blob, "vocab_size": len(state.vocab), "lengths": array_bytes(np.asarray(state.lengths), INT64),
              "starts": array_bytes(np.asarray(state.starts), INT64), "term": array_bytes(np.asarray(state.term), INT32),
-             "tf": array_bytes(np.asarray(state.tf), INT32), "packed": None}
-    if state.packed is not None:
-        p = state.packed
-        value["packed"] = {
-            "postings": bytes(p.postings), "posting_sizes": array_bytes(np.asarray(p.posting_sizes), INT64),
-            "records": bytes(p.records), "record_sizes": array_bytes(np.asarray(p.record_sizes), INT64),
-            "front": p.front, "suffixes": p.suffixes,
-            "vectors": bytes(p.vectors), "vector_sizes": array_bytes(np.asarray(p.vector_sizes), INT64),
-            "scores": array_bytes(np.asarray(p.scores), INT32)}
+             "tf": array_bytes(np.asarray(state.tf), INT32)}
     return value
 
 
@@ -162,7 +123,7 @@ def load_state(store: Store | None) -> TermState | None:
     one without a cache folder), when there is none, it is of another code version or store format, or it is
     malformed or inconsistent; an unreadable, damaged (the store's checksum) or undecodable file, with
     the store's corrupt-file warning (:meth:`Store.corrupt <site_builder.incremental.store.Store.corrupt>`).
-    Packed pieces that do not fit the tokens are dropped alone. Never raises because of the file."""
+    Never raises because of the file."""
     value = store.kept(STATE_NAME) if store is not None else None
     if value is None:
         return None
@@ -189,32 +150,11 @@ def _decoded(value: dict) -> TermState | None:
             or (len(term) and (term.min() < 0 or term.max() >= vocab_size or tf.min() < 1))
             or np.any(lengths < 0)):
         return None
-    packed = _packed(value["packed"]) if value["packed"] is not None else None
-    if packed is not None and (
-            packed.posting_sizes.shape != (vocab_size,) or packed.record_sizes.shape != (n,)
-            or int(packed.posting_sizes.sum()) != len(packed.postings) or np.any(packed.posting_sizes < 0)
-            or int(packed.record_sizes.sum()) != len(packed.records) or np.any(packed.record_sizes < 2)
-            or packed.vector_sizes.shape != (n * _F,) or packed.scores.shape != term.shape
-            or int(packed.vector_sizes.sum()) != len(packed.vectors) or np.any(packed.vector_sizes < 0)):
-        packed = None  # the tokens stay usable
     models = value["models"]
     if type(models) is not bytes or len(models) != n * MODEL_DIGEST_SIZE:  # noqa: E721 - plain data
         models = None
-    return TermState(vocab, _rows(digests, DIGEST_SIZE), lengths, starts, term, tf, packed,
+    return TermState(vocab, _rows(digests, DIGEST_SIZE), lengths, starts, term, tf,
                      None if models is None else _rows(models, MODEL_DIGEST_SIZE))
-
-
-def _packed(data: dict) -> PackedParts:
-    """The :class:`PackedParts` of the kept ``packed`` dict (sizes not checked); raises KeyError, TypeError,
-    ValueError (or UnicodeError) when it is malformed."""
-    blobs = [data[name] for name in ("postings", "records", "vectors")]
-    if any(type(b) is not bytes for b in blobs) or type(data["front"]) is not str \
-            or type(data["suffixes"]) is not str or not data["front"].isascii():  # noqa: E721 - plain data
-        raise TypeError("malformed packed pieces")
-    sizes = [array_of(data[name], INT64).astype(np.int64, copy=False)
-             for name in ("posting_sizes", "record_sizes", "vector_sizes")]
-    return PackedParts(blobs[0], sizes[0], blobs[1], sizes[1], data["front"], data["suffixes"], blobs[2], sizes[2],
-                       array_of(data["scores"], INT32).astype(np.int32, copy=False))
 
 
 def _rows(data: bytes, size: int) -> list[bytes]:
@@ -278,9 +218,7 @@ class Prepared:
     paper, :func:`paper_digest`; ``source`` (int64, per paper): its index in
     ``old`` (< ``len(old.digests)``) or not (a paper tokenized in this call);
     ``models``: per paper, its model digest, or None (see :func:`text_digests`);
-    ``old``: the state read (empty when none); ``old_term`` (int64, per term):
-    its number in ``old.vocab``, -1 for a term ``old`` lacks; ``old_entry``
-    (int64, per entry): the same entry's position in ``old``, -1 for a paper tokenized in this call.
+    ``old``: the state read (empty when none).
     """
 
     terms: tuple[str, ...]
@@ -294,8 +232,6 @@ class Prepared:
     models: list[bytes] | None
     source: np.ndarray
     old: TermState
-    old_term: np.ndarray
-    old_entry: np.ndarray
 
     @property
     def unchanged(self) -> bool:
@@ -303,10 +239,10 @@ class Prepared:
         n_old = len(self.old.digests)
         return len(self.source) == n_old and np.array_equal(self.source, np.arange(n_old))
 
-    def state(self, packed: PackedParts | None = None) -> TermState:
-        """The state to save for the next build (with the packed pieces ``packed``)."""
+    def state(self) -> TermState:
+        """The state to save for the next build."""
         return TermState(list(self.terms), self.digests, self.lengths, self.starts,
-                         self.term.astype(np.int32), self.tf.astype(np.int32), packed, self.models)
+                         self.term.astype(np.int32), self.tf.astype(np.int32), self.models)
 
     @property
     def save_needed(self) -> bool:
@@ -359,7 +295,7 @@ def prepare(papers: Sequence[Paper], store: Store | None, models: Sequence[bytes
     new_terms, new_term = _number_new_terms(old.vocab, fresh)
     merged, position = _merge_order(old.vocab, new_terms)
     pool = _pool(old, fresh, position, new_term, len(merged))
-    return _laid_out(old, fresh.source, merged, position, pool, digests, models)
+    return _laid_out(old, fresh.source, merged, pool, digests, models)
 
 
 def _checked_models(papers: Sequence[Paper], models: Sequence[bytes] | None) -> list[bytes] | None:
@@ -441,12 +377,10 @@ def _pool(old: TermState, fresh: _Fresh, position: np.ndarray, new_term: np.ndar
                  np.concatenate([old.tf.astype(np.int64), fresh_tf[order]]))
 
 
-def _laid_out(old: TermState, source: np.ndarray, merged: list[str], position: np.ndarray, pool: _Pool,
+def _laid_out(old: TermState, source: np.ndarray, merged: list[str], pool: _Pool,
               digests: list[bytes], models: list[bytes] | None) -> Prepared:
     """This build's rows and entries (by paper, then field) picked from the ``pool`` by ``source`` (per paper,
-    its pool paper), terms no picked entry holds dropped from ``merged`` (merged positions of the old
-    terms: ``position``), as :class:`Prepared`."""
-    v_old = len(old.vocab)
+    its pool paper), terms no picked entry holds dropped from ``merged``, as :class:`Prepared`."""
     rows = (source[:, None] * _F + np.arange(_F)).reshape(-1)
     row_sizes = pool.starts[rows + 1] - pool.starts[rows]
     picked = ranges(pool.starts[rows], row_sizes)
@@ -456,27 +390,25 @@ def _laid_out(old: TermState, source: np.ndarray, merged: list[str], position: n
     final = np.cumsum(used) - 1
     if not used.all():
         term = final[term]
-    old_of_merged = np.full(len(merged), -1, np.int64)
-    old_of_merged[position[:v_old]] = np.arange(v_old)
     return Prepared(
         terms=tuple(merged) if used.all() else tuple(t for t, u in zip(merged, used.tolist()) if u),
         df=df[used], term=term, tf=pool.tf[picked],
         row=np.repeat(np.arange(len(rows), dtype=np.int64), row_sizes),
         lengths=pool.lengths[source], starts=np.concatenate([[0], np.cumsum(row_sizes)]).astype(np.int64),
-        digests=digests, models=models, source=source, old=old, old_term=old_of_merged[used],
-        old_entry=np.where(picked < len(old.term), picked, -1))
+        digests=digests, models=models, source=source, old=old)
 
 
-def stateful_tables(papers: Sequence[Paper], refs: Sequence[str], store: Store | None) -> IndexTables:
+def stateful_tables(papers: Sequence[Paper], refs: Sequence[str], store: Store | None,
+                    models: Sequence[bytes] | None = None) -> IndexTables:
     """``indexer.index_tables`` over ``(ref, search.paper_terms(paper))`` for ``papers``, exactly
     (every array and tuple equal), reusing the tokenized papers kept in ``store`` by the previous
-    call and keeping this call's there (tokens only, no packed pieces; see the module doc). ``store``
-    None: no state, nothing saved.
+    call and keeping this call's there (see the module doc). ``store`` None: no state, nothing saved.
 
-    ``refs``: one unique ref per paper. Never raises because of the kept state (its problems are the
-    store's warnings).
+    ``refs``: one unique ref per paper; ``models``: each paper's model digest, or None (see :func:`prepare`).
+    Never raises because of the kept state (its problems are the store's warnings); raises ValueError
+    when ``models`` is not one 32-byte digest per paper.
     """
-    prep = prepare(papers, store)
+    prep = prepare(papers, store, models)
     totals = [int(x) for x in prep.lengths.sum(axis=0)] if len(papers) else [0] * _F
     tables = scored_tables(FIELDS, tuple(refs), prep.terms, prep.df, totals, prep.term, prep.row % _F,
                            prep.row // _F, prep.lengths.reshape(-1)[prep.row], prep.tf)

@@ -1,20 +1,6 @@
-"""The search index as the browser receives it: ``search-index.js``, a compact packing of the
-lunr 2.3.9 index that :mod:`site_builder.search.indexer` computes, plus the records results show.
-
-``assets/search-transport.js`` unpacks it into a ``lunr.Index`` equal to what
-``lunr.Index.load`` makes of :func:`site_builder.search.indexer.lunr_json` (every
-term, posting, field vector and score; ``tests/search/test_search_transport.py``
-checks this deep and exact through Node). Nothing is recomputed in the browser:
-scores are the Python ones, sent as integers (score × 1000, which lunr rounds to).
-
-The file is one classic script, so it loads from ``file://`` too::
-
-    window.SEARCH_DATA = {"format": "site-lunr-pack-2", "version": "2.3.9",
-      "fields": [name, ...], "refs": [ref, ...],
-      "terms": '<numbers>', "suffixes": '<text>',
-      "postings": '<numbers>', "postingSizes": '<numbers>',
-      "vectors": '<numbers>', "vectorSizes": '<numbers>',
-      "records": '<record of refs[0] as JSON>\\n<record of refs[1]>...'};
+"""The packing of the search index's files (:mod:`site_builder.search.shards` writes them): numbers and
+terms as compact strings that a classic script holds without escapes, read back by
+``assets/search-transport.js`` (``tests/search/test_search_transport.py`` checks the two agree).
 
 ``<numbers>`` is a string of non-negative integers, each written in
 :data:`DIGITS`: zero or more *continuation* digits (the first :data:`CONT`
@@ -24,25 +10,12 @@ of :data:`DIGITS` are printable ASCII other than ``'``, ``\\`` and ``<``, so
 the strings need no escape. A list of ascending numbers is written as the
 first, then each next minus the previous minus one ("gaps").
 
-- Terms, in JavaScript string order, front-coded: ``terms`` holds per term
-  the length shared with the previous term and the length of the rest, both
-  in UTF-16 code units (never inside a surrogate pair); ``suffixes`` the rests,
-  concatenated. Term number = position = lunr's ``_index``.
-- ``postings``, per term in order: a mask of the fields holding it (bit ``f``
-  for ``fields[f]``), then per such field, in field order: the number of
-  documents, then their document numbers (positions in ``refs``) as gaps.
-  ``postingSizes``: the characters of each term's part.
-- ``vectors``, per document and field (slot ``document * len(fields) +
-  field``), the field vector: per term of the field, ascending, the term
-  number (as gaps) and the score times 1000 (lunr rounds scores to 3
-  places; ``score = n / 1000``). ``vectorSizes``: the characters of each
-  slot's part (0 for an empty field).
-- ``records``: what a result shows of each document (``{"id", "title", "url",
-  "authors", "venue", "year", "track", "abstract"}``), one compact JSON text per line in
-  ``refs`` order; the page parses only those it shows or filters.
-
-The sizes let the page read one term's postings or one field vector without
-reading the rest: it unpacks only what a query touches.
+- Terms, in JavaScript string order, front-coded (:func:`front_code`): per term the length shared
+  with the previous term and the length of the rest, both in UTF-16 code units (never inside a
+  surrogate pair), as numbers; the rests concatenated, as text.
+- Postings (:func:`posting_parts`), per term in order: a mask of the fields holding it (bit ``f``
+  for field ``f``), then per such field, in field order: the number of documents, then their
+  document numbers as gaps.
 """
 
 from __future__ import annotations
@@ -52,9 +25,7 @@ import re
 
 import numpy as np
 
-from .indexer import LUNR_VERSION, IndexTables
 
-FORMAT = "site-lunr-pack-2"
 #: The digit characters: printable ASCII but ``'``, ``\\`` and ``<`` (safe in a quoted script string).
 DIGITS = "".join(c for c in map(chr, range(0x20, 0x7F)) if c not in "'\\<")
 #: Continuation digits (the first ``CONT`` of :data:`DIGITS`) and final digits (the rest).
@@ -94,6 +65,12 @@ def _pack(values) -> tuple[str, np.ndarray]:
         keep = rest > 0
         rest, at = rest[keep], at[keep] - 1
     return out.tobytes().decode("ascii"), width
+
+
+def pack_sized(values) -> tuple[str, np.ndarray]:
+    """:func:`pack_numbers` of ``values`` and the characters each value takes (int64, one per value), so
+    that the text can be cut between values. Raises ValueError on a negative value."""
+    return _pack(values)
 
 
 def unpack_numbers(text: str) -> list[int]:
@@ -175,12 +152,6 @@ def _gaps(numbers: np.ndarray, new_list: np.ndarray) -> np.ndarray:
     return np.where(new_list, numbers, numbers - previous - 1)
 
 
-def pack_postings(tables: IndexTables) -> tuple[str, str]:
-    """``(postings, postingSizes)`` of ``tables`` (see the module doc), built with array arithmetic."""
-    text, sizes = posting_parts(tables.term, tables.field, tables.doc, len(tables.terms))
-    return text, pack_numbers(sizes)
-
-
 def posting_parts(term: np.ndarray, field: np.ndarray, doc: np.ndarray, n_terms: int) -> tuple[str, np.ndarray]:
     """The ``postings`` text of entries sorted by term, field, document (int64 arrays of equal length,
     ``term`` < ``n_terms``) and the characters of each term's part (int64, ``n_terms``; 0 for a term
@@ -208,27 +179,6 @@ def posting_parts(term: np.ndarray, field: np.ndarray, doc: np.ndarray, n_terms:
     return text, sizes
 
 
-def pack_vectors(tables: IndexTables) -> tuple[str, str]:
-    """``(vectors, vectorSizes)`` of ``tables`` (see the module doc), built with array arithmetic."""
-    order = np.lexsort((tables.term, tables.field, tables.doc))
-    slot = tables.doc[order] * len(tables.fields) + tables.field[order]
-    text, sizes = vector_parts(tables.term[order], slot, tables.score[order], len(tables.refs) * len(tables.fields))
-    return text, pack_numbers(sizes)
-
-
-def vector_parts(term: np.ndarray, slot: np.ndarray, score: np.ndarray, n_slots: int) -> tuple[str, np.ndarray]:
-    """The ``vectors`` text of entries sorted by slot (``document * len(fields) + field``) then term
-    (int64 arrays of equal length; ``score``: lunr's score times 1000) and the characters of each of
-    the ``n_slots`` slots' parts (int64)."""
-    new_slot = np.r_[True, slot[1:] != slot[:-1]] if len(slot) else np.zeros(0, bool)
-    values = np.empty(2 * len(term), dtype=np.int64)
-    values[0::2] = _gaps(term, new_slot)
-    values[1::2] = score
-    text, width = _pack(values)
-    sizes = np.bincount(slot, weights=width[0::2] + width[1::2], minlength=n_slots).astype(np.int64)
-    return text, sizes
-
-
 def js_text(text: str) -> str:
     """``text`` as a single-quoted JavaScript string literal that cannot end a script element."""
     text = (text.replace("\\", "\\\\").replace("'", "\\'").replace("<", "\\x3c").replace("\n", "\\n")
@@ -242,70 +192,9 @@ def json_text(data: object) -> str:
     return text.replace("<", "\\u003c").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
 
 
-def _compact_json(data: object) -> str:
-    return json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-
-
-_RECORD_JSON = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode  # = _compact_json
-_JS_SPECIAL = re.compile("[\\\\'<\n\r\u2028\u2029]")  # what js_text escapes
-
-
-def record_line(record: dict) -> str:
-    """One line of ``records`` as it stands inside the script's string: the compact JSON of ``record``
-    escaped as :func:`js_text` escapes (the lines joined by ``\\n`` are ``js_text`` of the lines joined by a line break)."""
-    text = _RECORD_JSON(record)
-    return text if _JS_SPECIAL.search(text) is None else js_text(text)[1:-1]
-
-
 def check_refs(refs) -> None:
     """Raise ValueError when a ref is not made of ``[0-9a-z]`` (refs become object keys in the browser:
     ``__proto__`` must never be one)."""
     bad = [r for r in refs if not _SAFE_REF.fullmatch(r)]
     if bad:
         raise ValueError(f"index refs must be [0-9a-z]+, not {bad[0]!r}")
-
-
-def script_parts(fields, refs, front: str, suffixes: str, postings: str | bytes, posting_sizes: str,
-                 vectors: str | bytes, vector_sizes: str, records: str | bytes) -> list[str | bytes]:
-    """The pieces of ``search-index.js`` (see the module doc), in order: :func:`script_text` is their
-    concatenation. The packed strings are as written by :func:`front_code`, :func:`pack_postings` and
-    :func:`pack_vectors`, ``records`` already escaped (:func:`record_line` of each record, joined by
-    ``\\n``); ``postings``, ``vectors`` and ``records`` may be given as their UTF-8 bytes (kept as given)."""
-    head = {"format": FORMAT, "version": LUNR_VERSION, "fields": list(fields), "refs": list(refs)}
-    pieces = ["window.SEARCH_DATA = {", ",\n".join(f"{json_text(k)}:{json_text(v)}" for k, v in head.items())]
-    # Packed numbers are made of DIGITS, which need no escape; the suffixes are any text (records come escaped).
-    for name, text in (("terms", front), ("suffixes", js_text(suffixes)[1:-1]), ("postings", postings),
-                       ("postingSizes", posting_sizes), ("vectors", vectors), ("vectorSizes", vector_sizes),
-                       ("records", records)):
-        pieces += [f',\n"{name}":\'', text, "'"]
-    pieces.append("};\n")
-    return pieces
-
-
-def script_text(fields, refs, front: str, suffixes: str, postings: str, posting_sizes: str, vectors: str,
-                vector_sizes: str, records: str) -> str:
-    """``search-index.js`` from its parts (:func:`script_parts`, given as text)."""
-    return "".join(script_parts(fields, refs, front, suffixes, postings, posting_sizes, vectors, vector_sizes,
-                                records))  # one copy of the (large) parts
-
-
-def script_bytes(fields, refs, front: str, suffixes: str, postings: str | bytes, posting_sizes: str,
-                 vectors: str | bytes, vector_sizes: str, records: str | bytes) -> list[bytes]:
-    """:func:`script_parts` as UTF-8 bytes, to be written one after another: the bytes of :func:`script_text`
-    without joining the (large) parts into one text nor encoding it again."""
-    return [part.encode("utf-8") if type(part) is str else part
-            for part in script_parts(fields, refs, front, suffixes, postings, posting_sizes, vectors, vector_sizes,
-                                     records)]
-
-
-def index_script(tables: IndexTables, docs: dict) -> str:
-    """The text of ``search-index.js`` for the index ``tables`` and the result records ``docs`` ({ref: record},
-    a record for every ref of ``tables``).
-
-    Raises ValueError when a ref is not made of ``[0-9a-z]`` (refs become
-    object keys in the browser: ``__proto__`` must never be one) or when
-    the numbers cannot be packed.
-    """
-    check_refs(tables.refs)
-    return script_text(tables.fields, tables.refs, *front_code(tables.terms), *pack_postings(tables),
-                       *pack_vectors(tables), "\\n".join(record_line(docs[ref]) for ref in tables.refs))

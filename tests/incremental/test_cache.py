@@ -71,16 +71,16 @@ def test_no_cache_cold_and_warm_builds_agree_byte_for_byte(tmp_path, seeds_copy,
     assert build_into(site, "--cache", str(cache), *extra, seeds=seeds_copy) == 0  # cold
     check("cold")
     assert (cache / MEMO_NAME).is_file()
-    index = inode(site / "search-index.js")
+    index = inode(site / "search" / "manifest.js")
     assert build_into(site, "--cache", str(cache), *extra, seeds=seeds_copy) == 0  # warm
     check("warm")
-    assert inode(site / "search-index.js") == index  # reused: hard-linked from the previous output
+    assert inode(site / "search" / "manifest.js") == index  # reused: kept from the previous output
 
     sentence = change_one_abstract(seeds_copy)
     assert build_into(site, "--cache", str(cache), *extra, seeds=seeds_copy) == 0  # warm, one abstract changed
     check("changed")
-    assert inode(site / "search-index.js") != index
-    assert sentence in (site / "search-index.js").read_text(encoding="utf-8")
+    assert inode(site / "search" / "manifest.js") != index
+    assert [f.name for f in (site / "search" / "records").iterdir() if sentence in f.read_text(encoding="utf-8")]
     assert any(sentence in p.read_text(encoding="utf-8") for p in (site / "papers").glob("*.html"))
 
 
@@ -121,7 +121,7 @@ def test_a_hand_edited_output_file_is_rendered_again(tmp_path, seeds_copy):
     run(seeds_copy, tmp_path / "site", cache)
     reusable = run(seeds_copy, tmp_path / "site", cache).reused
     assert reusable > 100  # pages, papers.json, the index
-    for name in ("search-index.js", "papers.json", "index.html", "venues/iclr-2025/index.html"):
+    for name in ("search/manifest.js", "search/records/0.js", "papers.json", "index.html", "venues/iclr-2025/index.html"):
         file = tmp_path / "site" / name
         original = file.read_bytes()
         file.write_bytes(b"edited by hand")
@@ -197,12 +197,12 @@ def test_a_deleted_index_script_is_written_again(tmp_path, seeds_copy):
     cache = tmp_path / "cache"
     run(seeds_copy, tmp_path / "site", cache)
     reusable = run(seeds_copy, tmp_path / "site", cache).reused
-    script = tmp_path / "site" / "search-index.js"
+    script = tmp_path / "site" / "search" / "terms" / "0.js"
     original = script.read_bytes()
     script.unlink()
     report = run(seeds_copy, tmp_path / "site", cache)
     assert script.read_bytes() == original
-    assert report.reused == reusable - 1  # all but the script
+    assert report.reused == reusable - 1  # all but the script (the index's other files kept: their text is the same)
 
 
 def fail_paper_writes_in_workers(monkeypatch):
@@ -331,10 +331,10 @@ def test_an_edit_rebuilt_with_reused_pages_gives_the_bytes_of_a_build_without_ca
     if marker:
         assert any(marker.encode() in after[p] for p in changed)
     if edit == "template":
-        # Every page rendered again (only papers.json, the index, the venues' .bib files, the abstracts files
-        # and the feeds, which no template makes, can be reused).
-        assert report.reused <= 3 + len(list(site.glob("venues/*/papers.bib"))) + len(list(site.rglob("feed.xml"))) \
-            + len(list(site.glob("venues/*/abstracts/*.js")))
+        # Every page rendered again (only papers.json, the site's .bib file, the index's files, the venues' .bib
+        # files, the abstracts files and the feeds, which no template makes, can be reused).
+        assert report.reused <= 2 + len(list((site / "search").rglob("*.js"))) + len(list(site.glob("venues/*/papers.bib"))) \
+            + len(list(site.rglob("feed.xml"))) + len(list(site.glob("venues/*/abstracts/*.js")))
         assert not any(taken)  # nor any item taken from the previous build (other templates)
     elif edit == "abstract":
         assert len([html for html in taken if html is not None]) > 10  # the venue page's other items

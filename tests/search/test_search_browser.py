@@ -9,7 +9,7 @@ from urllib.parse import quote
 
 import pytest
 
-from search_helpers import seed_model, site_search_data
+from search_helpers import seed_model, settled, site_search_data
 from site_builder.corpus import corpus_site
 from site_builder.pipeline import write_site
 from site_builder.read.plaintext import Entry
@@ -61,6 +61,7 @@ def search(page, query: str) -> list[str]:
     """Type ``query`` into the search page's box and press Enter; the result links' hrefs."""
     page.fill("#search-input", query)
     page.press("#search-input", "Enter")
+    settled(page)
     page.wait_for_function("document.getElementById('search-status').textContent !== ''")
     return result_hrefs(page)
 
@@ -140,7 +141,8 @@ def test_typed_words_find_their_paper(seed_site, seed_records, page, seed_words)
     pairs = rng.sample(sorted(seed_words), 25)
     page.goto((seed_site / "search.html").as_uri())
     misses = [(word, url) for word, url in pairs if url not in search(page, word) and
-              url not in page.evaluate("q => window.SiteSearch.run(q).map(r => window.SiteSearch.record(r).url)", word)]
+              url not in page.evaluate("q => SiteSearch.run(q).then(SiteSearch.records).then(rs => rs.map(r => r.url))",
+                                         word)]
     assert misses == []
 
 
@@ -149,10 +151,11 @@ def test_every_seed_word_finds_its_paper(seed_site, page, seed_words):
     by_word: dict[str, list[str]] = {}
     for word, url in seed_words:
         by_word.setdefault(word, []).append(url)
-    misses = page.evaluate("""byWord => {
+    misses = page.evaluate("""async byWord => {
         const misses = [];
         for (const [word, urls] of Object.entries(byWord)) {
-            const found = new Set(window.SiteSearch.run(word).map(r => window.SiteSearch.record(r).url));
+            const records = await SiteSearch.run(word).then(SiteSearch.records);
+            const found = new Set(records.map(r => r.url));
             urls.forEach(u => { if (!found.has(u)) misses.push([word, u]); });
         }
         return misses;
@@ -162,19 +165,25 @@ def test_every_seed_word_finds_its_paper(seed_site, page, seed_words):
 
 
 def test_page_index_gives_what_lunr_load_of_the_python_index_gives(seed_site, page):
-    """In Chromium: the page's index (unpacked from search-index.js) and lunr.Index.load of the index
-    the Python indexer serialises give the same results, scores, order and matched terms."""
+    """In Chromium: the page's sharded index (each query loading its shards) and lunr.Index.load of the
+    index the Python indexer serialises give the same results, scores, order and matched terms."""
     reference = build_search_data(seed_model())["index"]
     rng = random.Random(12)
     words = sorted({w for p in seed_model().papers for w in p.rendered.text.split()})
     queries = rng.sample(words, 150) + [w[:3] for w in rng.sample(words, 50)] + \
         ["learning", "title:learning", "author:zhang", "model*", "graph neural network", "大语言", ":", ""]
     page.goto((seed_site / "search.html").as_uri())
-    out = page.evaluate("""([serialised, queries]) => {
-      const theirs = lunr.Index.load(serialised), mine = window.SiteSearch.index;
-      const key = (idx, q) => JSON.stringify(SearchCore.search(lunr, idx, q).results.map((r) => [r.ref, r.score, r.terms]));
-      return {results: queries.reduce((n, q) => n + SearchCore.search(lunr, theirs, q).results.length, 0),
-              differ: queries.filter((q) => key(mine, q) !== key(theirs, q))};
+    out = page.evaluate("""async ([serialised, queries]) => {
+      const theirs = lunr.Index.load(serialised), engine = window.SiteSearch.engine;
+      const key = (found) => JSON.stringify(found.results.map((r) => [r.ref, r.score, r.terms]));
+      const differ = [];
+      let results = 0;
+      for (const q of queries) {
+        const expected = SearchCore.search(lunr, theirs, q);
+        results += expected.results.length;
+        if (key(await engine.search(SearchCore, q)) !== key(expected)) differ.push(q);
+      }
+      return {results, differ};
     }""", [reference, queries])
     assert out["differ"] == [] and out["results"] > 500
 
@@ -185,8 +194,14 @@ def test_query_fuzz_in_the_page(seed_site, page):
     alphabet = list("abcdefgxyz019 :~^+-*\"'()[]{}\\/$.,<>&") + ["ü", "大模型", "😀", "\u0301", "\u202e", "title:", "author:"]
     queries = ["".join(rng.choice(alphabet) for _ in range(rng.randint(1, 30))) for _ in range(500)]
     page.goto((seed_site / "search.html").as_uri())
-    statuses = page.evaluate("""qs => qs.map(q => { window.SiteSearch.show(q);
-        return document.getElementById('search-status').textContent; })""", queries)
+    statuses = page.evaluate("""async qs => {
+        const out = [];
+        for (const q of qs) {
+            await window.SiteSearch.show(q);
+            out.push(document.getElementById('search-status').textContent);
+        }
+        return out;
+    }""", queries)
     assert all(s == "" or s.startswith("No results") or " result" in s for s in statuses)
     for q in [":", "title:", "~^", "+-*"]:
         search(page, q)

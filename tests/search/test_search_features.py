@@ -12,10 +12,10 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
-from search_helpers import seed_model
+from search_helpers import seed_model, settled
 from serving import repo_server  # noqa: F401 (a fixture)
 
-SEARCH_FILES = ("search-index.js", "lunr.min.js", "search-core.js", "search-transport.js", "typeahead.css")
+SEARCH_FILES = ("manifest.js", "lunr.min.js", "search-core.js", "search-transport.js", "typeahead.css")
 
 
 
@@ -37,6 +37,7 @@ def axe() -> Axe:
 
 def open_search(page, url: str) -> None:
     page.goto(url)
+    settled(page)
     page.wait_for_function("document.getElementById('search-status').textContent !== ''")
 
 
@@ -46,7 +47,7 @@ def hrefs(page) -> list[str]:
 
 def page_run(page, query: str, choices: dict | None = None) -> list[dict]:
     """The records the page's own search gives for ``query`` (and facet ``choices``), in order."""
-    return page.evaluate("([q, c]) => SiteSearch.run(q, c).map(r => SiteSearch.record(r))", [query, choices or {}])
+    return page.evaluate("([q, c]) => SiteSearch.run(q, c).then(SiteSearch.records)", [query, choices or {}])
 
 
 def facet_counts(page, key: str) -> dict[str, int]:
@@ -64,6 +65,7 @@ def toggle(page, key: str, value: str) -> None:
     box_id = box.get_attribute("id")
     box.focus()
     page.keyboard.press("Space")
+    settled(page)
     page.wait_for_function("id => document.activeElement && document.activeElement.id === id", arg=box_id)
 
 
@@ -186,7 +188,7 @@ def test_status_and_tag_facets_from_the_curators_notes(notes_site, page):
     page.goto((notes_site / "search.html").as_uri() + "?q=learning")
     page.wait_for_selector("#search-results li")
     found = page_run(page, "learning")
-    ids = [r["id"] for r in found]
+    ids = page.evaluate("q => SiteSearch.run(q)", "learning")  # the notes name papers by their index ref
     statuses = [notes[i][0] for i in ids if i in notes and notes[i][0]]
     tags = [t for i in ids if i in notes for t in notes[i][1]]
     assert statuses and tags
@@ -194,7 +196,7 @@ def test_status_and_tag_facets_from_the_curators_notes(notes_site, page):
     assert facet_counts(page, "tag") == {t: tags.count(t) for t in tags}
     tag = max(set(tags), key=tags.count)
     toggle(page, "tag", tag)
-    assert hrefs(page) == [r["url"] for r in found if r["id"] in notes and tag in notes[r["id"]][1]]
+    assert hrefs(page) == [r["url"] for r, i in zip(found, ids) if i in notes and tag in notes[i][1]]
     assert state(page)["tag"] == [tag]
 
 
@@ -215,21 +217,31 @@ def loaded_search_files(page) -> list[str]:
     return sorted({n.rsplit("/", 1)[-1] for n in names if n.rsplit("/", 1)[-1] in SEARCH_FILES})
 
 
+def type_ahead_settled(page, query: str = "diffusion") -> None:
+    """Wait until the header box's list shows the results of ``query`` and no search is pending."""
+    page.wait_for_function("""q => { const all = document.querySelector('#site-search-list .ta-all');
+        return all && all.textContent.indexOf(q) >= 0 && !document.getElementById('site-search-popup').hasAttribute('aria-busy')
+            && !document.getElementById('site-search-popup').hidden; }""", arg=query)
+
+
 def test_type_ahead_on_any_page_keyboard_only(base, seed_records, page):
     paper = next(r for r in seed_records if r["track"])
     page.goto(base(paper["url"]))  # a page in a sub-folder: the search files are found from the script's URL
-    assert loaded_search_files(page) == [] and page.evaluate("typeof window.SEARCH_DATA") == "undefined"
+    assert loaded_search_files(page) == [] and page.evaluate("typeof window.SEARCH_SHARDS") == "undefined"
     box = page.locator("#site-search")
     page.keyboard.press("/")
     assert page.evaluate("document.activeElement.id") == "site-search"
     page.keyboard.type("diffusion")
-    page.wait_for_selector("#site-search-list [role=option]")
+    type_ahead_settled(page)
     assert loaded_search_files(page) == sorted(SEARCH_FILES)
     assert box.get_attribute("aria-expanded") == "true"
     options = page.locator("#site-search-list [role=option]")
-    expected = [r["url"] for r in page.evaluate("""q => { const idx = SearchTransport.load(lunr, SEARCH_DATA),
-        rec = SearchTransport.records(SEARCH_DATA);
-        return SearchCore.search(lunr, idx, q, rec).results.map(r => rec(r.ref)); }""", "diffusion")]
+    expected = [r["url"] for r in page.evaluate("""async q => {
+        const root = document.querySelector("script[src$='assets/typeahead.js']").src.replace(/assets.typeahead.js$/, "");
+        const engine = SearchTransport.shards(lunr, SEARCH_SHARDS, SearchTransport.scriptLoader(root));
+        const refs = (await engine.search(SearchCore, q)).results.map(r => r.ref);
+        await engine.records(refs);
+        return refs.map(engine.record); }""", "diffusion")]
     n = options.count()
     assert n == min(8, len(expected)) + 1
     targets = [options.nth(i).get_attribute("data-href") for i in range(n)]
@@ -245,7 +257,7 @@ def test_type_ahead_on_any_page_keyboard_only(base, seed_records, page):
     assert box.get_attribute("aria-expanded") == "false" and page.locator("#site-search-popup").is_hidden()
     assert box.input_value() == "diffusion" and box.get_attribute("aria-activedescendant") is None
     page.keyboard.press("ArrowDown")  # opens the list again
-    page.wait_for_selector("#site-search-list [role=option]")
+    type_ahead_settled(page)
     page.keyboard.press("ArrowDown")
     with page.expect_navigation():
         page.keyboard.press("Enter")
@@ -253,7 +265,7 @@ def test_type_ahead_on_any_page_keyboard_only(base, seed_records, page):
     page.go_back()
     page.keyboard.press("/")
     page.keyboard.type("diffusion")
-    page.wait_for_selector("#site-search-list [role=option]")
+    type_ahead_settled(page)
     page.keyboard.press("ArrowUp")
     with page.expect_navigation():
         page.keyboard.press("Enter")
@@ -342,14 +354,17 @@ def test_back_returns_to_the_search_before(base, page):
     before = hrefs(page)
     page.locator("#search-facets input[type=checkbox]").first.check()
     page.wait_for_function("new URLSearchParams(location.search).toString().split('&').length > 1")
+    settled(page)
     chosen, narrowed = page.url, hrefs(page)
     assert narrowed != before
     page.select_option("#search-sort", "year")
     assert "sort=year" in page.url
     page.go_back()
     page.wait_for_function("location.search.indexOf('sort=year') < 0")
+    settled(page)
     assert page.url == chosen and page.locator("#search-sort").input_value() == "" and hrefs(page) == narrowed
     page.go_back()
     page.wait_for_function(f"location.href === {json.dumps(base('search.html?q=learning'))}")
+    settled(page)
     assert hrefs(page) == before and page.locator("#search-facets input:checked").count() == 0
     assert page.locator("#search-input").input_value() == "learning"

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from search_helpers import seed_model
+from site_builder.model import urls
 from site_builder.diagnostics import Diagnostics
 from site_builder.incremental import store as store_module
 from site_builder.incremental.digest import code_version
@@ -21,10 +22,9 @@ from site_builder.search import state as index_state
 from papers_sample import SAMPLE
 from site_builder.corpus import corpus_site, read_corpus
 from site_builder.search.indexer import IndexTables, index_tables
-from site_builder.search.documents import FIELDS, paper_terms, short_ref
+from site_builder.search.documents import FIELDS, paper_terms
 from site_builder.search.index import index_files, search_tables
-from site_builder.search.transport import index_script
-from site_builder.model.urls import SEARCH_INDEX_JS
+from site_builder.search.shards import shard_files
 
 
 @lru_cache(maxsize=1)
@@ -36,12 +36,12 @@ def sample_site():
 
 
 def fresh_tables(papers) -> IndexTables:
-    refs = [short_ref(i) for i in range(len(papers))]
+    refs = [urls.search_ref(i) for i in range(len(papers))]
     return index_tables(((r, paper_terms(p)) for r, p in zip(refs, papers)), FIELDS)
 
 
 def stateful(papers, store) -> IndexTables:
-    return index_state.stateful_tables(papers, [short_ref(i) for i in range(len(papers))], store)
+    return index_state.stateful_tables(papers, [urls.search_ref(i) for i in range(len(papers))], store)
 
 
 def store_in(folder, code: str | None = None) -> Store:
@@ -151,11 +151,11 @@ def test_only_changed_papers_are_tokenized(tmp_path, monkeypatch):
 
 
 def reference_files(site) -> dict[str, str]:
-    """search-index.js as transport.index_script writes it from the index built from scratch (no state)."""
-    return {SEARCH_INDEX_JS: index_script(*search_tables(site))}
+    """The index's files as :func:`shard_files` writes them from the index built from scratch (no state)."""
+    return shard_files(*search_tables(site))
 
 
-def test_search_index_js_is_byte_identical(tmp_path):
+def test_index_files_are_byte_identical(tmp_path):
     site, extra = sample_site()
     store = store_in(tmp_path)
     assert index_files(site, store) == reference_files(site) == index_files(site)
@@ -165,9 +165,9 @@ def test_search_index_js_is_byte_identical(tmp_path):
     assert docs == search_tables(changed)[1]
 
 
-def test_search_index_js_after_edits_is_byte_identical(tmp_path):
-    """search-index.js written from the kept tokens and packed pieces (postings, records, term list) equals
-    the one written from scratch after every kind of edit, including edits only the result records show."""
+def test_index_files_after_edits_are_byte_identical(tmp_path):
+    """The index's files written from the kept tokens equal those written from scratch after every kind of
+    edit, including edits only the result records show."""
     site, extra = sample_site()
     store = store_in(tmp_path)
     assert index_files(site, store) == reference_files(site)
@@ -179,15 +179,14 @@ def test_search_index_js_after_edits_is_byte_identical(tmp_path):
     for name, papers in sequence:
         edited = dataclasses.replace(site, papers=tuple(papers))
         assert index_files(edited, store) == reference_files(edited), name
-        state = index_state.load_state(store)
         if papers:
-            assert state is not None and state.packed is not None, name
+            assert index_state.load_state(store) is not None, name
 
 
 def test_model_digests_spare_hashing_unchanged_papers_and_change_no_byte(tmp_path, monkeypatch):
     """With the papers' model digests (Fingerprinter, as the index process has them), the state finds the
     papers it holds without hashing their texts: paper_digest runs only for papers whose model digest the
-    previous build did not have; search-index.js stays the one written from scratch after every edit,
+    previous build did not have; the index's files stay those written from scratch after every edit,
     also after edits the model digest sees but the index does not (a paper's line in its list)."""
     from site_builder.incremental.digest import Fingerprinter
 
@@ -215,72 +214,6 @@ def test_model_digests_spare_hashing_unchanged_papers_and_change_no_byte(tmp_pat
     assert len(sequence) > 10
     with pytest.raises(ValueError):
         index_files(site, store, Fingerprinter().digests(site.papers)[1:])
-
-
-def test_one_edited_abstract_packs_only_its_terms_postings(tmp_path, monkeypatch):
-    """After one abstract changed, only the postings of that paper's terms and the field vectors whose
-    scores changed are packed again; the rest come from the state, and the script is still the one
-    written from scratch."""
-    from site_builder.search import pack as index_pack
-
-    site, _ = sample_site()
-    store = store_in(tmp_path)
-    index_files(site, store)
-    packed, rows = [], []
-    real = index_pack.posting_parts
-    monkeypatch.setattr(index_pack, "posting_parts", lambda term, *rest: packed.append(len(set(term.tolist()))) or real(term, *rest))
-    real_vectors = index_pack.vector_parts
-    monkeypatch.setattr(index_pack, "vector_parts",
-                        lambda term, row, *rest: rows.append(set((row // len(FIELDS)).tolist())) or real_vectors(term, row, *rest))
-    numbers = []
-    real_pack = index_pack.pack_numbers
-    monkeypatch.setattr(index_pack, "pack_numbers", lambda values: numbers.append(len(values)) or real_pack(values))
-    papers = list(site.papers)
-    before = paper_terms(papers[5])
-    papers[5] = with_abstract(papers[5], papers[5].abstract + " Quokkaformers generalise.")
-    edited = dataclasses.replace(site, papers=tuple(papers))
-    assert index_files(edited, store) == reference_files(edited)
-    terms = paper_terms(papers[5])
-    # Only the terms the paper gained or lost in a field: their (field, paper) pairs changed.
-    changed = set().union(*(set(terms[name][0]) ^ set(before[name][0]) for name in terms))
-    assert "quokkaformer" in changed and 1 <= len(changed) <= 3
-    assert packed == [len(changed)]
-    # New terms move the term numbers after them: the other papers' vectors are still kept from the
-    # state, with only the numbers that changed (a gap spanning a new term, a row's first term number,
-    # a changed score) packed anew; the edited paper's vectors are packed whole.
-    assert rows == [{5}]
-    entries = sum(len(counts) for p in papers for counts, _ in paper_terms(p).values())
-    assert 10 < numbers[0] < 2 * entries // 5
-    numbers.clear()
-    monkeypatch.setattr(index_pack, "pack_numbers", real_pack)
-    # The same words in another order: no score changes, only the edited paper's vectors are packed.
-    rows.clear()
-    packed.clear()
-    papers[6] = with_abstract(papers[6], " ".join(reversed(papers[6].abstract.split())))
-    edited = dataclasses.replace(site, papers=tuple(papers))
-    assert index_files(edited, store) == reference_files(edited)
-    assert rows == [{6}]
-    assert packed == [0]  # the same terms in the same fields: every posting copied
-    # One word swapped for another the index holds (same token count): the term numbers and average
-    # lengths stay; only vectors holding either word can change (their df did).
-    rows.clear()
-    numbers = []
-    real_pack = index_pack.pack_numbers
-    monkeypatch.setattr(index_pack, "pack_numbers", lambda values: numbers.append(len(values)) or real_pack(values))
-    old_word = next(w for w in papers[6].abstract.split() if w.isalpha() and w.islower() and len(w) >= 6
-                    and f" {w} " in papers[6].abstract)
-    new_word = "graph"
-    assert new_word not in papers[6].abstract.lower() and any(new_word in p.abstract for p in papers)
-    papers[6] = with_abstract(papers[6], papers[6].abstract.replace(f" {old_word} ", f" {new_word} ", 1))
-    edited = dataclasses.replace(site, papers=tuple(papers))
-    assert index_files(edited, store) == reference_files(edited)
-    holding = {i for i, p in enumerate(papers)
-               if any(w in counts for counts, _ in paper_terms(p).values() for w in (old_word, new_word))}
-    # The edited paper's vectors are packed whole; in the others holding either word only the scores
-    # that changed are packed (the first numbers packed), spliced into the vectors kept from the state.
-    assert rows == [{6}] and len(holding) > 10
-    entries = sum(len(counts) for i in holding - {6} for counts, _ in paper_terms(papers[i]).values())
-    assert 10 < numbers[0] < entries // 5
 
 
 #: What a damaged state file gives on loading: the store's corrupt-file warning, its unreadable-file warning,
@@ -350,24 +283,25 @@ def test_bad_state_file_gives_the_same_output(tmp_path, monkeypatch, damage):
         assert [p.name for p in tmp_path.iterdir()] == [path.name]  # no temporary file left behind
 
 
-@pytest.mark.parametrize("where", ["middle", "records"])
+@pytest.mark.parametrize("where", ["middle", "vocabulary"])
 def test_a_damaged_byte_in_the_kept_value_is_found_and_warned(tmp_path, where):
-    """A byte changed inside the kept state, even where marshal still reads it (a letter of a result record),
-    fails the store's checksum: the state is not used, with the store's corrupt-file warning, and rewritten."""
+    """A byte changed inside the kept state, even where marshal still reads it (a letter of a term of the
+    vocabulary), fails the store's checksum: the state is not used, with the store's corrupt-file warning,
+    and rewritten."""
     site, _ = sample_site()
     store = store_in(tmp_path)
     path = store.path(index_state.STATE_NAME)
     stateful(site.papers, store)
-    index_files(site, store)  # with the packed pieces
+    term = next(t for t in index_state.load_state(store).vocab if t.isascii() and t.isalpha() and len(t) > 6)
     data = bytearray(path.read_bytes())
-    at = len(data) // 2 if where == "middle" else data.find(site.papers[7].slug.encode("ascii"))
+    at = len(data) // 2 if where == "middle" else data.find(f"\0{term}\0".encode("ascii")) + 1
     assert at > 0
     data[at] = ord("q") if data[at] != ord("q") else ord("z")
     path.write_bytes(bytes(data))
     assert index_state.load_state(store) is None
     found = warnings_of(store)
     assert len(found) == 1 and found[0].startswith(f"{path}:0: warning: cache file corrupt, ignored"), found
-    if where == "records":
+    if where == "vocabulary":
         assert found[0].endswith("checksum mismatch")
     assert_same(stateful(site.papers, store), fresh_tables(site.papers))
     assert index_state.load_state(store) is not None
@@ -382,10 +316,9 @@ def test_the_state_is_kept_as_a_value_of_marshal_data_and_loads_equal(tmp_path):
     index_files(site, store, None)
     state = index_state.load_state(store)
     value = store.kept(index_state.STATE_NAME)
-    assert set(value) == {"digests", "models", "vocab", "vocab_size", "lengths", "starts", "term", "tf", "packed"}
+    assert set(value) == {"digests", "models", "vocab", "vocab_size", "lengths", "starts", "term", "tf"}
     plain = (str, bytes, int, type(None))
-    assert all(isinstance(v, plain) for v in value.values() if not isinstance(v, dict))
-    assert all(isinstance(v, plain) for v in value["packed"].values())
+    assert all(isinstance(v, plain) for v in value.values())
     assert value["vocab"] == "\0".join(state.vocab) and len(value["digests"]) == 16 * len(site.papers)
     assert value["term"] == state.term.astype("<i4").tobytes()
     (tmp_path / "copy").mkdir()
@@ -395,11 +328,7 @@ def test_the_state_is_kept_as_a_value_of_marshal_data_and_loads_equal(tmp_path):
     again = index_state.load_state(store_in(tmp_path / "copy"))
     for field in dataclasses.fields(index_state.TermState):
         a, b = getattr(again, field.name), getattr(state, field.name)
-        if field.name == "packed":
-            for part in dataclasses.fields(index_state.PackedParts):
-                x, y = getattr(a, part.name), getattr(b, part.name)
-                assert (np.array_equal(x, y) and x.dtype == y.dtype) if isinstance(y, np.ndarray) else x == y
-        elif isinstance(b, np.ndarray):
+        if isinstance(b, np.ndarray):
             assert np.array_equal(a, b) and a.dtype == b.dtype, field.name
         else:
             assert a == b, field.name
@@ -450,7 +379,7 @@ def test_snippet_reads_only_the_start_yet_equals_the_whole_text_collapsed():
 
 def test_build_keeps_the_state_in_the_cache_folder_and_retokenizes_only_the_changed_paper(tmp_path, monkeypatch):
     """Through the command line: the cache folder gets the state; after one abstract changed in a list,
-    the rebuild tokenizes that paper alone and writes the same search-index.js as a build without cache."""
+    the rebuild tokenizes that paper alone and writes the same index files as a build without cache."""
     import shutil
 
     from conftest import SEEDS, build_into
@@ -478,9 +407,10 @@ def test_build_keeps_the_state_in_the_cache_folder_and_retokenizes_only_the_chan
     calls = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
     assert len(calls) == 1 and "Quokkaformers are new." in calls[0][0]
     assert build_into(tmp_path / "plain", "--no-cache", seeds=seeds) == 0
-    index = (site / "search-index.js").read_bytes()
-    assert index == (tmp_path / "plain" / "search-index.js").read_bytes()
-    assert "Quokkaformers are new." in index.decode("utf-8")  # the result snippet
+    index = {f.relative_to(site): f.read_bytes() for f in sorted((site / "search").rglob("*.js"))}
+    assert index == {f.relative_to(tmp_path / "plain"): f.read_bytes()
+                     for f in sorted((tmp_path / "plain" / "search").rglob("*.js"))}
+    assert any(b"Quokkaformers are new." in text for text in index.values())  # the result snippet
 
 
 @pytest.mark.parametrize("damage", ["corrupt", "a directory"])
@@ -530,28 +460,6 @@ def test_the_index_process_hands_the_state_warnings_to_the_build(tmp_path, monke
     if damage == "corrupt":
         listed.write_text(listed.read_text(encoding="utf-8").replace("Quokkaformers are new. ", ""), encoding="utf-8")
         assert build(seeds, site, load_config(CONFIG), cache=cache).diagnostics.warnings == []
-
-
-def test_packed_pieces_out_of_step_are_dropped_and_rewritten(tmp_path):
-    """Packed pieces whose sizes do not add up are not used (the tokens still are); the output is unchanged."""
-    site, _ = sample_site()
-    store = store_in(tmp_path)
-    index_files(site, store)
-    state = index_state.load_state(store)
-    packed = state.packed  # (a loaded state's arrays are read-only views of the file's bytes)
-    packed.posting_sizes, packed.record_sizes, packed.vector_sizes = (
-        packed.posting_sizes.copy(), packed.record_sizes.copy(), packed.vector_sizes.copy())
-    packed.posting_sizes[3] += 1
-    packed.record_sizes[0] -= 1
-    packed.vector_sizes[2] += 1
-    index_state.save_state(store, state)
-    loaded = index_state.load_state(store)
-    assert loaded is not None and loaded.packed is None and loaded.vocab == state.vocab
-    papers = list(site.papers)
-    papers[3] = with_abstract(papers[3], papers[3].abstract + " Changed.")
-    edited = dataclasses.replace(site, papers=tuple(papers))
-    assert index_files(edited, store) == reference_files(edited)
-    assert index_state.load_state(store).packed is not None
 
 
 def test_papers_without_any_term_after_an_empty_site(tmp_path):

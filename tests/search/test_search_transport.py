@@ -1,7 +1,7 @@
-"""The packed index (search-index.js) is the Python-built lunr index, exactly: what the page unpacks
-(assets/search-transport.js, in Node) equals, deep and exact, the serialised index of
-site_builder/search/indexer.py, its token set has the same nodes and edges as lunr's own, and queries give
-the same results, scores and order as lunr.Index.load of the serialised index."""
+"""The sharded index (search/) is the Python-built lunr index, exactly: what the page reads back from all its
+shards (assets/search-transport.js, in Node) equals, deep and exact, the serialised index of
+site_builder/search/indexer.py, and queries, each loading only its shards, give the same results, scores
+and order as lunr.Index.load of the serialised index."""
 
 from __future__ import annotations
 
@@ -16,12 +16,14 @@ import pytest
 
 from conftest import ROOT
 from search_helpers import seed_model
+from site_builder.model import urls
 from site_builder.search import transport
 from papers_sample import SAMPLE
 from site_builder.corpus import corpus_site, read_corpus
 from site_builder.search.indexer import index_tables, lunr_json
-from site_builder.search.documents import FIELDS, paper_terms, result_record, short_ref
+from site_builder.search.documents import FIELDS, paper_terms, result_record
 from site_builder.search.index import search_tables
+from site_builder.search.shards import SHARD_CHARS, shard_files
 from site_builder.search.tokenize import index_tokens
 
 #: Texts that stress Unicode handling: emoji, CJK (with astral ideographs that share a high surrogate),
@@ -38,20 +40,25 @@ HOSTILE_TEXTS = [
 ]
 
 
-def node_check(tmp_path, tables, docs, queries) -> dict:
-    """Write the packed script and the reference files of ``tables``/``docs``, run tests/js/transport_check.js."""
+def node_check(tmp_path, tables, docs, queries, target: int = 400) -> dict:
+    """Write the sharded index of ``tables``/``docs`` (shards of about ``target`` characters: many, so that
+    prefixes cross shards) and the whole index it stands for; read every shard back as the page does
+    (``scripts/search_index_json.js``) and run each query on both (``tests/js/shards_check.js``).
+    The report of shards_check.js, with ``"read"``: the index and records read back from the shards."""
     node = shutil.which("node")
     assert node, "node is required"
     site = tmp_path / "site"
-    site.mkdir()
-    (site / "search-index.js").write_text(transport.index_script(tables, docs), encoding="utf-8")
-    (tmp_path / "reference.json").write_text(json.dumps(lunr_json(tables), ensure_ascii=False), encoding="utf-8")
-    (tmp_path / "docs.json").write_text(json.dumps(docs, ensure_ascii=False), encoding="utf-8")
-    payload = {"script": str(site / "search-index.js"), "reference": str(tmp_path / "reference.json"),
-               "docs": str(tmp_path / "docs.json"), "queries": queries}
-    out = subprocess.run([node, str(ROOT / "tests/js/transport_check.js")], input=json.dumps(payload),
+    for path, text in shard_files(tables, docs, target).items():
+        (site / path).parent.mkdir(parents=True, exist_ok=True)
+        (site / path).write_text(text, encoding="utf-8")
+    (tmp_path / "reference.json").write_text(json.dumps({"index": lunr_json(tables), "docs": docs}, ensure_ascii=False),
+                                             encoding="utf-8")
+    payload = {"site": str(site), "reference": str(tmp_path / "reference.json"), "queries": queries}
+    out = subprocess.run([node, str(ROOT / "tests/js/shards_check.js")], input=json.dumps(payload),
                          capture_output=True, text=True, encoding="utf-8", check=True).stdout
-    return json.loads(out)
+    read = subprocess.run([node, str(ROOT / "scripts/search_index_json.js"), str(site)],
+                          capture_output=True, text=True, encoding="utf-8", check=True).stdout
+    return {**json.loads(out), "read": json.loads(read)}
 
 
 def queries_of(papers, rng: random.Random) -> list[str]:
@@ -71,11 +78,9 @@ def queries_of(papers, rng: random.Random) -> list[str]:
     return queries
 
 
-def check(report: dict, queries: list[str]) -> None:
-    assert report["serialised"] == "equal"
-    assert report["index"] == "equal"
-    assert report["tokenSet"] == "equal"
-    assert report["docs"] == "equal"
+def check(report: dict, tables, docs, queries: list[str]) -> None:
+    assert report["read"]["index"] == lunr_json(tables)  # deep and exact: every term, posting, vector, score
+    assert report["read"]["docs"] == docs
     assert report["queries"] == len(queries) and report["mismatches"] == []
 
 
@@ -84,7 +89,7 @@ def test_seed_index_unpacks_to_the_python_index(tmp_path):
     tables, docs = search_tables(site)
     queries = queries_of(site.papers, random.Random(8))
     report = node_check(tmp_path, tables, docs, queries)
-    check(report, queries)
+    check(report, tables, docs, queries)
     assert report["results"] > 1000
 
 
@@ -92,14 +97,15 @@ def test_seed_index_unpacks_to_the_python_index(tmp_path):
 def hostile_sample():
     """The sample's 565 real papers plus the hostile texts as extra documents (title, abstract and a record each)."""
     site = corpus_site(read_corpus(SAMPLE))
-    documents = [(short_ref(i), paper_terms(p)) for i, p in enumerate(site.papers)]
+    documents = [(urls.search_ref(i), paper_terms(p)) for i, p in enumerate(site.papers)]
     docs = {ref: {**result_record(p), "id": p.id} for (ref, _), p in zip(documents, site.papers)}
     for j, text in enumerate(HOSTILE_TEXTS):
-        ref = short_ref(len(site.papers) + j)
+        ref = urls.search_ref(len(site.papers) + j)
         documents.append((ref, {"title": index_tokens(text[:30]), "authors": index_tokens("Zoë O'Brien, 王小明"),
                                 "abstract": index_tokens(text)}))
         docs[ref] = {"id": f"hostile{j}", "title": text[:40], "url": f"papers/h{j}.html", "authors": [text[-12:]],
-                     "venue": "Venue 'X' \\ </script>", "track": None if j % 2 else text[5:15], "snippet": text}
+                     "venue": "Venue 'X' \\ </script>", "year": 2020 + j % 3,
+                     "track": None if j % 2 else text[5:15], "snippet": text}
     return site, index_tables(documents, FIELDS), docs
 
 
@@ -108,19 +114,23 @@ def test_corpus_sample_with_hostile_unicode_unpacks_to_the_python_index(tmp_path
     assert len(tables.refs) > 500 and any(ord(c) > 0xFFFF for t in tables.terms for c in t)
     queries = queries_of(site.papers, random.Random(5))
     report = node_check(tmp_path, tables, docs, queries)
-    check(report, queries)
+    check(report, tables, docs, queries)
     assert report["results"] > 10000
 
 
-def test_script_is_safe_and_compact(hostile_sample):
+def test_shard_files_are_safe_and_compact(hostile_sample):
     _, tables, docs = hostile_sample
-    script = transport.index_script(tables, docs)
-    assert script.startswith("window.SEARCH_DATA = {") and script.endswith("};\n")
-    assert "<" not in script and "\u2028" not in script and "\u2029" not in script and "\r" not in script
-    assert script.count("\n") == 11  # one line per part (11 parts): no line break inside the strings
-    # far smaller than the serialised index it stands for
+    files = shard_files(tables, docs)
+    assert files[urls.SEARCH_MANIFEST_JS].startswith("window.SEARCH_SHARDS = {")
+    for path, text in files.items():
+        assert text.endswith(");\n") or text.endswith("};\n"), path
+        assert "<" not in text and "\u2028" not in text and "\u2029" not in text and "\r" not in text, path
+    shards = [text for path, text in files.items() if path.startswith("search/terms/")]
+    assert all(text.count("\n") == 1 for text in shards)  # no line break inside the strings
+    assert max(map(len, shards)) < 3 * SHARD_CHARS  # a shard is small (a term alone may exceed the target)
+    # the term shards are far smaller than the serialised index they stand for
     serialised = json.dumps(lunr_json(tables), ensure_ascii=False, separators=(",", ":"))
-    assert len(script.encode()) < 0.6 * len(serialised.encode()) + len(json.dumps(docs, ensure_ascii=False).encode())
+    assert sum(len(t.encode()) for t in shards) < 0.4 * len(serialised.encode())
 
 
 def test_numbers_round_trip():
@@ -165,11 +175,10 @@ def test_front_coding_of_all_terms_at_once_equals_the_code_point_loop():
 def test_refs_that_could_name_object_properties_are_refused():
     tables = index_tables([("__proto__", {"title": ["x"]})], FIELDS)
     with pytest.raises(ValueError, match="refs must be"):
-        transport.index_script(tables, {"__proto__": {}})
+        shard_files(tables, {"__proto__": {"venue": "V", "year": 2024, "track": None}})
 
 
 def test_empty_index_packs_and_unpacks(tmp_path):
     tables = index_tables([], FIELDS)
     report = node_check(tmp_path, tables, {}, ["x"])
-    assert report["serialised"] == report["index"] == report["docs"] == "equal"
-    assert report["mismatches"] == []
+    check(report, tables, {}, ["x"])
