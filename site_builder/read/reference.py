@@ -10,8 +10,8 @@ files of the same papers in any list format (:mod:`site_builder.read.formats`) t
    the 5-grams, a 5-gram shared by more than :data:`MAX_POSTING` references is skipped, so no abstract is
    compared with every reference: never a quadratic scan) are scored, most shared 5-grams first, at most
    :data:`CANDIDATES` of them, by rapidfuzz's ``token_set_ratio`` (https://rapidfuzz.github.io/RapidFuzz/);
-   the best at or above :data:`THRESHOLD` matches (the threshold measured by ``scripts/format_fidelity.py``,
-   BENCHMARKS.md).
+   the best at or above :data:`THRESHOLD` matches (the threshold measured by ``scripts/reference_threshold.py`` on
+   copy-paste damage and hard negatives, BENCHMARKS.md).
 
 A matched entry takes the reference's title, authors (and "et al."), keywords, DOI, landing page and code links
 where the list gives none; what the list gives wins, and a title or author list that disagrees with the
@@ -29,8 +29,9 @@ from .duplicates import identity_key
 from .entries import Entry
 from .text import excerpt
 
-#: The least rapidfuzz ``token_set_ratio`` (0–100) of two abstracts taken as the same paper's.
-THRESHOLD = 90.0
+#: The least rapidfuzz ``token_set_ratio`` (0–100) of two abstracts taken as the same paper's: the best F1 (and
+#: F0.5) on ``scripts/reference_threshold.py``'s labelled set, precision 99.78 %, recall 99.78 % (BENCHMARKS.md).
+THRESHOLD = 85.0
 #: Word n-gram length of the candidate index, and the most references a gram may point to.
 GRAM = 5
 MAX_POSTING = 8
@@ -74,12 +75,14 @@ class ReferenceIndex:
                 postings.setdefault(gram, []).append(n)  # each gram once per key: a reference once per posting
         self.postings = {gram: refs for gram, refs in postings.items() if len(refs) <= MAX_POSTING}
 
-    def find(self, abstract: str) -> tuple[Entry, bool] | None:
-        """``(reference entry, exact)`` whose abstract matches ``abstract``, or None."""
+    def best(self, abstract: str) -> tuple[int, float, bool] | None:
+        """``(n, score, exact)``: the reference entry (``entries[n]``) whose abstract is most like ``abstract``, its
+        rapidfuzz ``token_set_ratio`` (0–100; 100 for an exact match) and whether it matched exactly; None when no
+        reference shares a word 5-gram with it. No threshold applied (:meth:`find` applies it)."""
         key = identity_key(abstract, None)
         n = self.exact.get(key)
         if n is not None:
-            return self.entries[n], True
+            return n, 100.0, True
         votes = Counter(ref for gram in _grams(key) for ref in self.postings.get(gram, ()))
         if not votes:
             return None
@@ -87,7 +90,15 @@ class ReferenceIndex:
 
         scored = [(fuzz.token_set_ratio(key, self.keys[ref]), -ref) for ref, _ in votes.most_common(CANDIDATES)]
         score, ref = max(scored)
-        return (self.entries[-ref], False) if score >= THRESHOLD else None
+        return -ref, score, False
+
+    def find(self, abstract: str, threshold: float | None = None) -> tuple[Entry, bool] | None:
+        """``(reference entry, exact)`` whose abstract matches ``abstract`` (:meth:`best`, exactly or at a score of at
+        least ``threshold``, default :data:`THRESHOLD`), or None."""
+        found = self.best(abstract)
+        if found is None or not found[2] and found[1] < (THRESHOLD if threshold is None else threshold):
+            return None
+        return self.entries[found[0]], found[2]
 
 
 def _same(a: str, b: str) -> bool:
