@@ -243,6 +243,45 @@ def test_a_pasted_paper_takes_what_it_lacks_from_its_reference_and_keeps_what_it
     assert "differ from the reference's" in diagnostics[1].message
 
 
+def test_a_kept_reference_index_finds_what_the_index_it_was_made_from_finds():
+    """ReferenceIndex.state / from_state (the build cache's form, through marshal as the Store keeps it): the same
+    candidates, scores and entries for the sample's abstracts, exact, damaged and of papers not in the index."""
+    import marshal
+
+    records = sample_records()
+    index = reference.ReferenceIndex([Entry(path="ref.json", line=n, abstract=r["abstract"], title=r["title"],
+                                            authors=tuple(r["authors"])) for n, r in enumerate(records[:400])])
+    kept = reference.ReferenceIndex.from_state(marshal.loads(marshal.dumps(index.state())))
+    assert kept.entries == index.entries and kept.keys == index.keys
+    queries = [r["abstract"] for r in records[:400:7]] + [r["abstract"] for r in records[400:]]
+    queries += [" ".join(r["abstract"].split()[3:-3]).replace("the", "a") for r in records[:400:5]]
+    found = [index.best(q) for q in queries]
+    assert found == [kept.best(q) for q in queries]
+    assert sum(f is not None and not f[2] and f[1] >= reference.THRESHOLD for f in found) >= 60  # near matches too
+    assert reference.ReferenceIndex.from_state({"entries": [], "keys": ["x"], "hashes": b"", "owners": b""}) is None
+
+
+def test_a_warm_build_takes_the_reference_index_from_the_cache_and_gives_the_same_site(tmp_path, monkeypatch):
+    from site_builder import pipeline
+
+    seeds, config = _seed_site_copy(tmp_path)
+    cache = tmp_path / "cache"
+    read = []
+    monkeypatch.setattr(pipeline.formats, "read_list", lambda path, *a, _read=formats.read_list: (
+        read.append(Path(path).name), _read(path, *a))[1])
+    assert build_into(tmp_path / "site", "--cache", str(cache), seeds=seeds, config=config) == 0
+    assert read == ["published.csl.json"] and list(cache.rglob("reference-*.marshal"))
+    listed = next(seeds.glob("000_*.txt"))
+    listed.write_text(listed.read_text(encoding="utf-8") + "\nOne more paper, pasted last, about nothing the "
+                      "reference holds, long enough to be an abstract of its own.\n", encoding="utf-8")
+    read.clear()
+    assert build_into(tmp_path / "site", "--cache", str(cache), seeds=seeds, config=config) == 0
+    assert read == []  # the build was not skipped (a list changed), and the index came from the cache
+    assert build_into(tmp_path / "fresh", "--no-cache", seeds=seeds, config=config) == 0
+    assert read == ["published.csl.json"]
+    assert_same_site(tmp_path / "site", tmp_path / "fresh")
+
+
 def test_a_reference_file_fills_the_build_and_its_change_rebuilds_as_without_cache(tmp_path):
     seeds, config = _seed_site_copy(tmp_path)
     cache = tmp_path / "cache"
