@@ -16,9 +16,21 @@ line ends inside an abstract are compared as ``\\n`` (a text list cannot keep
 a CRLF apart from its own line ends); the strict figure without that rule is
 printed too.  Records are never edited.
 
+With ``--own-output``, the other round trip of issue 26: our own output fed back in as lists. The corpus is
+read as a JSON Lines list (every fourth record with ``title_derived``, so its title is derived from the abstract),
+the site's model made (:func:`site_builder.model.site.build_site`), and its ``papers.json`` records (as JSON Lines)
+and its ``papers.bib`` (the entries the build writes, :meth:`~site_builder.model.library.Library.bib_file`) are
+each read back as a list and made into a site again; every field of every ``papers.json`` record (id, slug,
+title, ``title_derived``, authors in order, ``et_al``, venue, year, track, abstract, keywords, DOI, landing page,
+code links, URL) is compared with the first site's (:func:`own_roundtrip`). The rules (:func:`normalised`): a
+title, name or track comes back with its white space folded, and in ``papers.bib`` a line end inside an abstract
+is the file's (CRLF and CR come back as LF; the page renders the same); the strict figure without them is printed
+too.
+
 Usage::
 
     PYTHONPATH=$PWD python scripts/roundtrip_corpus.py [--corpus PATH] [--per-list N] [--show N]
+    PYTHONPATH=$PWD python scripts/roundtrip_corpus.py --own-output [--corpus PATH] [--show N]
 """
 
 from __future__ import annotations
@@ -33,7 +45,13 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
+from site_builder.config import SiteConfig
 from site_builder.corpus import DEFAULT_CORPUS, require_corpus
+from site_builder.diagnostics import Diagnostics
+from site_builder.model import bibtex
+from site_builder.model.site import Site, build_site
+from site_builder.model.urls import absolute_url
+from site_builder.read import formats
 from site_builder.read.plaintext import Entry, decode_bytes, read_text
 
 CORPUS = DEFAULT_CORPUS
@@ -270,14 +288,114 @@ def chunks(records: list[dict], size: int) -> list[list[dict]]:
     return out
 
 
+# --- our own output read back as lists -------------------------------------------------------------
+
+#: The ``papers.json`` fields compared (every field of :meth:`~site_builder.model.site.Paper.record`).
+OWN_FIELDS = ("id", "slug", "url", "title", "title_derived", "authors", "et_al", "venue", "year", "track",
+              "abstract", "keywords", "doi", "landing_url", "code_urls")
+
+
+def site_of(files: list[Path], config: SiteConfig) -> Site:
+    """The site model of the list ``files`` (each read by its format with the config's venue and year for it)."""
+    entries = []
+    for path in files:
+        defaults = config.list_defaults(path.name)
+        entries += formats.read_list(path, defaults.venue, defaults.year, defaults.explicit).entries
+    return build_site(entries, {}, config, Diagnostics())
+
+
+def own_files(site: Site, folder: Path, base_url: str = "https://example.org/") -> dict[str, Path]:
+    """``papers.jsonl`` (the ``papers.json`` records, one a line) and ``papers.bib`` (the entries as the build
+    writes them: keys, absolute URL, every field) of ``site`` written into ``folder``, each in its own folder."""
+    keys = bibtex.assign_keys(site.papers)
+    texts = {"papers.jsonl": "".join(json.dumps(p.record(), ensure_ascii=False) + "\n" for p in site.papers),
+             "papers.bib": bibtex.bib_file(bibtex.entry(p, keys[p.id], absolute_url(base_url, p.path), True)
+                                           for p in site.papers)}
+    out = {}
+    for name, text in texts.items():
+        (folder / name.replace(".", "-")).mkdir(parents=True, exist_ok=True)
+        out[name] = folder / name.replace(".", "-") / name
+        out[name].write_text(text, encoding="utf-8")
+    return out
+
+
+def _fold(text: str | None) -> str | None:
+    return " ".join(text.split()) if isinstance(text, str) else text
+
+
+def normalised(record: dict, bib: bool) -> dict:
+    """``record`` as compared (both sides): what reading it back may change and still be the same paper with the
+    same fields made the same: the title, each name and the track with their white space folded (each is one line of a page; every structured reader folds
+    it: a run of spaces or a U+2028 in a pasted list's title comes back as one space), and in ``.bib`` files
+    (``bib``) CRLF and CR inside the abstract as LF (the file's line ends; the page renders the same)."""
+    out = {**record, "title": _fold(record["title"]), "authors": [_fold(a) for a in record["authors"]],
+           "track": _fold(record["track"])}
+    if bib:
+        out["abstract"] = re.sub(r"\r\n?", "\n", record["abstract"])
+    return out
+
+
+def own_roundtrip(site: Site, folder: Path, show: int = 0) -> dict[str, dict]:
+    """Our ``papers.json`` (as JSON Lines) and ``papers.bib`` of ``site`` read back: ``{file: {"papers": n,
+    "exact": papers every field equal, "strict": the same without :func:`normalised`, "fields":
+    Counter of differing fields ("missing": no paper of that id), "extra": papers read that ``site`` lacks,
+    "shown": the first ``show`` differences (id, field, want, got)}}``."""
+    want = {p.id: p.record() for p in site.papers}
+    out = {}
+    for name, path in own_files(site, folder).items():
+        again = {p.id: p.record() for p in site_of([path], site.config).papers}
+        fields, shown, exact, strict = Counter(), [], 0, 0
+        for pid, record in want.items():
+            got = again.get(pid)
+            if got is None:
+                fields["missing"] += 1
+                continue
+            strict += got == record
+            expected, got = normalised(record, name.endswith(".bib")), normalised(got, name.endswith(".bib"))
+            diffs = [k for k in OWN_FIELDS if expected.get(k) != got.get(k)]
+            exact += not diffs
+            fields.update(diffs)
+            shown += [(pid, k, expected.get(k), got.get(k)) for k in diffs][:max(0, show - len(shown))]
+        out[name] = {"papers": len(want), "exact": exact, "strict": strict, "fields": fields,
+                     "extra": len(again.keys() - want.keys()), "shown": shown}
+    return out
+
+
+def own_output_main(records: list[dict], show: int) -> int:
+    """Print :func:`own_roundtrip` of the corpus ``records`` (every fourth with ``title_derived``); status 0 when
+    every paper comes back field-exact from both files."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        source = Path(tmp) / "corpus.jsonl"
+        source.write_text("".join(json.dumps(r | ({"title_derived": True} if n % 4 == 3 else {}),
+                                             ensure_ascii=False) + "\n" for n, r in enumerate(records)),
+                          encoding="utf-8")
+        site = site_of([source], SiteConfig())
+        results = own_roundtrip(site, Path(tmp), show)
+    derived = sum(p.title_derived for p in site.papers)
+    print(f"papers: {len(site.papers)} ({derived} with a derived title) from {len(records)} corpus records")
+    for name, r in results.items():
+        print(f"{name:13} field-exact {r['exact']}/{r['papers']} ({100 * r['exact'] / r['papers']:.2f}%), "
+              f"strict {r['strict']} ({100 * r['strict'] / r['papers']:.2f}%); extra papers {r['extra']}; "
+              f"differing fields {dict(r['fields'])}")
+        for pid, key, want, got in r["shown"]:
+            print(f"    {pid} {key}: want {want!r:.150}\n    {' ' * len(pid)} {key}:  got {got!r:.150}")
+    return 0 if all(r["exact"] == r["papers"] and not r["extra"] for r in results.values()) else 1
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--corpus", type=Path, default=CORPUS)
     parser.add_argument("--per-list", type=int, default=60, help="papers per written list")
     parser.add_argument("--show", type=int, default=0, help="print this many failures")
     parser.add_argument("--layout", action="append", help="only these layouts (by name)")
+    parser.add_argument("--own-output", action="store_true",
+                        help="read our own papers.json (as JSON Lines) and papers.bib back instead (issue 26)")
     args = parser.parse_args(argv)
     records = load(require_corpus(args.corpus))
+    if args.own_output:
+        return own_output_main(records, args.show)
     layouts = [l for l in LAYOUTS if not args.layout or l.name in args.layout]
     total = exact = strict_exact = explained = false_warnings = 0
     multi = Counter()  # records whose abstract has several paragraphs, in lists of abstracts alone

@@ -22,10 +22,10 @@ from .output.mapdata import write_map_data
 from .incremental.cache import BuildCache, CacheChanges
 from .incremental.memo import paper_work
 from .incremental.outputs import files_not_as_recorded, read_manifest
-from .incremental.digest import code_version
+from .incremental.digest import code_version, content_digest
 from . import i18n
 from .config import SiteConfig, toml_error_location
-from .diagnostics import Diagnostics
+from .diagnostics import Diagnostic, Diagnostics
 from .output.feeds import DateError, build_time, rfc3339
 from .output.hosting import write_hosting_files
 from .model.site import OVERRIDABLE, Site, build_site
@@ -137,18 +137,19 @@ def read_lists(files: list[Path], config: SiteConfig, diagnostics: Diagnostics,
         diagnostics.extend(result.diagnostics)
         entries.extend(result.entries)
     if config.reference_files():
-        entries = fill_from_references(entries, config, diagnostics, matched)
+        entries = fill_from_references(entries, config, diagnostics, matched, cache)
     return entries
 
 
 def fill_from_references(entries: list[Entry], config: SiteConfig, diagnostics: Diagnostics,
-                         matched: Matched | None = None) -> list[Entry]:
+                         matched: Matched | None = None, cache: BuildCache | None = None) -> list[Entry]:
     """``entries`` (as :func:`read_lists` gives them), those of a list whose config names reference files filled
     from them (:func:`site_builder.read.reference.fill`; ``matched`` receives the counts), in order.
 
-    Reference files are read on every build that is not skipped as unchanged (their bytes are among its inputs,
-    :func:`unchanged.inputs_digest`), not through the list cache: their papers are looked up, not shown, and
-    need no rendering; the fill itself is a lookup per entry, so the list cache keeps each list's own read."""
+    Reference files are not read through the list cache: their papers are looked up, not shown, and need no
+    rendering. Their index is kept in the build cache (``cache``, :func:`reference_index`) under the digest of their
+    bytes (which are also among the inputs of :func:`unchanged.inputs_digest`); the fill itself is a lookup per
+    entry on every build that is not skipped, so the list cache keeps each list's own read."""
     indexes: dict[tuple[str, ...], ReferenceIndex] = {}
     matched = matched if matched is not None else Matched()
     out: list[Entry] = []
@@ -158,20 +159,51 @@ def fill_from_references(entries: list[Entry], config: SiteConfig, diagnostics: 
             out.append(entry)
             continue
         if reference not in indexes:
-            indexes[reference] = reference_index(reference, diagnostics)
+            indexes[reference] = reference_index(reference, diagnostics, cache)
         out.extend(fill([entry], indexes[reference], diagnostics.items, matched))
     return out
 
 
-def reference_index(paths: tuple[str, ...], diagnostics: Diagnostics) -> ReferenceIndex:
+def reference_index(paths: tuple[str, ...], diagnostics: Diagnostics, cache: BuildCache | None = None
+                    ) -> ReferenceIndex:
     """The :class:`ReferenceIndex` of the reference files ``paths`` (each read by its format; its diagnostics,
-    e.g. a missing file's error, go to ``diagnostics``)."""
-    entries: list[Entry] = []
-    for path in paths:
-        result = formats.read_list(path)
-        diagnostics.extend(result.diagnostics)
-        entries.extend(result.entries)
-    return ReferenceIndex(entries)
+    e.g. a missing file's error, go to ``diagnostics``). With ``cache`` (enabled), the index and the diagnostics
+    are kept (``Store.cached``, ``reference-<digest of the paths>.marshal``) under the digest of the files' bytes:
+    a build whose reference files are unchanged loads the index instead of reading and indexing them
+    (a 10,000-paper CSL-JSON reference: BENCHMARKS.md). The index is the same either way."""
+    def compute() -> tuple[ReferenceIndex, list[Diagnostic]]:
+        found: list[Diagnostic] = []
+        entries: list[Entry] = []
+        for path in paths:
+            result = formats.read_list(path)
+            found.extend(result.diagnostics)
+            entries.extend(result.entries)
+        return ReferenceIndex(entries), found
+
+    try:
+        key = content_digest(*(part for path in paths for part in (str(path), Path(path).read_bytes())))
+    except OSError:  # a missing or unreadable file: its error comes from reading it
+        key = None
+    if cache is None or not cache.enabled or key is None:
+        index, found = compute()
+    else:
+        index, found = cache.store.cached(f"reference-{content_digest(*map(str, paths))[:16]}.marshal", key, compute,
+                                          _reference_state, _reference_of_state, "a reference index")
+    diagnostics.extend(found)
+    return index
+
+
+def _reference_state(value: tuple[ReferenceIndex, list[Diagnostic]]) -> dict:
+    index, found = value
+    return {"index": index.state(), "diagnostics": [(d.path, d.line, d.level, d.message) for d in found]}
+
+
+def _reference_of_state(saved: dict) -> tuple[ReferenceIndex, list[Diagnostic]] | None:
+    index = ReferenceIndex.from_state(saved.get("index")) if isinstance(saved.get("index"), dict) else None
+    found = saved.get("diagnostics")
+    if index is None or not isinstance(found, list) or not all(type(d) is tuple and len(d) == 4 for d in found):
+        return None
+    return index, [Diagnostic(*d) for d in found]
 
 
 def load_overrides(seeds: Path, diagnostics: Diagnostics) -> dict[str, dict]:

@@ -22,7 +22,7 @@ from site_builder import corpus
 SCRIPTS = {
     "bench/lists.py": ["10", "out"], "bench/run.py": ["--no-browser"], "scripts/bench_related.py": [],
     "scripts/check_render_corpus.py": [], "scripts/fit_continuation.py": [], "scripts/format_fidelity.py": [],
-    "scripts/index_size.py": [],
+    "scripts/index_size.py": [], "scripts/reference_cost.py": [], "scripts/reference_threshold.py": [],
     "scripts/roundtrip_corpus.py": [], "scripts/sample_corpus.py": ["--out", "sample.jsonl"],
     "scripts/search_recall.py": [], "scripts/shard_equality.py": [], "scripts/title_metric.py": [],
 }

@@ -18,6 +18,8 @@ import re
 from typing import Iterable, Sequence
 
 from ..incremental import strmemo
+from ..read.bibtex import tex_spacing
+from ..read.records import links_in
 from .authors import clean_name, family_name
 from .urls import slugifier
 
@@ -51,17 +53,28 @@ def escape(text: str) -> str:
 
 
 def abstract_value(abstract: str) -> str:
-    """The BibTeX ``abstract`` value of an abstract's source: each paragraph :func:`escape`\\ d (its TeX math too,
-    as text: a reader decoding the value gets the source back), paragraphs separated by a blank line."""
-    return "\n\n".join(_text_value(p) for p in re.split(r"\n[ \t\r]*\n", abstract) if p.strip())
-
-
-def _text_value(text: str) -> str:
-    """:func:`escape` of ``text`` but for white space: runs of ASCII white space as one space, a no-break space
-    (U+00A0) as TeX's tie ``~``, so that TeX decoding gives ``text`` back with only its runs of spaces folded."""
-    escaped = _SPECIAL.sub(_special, re.sub(r"[ \t\r\n\f\v]+", " ", text).strip(" "))
+    """The BibTeX ``abstract`` value of an abstract's source, with its white space as written: every character
+    :func:`escape`\\ d but white space (its TeX math too, as text: a reader decoding the value gets the source back),
+    a no-break space (U+00A0) as TeX's tie ``~``, each line end (CRLF, CR) as the file's ``\\n``. TeX (and a
+    reader of BibTeX) folds runs of white space and reads a blank line as a paragraph break, so the text it reads is
+    :func:`site_builder.read.bibtex.tex_spacing` of the abstract; an entry whose abstract that changes carries
+    :data:`VERBATIM_FIELD` (see :func:`entry`), and our reader then keeps its white space exactly."""
+    text = re.sub(r"\r\n?", "\n", abstract)
+    escaped = _SPECIAL.sub(_special, text)
     escaped = _LIGATURE.sub("{}", escaped) if ("-" in escaped or "'" in escaped or "`" in escaped) else escaped
     return escaped.replace("\xa0", "~")
+
+
+#: Fields of our own in the ``.bib`` files (BibTeX styles ignore fields they do not know), read back by
+#: :mod:`site_builder.read.bibtex`: ``title-derived = {true}`` on a paper whose title is derived from its abstract
+#: (``title_derived`` in ``papers.json``: the reader derives it again), ``abstract-spacing = {verbatim}`` on an
+#: abstract whose white space TeX would fold (runs of spaces, single line breaks, tabs, spaces at a line's ends),
+#: ``landing-page = {none}`` on a paper without a landing page (its ``url`` is its page on the site),
+#: ``title-source`` (the title as written, escaped) on a title whose source holds TeX text markup (:data:`_TEX_TEXT`:
+#: ``Schr\\"odinger``, ``--``, ``''``; the ``title`` field holds the characters they stand for, for styles).
+DERIVED_FIELD, VERBATIM_FIELD, NO_LANDING_FIELD, SOURCE_FIELD = ("title-derived", "abstract-spacing", "landing-page",
+                                                                 "title-source")
+_TEX_TEXT = re.compile(r"\\|--|''|``")
 
 
 def _braced(match: re.Match) -> str:
@@ -234,31 +247,56 @@ def title_value(source: str, text: str) -> str:
 def entry(paper, key: str, url: str = "", full: bool = False) -> str:
     """The BibTeX entry of ``paper`` under ``key`` (ends with a newline); ``url`` is added when given. With
     ``full`` (the ``.bib`` files) also its ``code`` links and ``track`` (``Area · Subarea``; fields styles ignore) and its
-    ``abstract`` (:func:`abstract_value`; Zotero's exports carry it too), so the files read back as lists
-    (:mod:`site_builder.read.bibtex`) give the same papers."""
+    ``abstract`` (:func:`abstract_value`; Zotero's exports carry it too), and our own fields (:data:`DERIVED_FIELD`,
+    :data:`VERBATIM_FIELD`, :data:`NO_LANDING_FIELD`, :data:`SOURCE_FIELD`) where needed, so the files read back as lists (:mod:`site_builder.read.bibtex`) give
+    the same papers with the same fields."""
     authors = [escape(name) for name in map(clean_name, paper.authors) if name]
     if paper.et_al:
         authors.append("others")
     fields = [("title", title_value(paper.title, paper.title_text))]
+    if full and _TEX_TEXT.search(paper.title):  # TeX text markup the title's plain text reads as its characters
+        fields.append((SOURCE_FIELD, escape(paper.title)))
     if authors:
         fields.append(("author", " and ".join(authors)))
     fields += [("booktitle", escape(paper.venue.label)), ("year", str(paper.venue.year))]
     if getattr(paper, "keywords", ()):
-        fields.append(("keywords", escape(", ".join(paper.keywords))))
+        fields.append(("keywords", escape(keywords_value(paper.keywords))))
     if getattr(paper, "doi", ""):
         fields.append(("doi", escape(paper.doi)))
     if getattr(paper, "landing_url", ""):
         fields.append(("howpublished", escape(paper.landing_url)))
     if full and paper.code_urls:
-        fields.append(("code", " ".join(u.replace("{", "%7B").replace("}", "%7D") for u in paper.code_urls)))
+        fields.append(("code", " ".join(map(_code_link, paper.code_urls))))
     if full and paper.track is not None:
         fields.append(("track", escape(paper.track.label)))
     if full and paper.abstract:
         fields.append(("abstract", abstract_value(paper.abstract)))
+        if tex_spacing(paper.abstract) != re.sub(r"\r\n?", "\n", paper.abstract):
+            fields.append((VERBATIM_FIELD, "verbatim"))
+    if full and paper.title_derived:
+        fields.append((DERIVED_FIELD, "true"))
     if url:
         fields.append(("url", _SPACE.sub("%20", url).replace("{", "%7B").replace("}", "%7D")))
+        if full and not getattr(paper, "landing_url", ""):
+            fields.append((NO_LANDING_FIELD, "none"))  # the url is our page, not the paper's landing page
     body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields)
     return f"@inproceedings{{{key},\n{body}\n}}\n"
+
+
+def keywords_value(keywords: Sequence[str]) -> str:
+    """The ``keywords`` value (before :func:`escape`): joined by ``", "``, or by ``"; "`` when a keyword holds a
+    comma (one keyword then ends with ``;``), as :func:`site_builder.read.records.split_keywords` splits them."""
+    if not any("," in k for k in keywords):
+        return ", ".join(keywords)
+    return "; ".join(keywords) + (";" if len(keywords) == 1 else "")
+
+
+def _code_link(url: str) -> str:
+    """A code link in the ``code`` field (links separated by spaces): braces percent-encoded, and in braces, so
+    it reads back whole, a link the reader would not find as one (:func:`site_builder.read.records.links_in`:
+    one holding white space, or without ``https://`` and code host, as lists give them)."""
+    link = url.replace("{", "%7B").replace("}", "%7D")
+    return link if links_in(link) == [link] else "{" + link + "}"
 
 
 def bib_file(entries: Iterable[str]) -> str:

@@ -6,13 +6,19 @@ on `` and `` into names in order and write each as "First Last" (``Müller, Jör
 ``others`` is "et al."). Every value is then decoded from TeX by pylatexenc's ``LatexNodes2Text``
 (``{\\"u}`` → ``ü``, ``{BERT}`` → ``BERT``, ``--`` → ``–``, ``\\%`` → ``%``) with math kept verbatim
 (``$\\mathcal{O}(n)$`` stays for the renderer, as abstracts are written), and white space collapsed except in the
-abstract, whose paragraphs (blank lines) stay.
+abstract, whose paragraphs (blank lines) stay (:func:`tex_spacing`).
 
 Fields: ``title``, ``author``, ``abstract``, ``booktitle``/``journal``/``series`` (the venue, by
 :func:`~site_builder.read.records.venue_name`), ``year`` (or ``date``), ``keywords`` (comma or semicolon
 separated), ``doi``, ``howpublished`` and ``url`` (the landing page is the first link that is not to a code host, which is a
 code link; our ``papers.bib`` writes the landing page in ``howpublished``), ``code``/``github`` (code links, whatever their host), ``track``/``eventtitle``
-(a track). A malformed entry is a warning naming its line and key, and the other entries are read.
+(a track). Four fields of our own, written by our ``papers.bib`` (:func:`site_builder.model.bibtex.entry`), make it
+read back as it was written: ``title-derived = {true}`` (the title was derived from the abstract: it is derived
+again, as ``title_derived`` in JSON Lines), ``abstract-spacing = {verbatim}`` (the abstract's white space is
+kept exactly as the value holds it, runs of spaces and single line breaks too), ``landing-page = {none}``
+(the ``url`` is the paper's page on our site, not a landing page), ``title-source`` (the title as written, when it
+holds TeX text markup, read instead of ``title``); a code link in braces is read whole. A malformed entry is a warning
+naming its line and key, and the other entries are read.
 """
 
 from __future__ import annotations
@@ -40,17 +46,25 @@ def _decoder():
     return LatexNodes2Text(latex_context=context, math_mode="verbatim", strict_latex_spaces=True)
 
 
-def decode(value: str, paragraphs: bool = False) -> str:
+def decode(value: str, paragraphs: bool = False, verbatim: bool = False) -> str:
     """The text a reader expects of a BibTeX value (see the module doc); white space collapsed (within each
-    paragraph, with ``paragraphs``). A value pylatexenc cannot parse is kept as written."""
+    paragraph, with ``paragraphs``: :func:`tex_spacing`), or kept as written with ``verbatim``. A value pylatexenc
+    cannot parse is kept as written."""
     try:
         text = _decoder().latex_to_text(value) if ("\\" in value or "{" in value or "~" in value
                                                     or "-" in value or "`" in value or "'" in value) else value
     except Exception:  # pylatexenc raises its own parse errors on unbalanced input; keep the value as written
         text = value
-    if paragraphs:
-        return "\n\n".join(_collapse(p) for p in re.split(r"\n[ \t\r]*\n", text) if p.strip())
-    return _collapse(text)
+    if verbatim:
+        return text
+    return tex_spacing(text) if paragraphs else _collapse(text)
+
+
+def tex_spacing(text: str) -> str:
+    """``text`` with white space as TeX reads it: a blank line (white space holding two line ends) separates
+    paragraphs, written ``\\n\\n``; within a paragraph each run of ASCII white space is one space, none at its
+    ends (a no-break space stays). How an abstract reads back from BibTeX without ``abstract-spacing = {verbatim}``."""
+    return "\n\n".join(_collapse(p) for p in re.split(r"\n[ \t\r]*\n", text) if p.strip())
 
 
 def _collapse(text: str) -> str:
@@ -83,17 +97,35 @@ def _record(block) -> Record:
     authors = raw.get("author") or []
     names = [_collapse(a) for a in (authors if isinstance(authors, list) else [authors])]
     container = text("booktitle", "journal", "series", "howpublished")
-    landing, code = split_links(links_in(" ".join((text("howpublished"), str(raw.get("url", "")), text("note")))))
-    code = [*links_in(" ".join(str(raw.get(n, "")) for n in ("code", "github"))), *code]
+    url = "" if _flag(raw, "landing-page", "none") else str(raw.get("url", ""))  # then the url is our page
+    landing, code = split_links(links_in(" ".join((text("howpublished"), url, text("note")))))
+    code = [*code_links(" ".join(str(raw.get(n, "")) for n in ("code", "github"))), *code]
     keywords = split_keywords(text("keywords", "keyword"))
-    record = Record(line=block.start_line + 1, key=block.key, title=text("title"),
+    title = "" if _flag(raw, "title-derived", "true") else text("title-source", "title")  # derived again, as it was
+    record = Record(line=block.start_line + 1, key=block.key, title=title,
                     authors=[n for n in names if n.lower() != "others"],
-                    abstract=decode(raw["abstract"], True) if isinstance(raw.get("abstract"), str) else "",
+                    abstract=decode(raw["abstract"], True, _flag(raw, "abstract-spacing", "verbatim"))
+                    if isinstance(raw.get("abstract"), str) else "",
                     venue=venue_name(container), year=year_in(text("year", "date")) or year_in(container),
                     track=tuple(p.strip() for p in text("track").split("·")) if text("track") else (),
                     keywords=keywords, doi=bare_doi(text("doi")), url=landing, code_urls=code,
                     et_al=any(n.lower() == "others" for n in names))
     return record
+
+
+def code_links(value: str) -> list[str]:
+    """The links of a ``code`` field's raw value, in order: each braced group whole (a link holding white space,
+    as our writer braces it), in the rest each link :func:`~site_builder.read.records.links_in` finds."""
+    links: list[str] = []
+    for part in re.finditer(r"\{([^{}]*)\}|[^{}]+", value):
+        links += [part.group(1).strip()] if part.group(1) is not None and part.group(1).strip() else \
+            links_in(part.group())
+    return links
+
+
+def _flag(raw: dict, name: str, value: str) -> bool:
+    """True when field ``name`` of an entry's fields ``raw`` is ``value`` (case and edge spaces aside)."""
+    return isinstance(raw.get(name), str) and raw[name].strip().lower() == value
 
 
 def read_list(path: Path, venue: str | None = None, year: int | None = None, explicit: bool = True) -> ListResult:

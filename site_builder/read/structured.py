@@ -139,9 +139,11 @@ def _element_lines(text: str, items: list, start: int) -> list[int]:
     """The 1-based line each element of the JSON array opening at ``text[start]`` (a ``[``) begins on."""
     decoder, lines, at = json.JSONDecoder(), [], start + 1
     space = re.compile(r"[\s,]*")
+    line, counted = 1, 0  # the line at text[counted]: lines counted as the elements go (linear, not from 0 each time)
     for _ in items:
         at = space.match(text, at).end()
-        lines.append(text.count("\n", 0, at) + 1)
+        line, counted = line + text.count("\n", counted, at), at
+        lines.append(line)
         try:
             at = decoder.raw_decode(text, at)[1]
         except ValueError:
@@ -184,7 +186,7 @@ def read_jsonl(path: Path, venue: str | None = None, year: int | None = None, ex
     except ReadError as exc:
         return failed(path, exc)
     records, diagnostics = [], []
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(text.split("\n"), 1):  # not splitlines: U+2028 and others may sit in a value
         if not line.strip():
             continue
         try:

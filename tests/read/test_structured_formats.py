@@ -5,20 +5,30 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
 
 from conftest import ROOT, SEEDS, assert_same_site, build_into
 from papers_sample import sample_records
+from site_builder.config import load_config
 from site_builder.read import formats, reference
 from site_builder.read.entries import Entry
 from site_builder.read.records import venue_name
 
-_spec = importlib.util.spec_from_file_location("format_fidelity", ROOT / "scripts" / "format_fidelity.py")
-fidelity_script = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(fidelity_script)
+def _script(name: str):
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+fidelity_script = _script("format_fidelity")
+roundtrip_script = _script("roundtrip_corpus")
 
 BIB = r"""@string{icml = "Proceedings of the 41st International Conference on Machine Learning"}
 
@@ -144,7 +154,40 @@ def test_our_papers_json_as_json_lines_and_our_papers_bib_give_back_the_same_pap
         assert again.keys() == original.keys()
         for pid, record in original.items():
             assert again[pid] == record | {"url": again[pid]["url"]}, folder.name
-    # BibTeX has no field for "derived": the seeds' titles are all published ones here, so nothing is lost
+    # the seeds' titles are published ones here (their reference file); derived titles: the test below
+
+
+def test_our_own_output_of_the_seeds_and_the_sample_reads_back_field_by_field(tmp_path):
+    """scripts/roundtrip_corpus.py --own-output on real input: the seed lists without their reference file (most
+    titles derived), the small hand-written lists of tests/fixtures (Chinese titles, names and tracks, Japanese
+    names, hostile markup) and the tests' sample of 565 real papers as JSON Lines (every fourth
+    with ``title_derived``); every papers.json field of every paper comes back from papers.jsonl and papers.bib."""
+    sample = tmp_path / "sample.jsonl"
+    sample.write_text("".join(json.dumps(r | ({"title_derived": True} if n % 4 == 3 else {}), ensure_ascii=False)
+                              + "\n" for n, r in enumerate(sample_records())), encoding="utf-8")
+    lists = [*sorted(SEEDS.glob("*.txt")), *sorted((ROOT / "tests" / "fixtures" / "lists").glob("*.txt")),
+             ROOT / "tests" / "fixtures" / "hostile" / "hostile.txt"]  # + Chinese, Japanese; markup and TeX specials
+    site = roundtrip_script.site_of([*lists, sample], load_config(ROOT / "site.toml"))
+    papers = site.papers
+    # the awkward cases are there: derived titles, CJK text, math, runs of white space and line breaks inside
+    # abstracts, CR line ends, keywords with commas, code links, landing pages, DOIs, several tracks
+    assert sum(p.title_derived for p in papers) > 150 and sum(not p.title_derived for p in papers) > 400
+    assert any(re.search(r"[\u4e00-\u9fff]", p.track.label if p.track else "") for p in papers)
+    assert any(re.search(r"[\u4e00-\u9fff]", " ".join(p.authors)) for p in papers)
+    assert any(re.search(r"[\u4e00-\u9fff]", p.title) for p in papers)
+    assert sum("$" in p.abstract for p in papers) > 20 and any("  " in p.abstract for p in papers)
+    assert any(re.search(r"[^\n]\n[^\n]", p.abstract) for p in papers) and any("\r" in p.abstract for p in papers)
+    assert any(any("," in k for k in p.keywords) for p in papers) and sum(bool(p.code_urls) for p in papers) > 50
+    assert sum(bool(p.landing_url) for p in papers) > 300 and any(p.et_al for p in papers)
+    results = roundtrip_script.own_roundtrip(site, tmp_path / "own", show=5)
+    for name, result in results.items():
+        assert result["papers"] == len(papers) and result["extra"] == 0, name
+        assert result["exact"] == len(papers), (name, result["fields"], result["shown"])
+    # strictly equal too but for what roundtrip_corpus.normalised says (line ends in papers.bib, folded titles)
+    for name, result in results.items():
+        records = [p.record() for p in papers]
+        assert result["strict"] == sum(roundtrip_script.normalised(r, name.endswith(".bib")) == r for r in records)
+        assert result["strict"] >= len(papers) - (30 if name.endswith(".bib") else 2)
 
 
 def test_a_paper_without_an_abstract_is_a_paper_with_an_id_from_its_title(tmp_path):
@@ -198,6 +241,45 @@ def test_a_pasted_paper_takes_what_it_lacks_from_its_reference_and_keeps_what_it
     assert [(d.line, d.level) for d in diagnostics] == [(3, "warning"), (3, "warning")]
     assert "differs from the reference's" in diagnostics[0].message
     assert "differ from the reference's" in diagnostics[1].message
+
+
+def test_a_kept_reference_index_finds_what_the_index_it_was_made_from_finds():
+    """ReferenceIndex.state / from_state (the build cache's form, through marshal as the Store keeps it): the same
+    candidates, scores and entries for the sample's abstracts, exact, damaged and of papers not in the index."""
+    import marshal
+
+    records = sample_records()
+    index = reference.ReferenceIndex([Entry(path="ref.json", line=n, abstract=r["abstract"], title=r["title"],
+                                            authors=tuple(r["authors"])) for n, r in enumerate(records[:400])])
+    kept = reference.ReferenceIndex.from_state(marshal.loads(marshal.dumps(index.state())))
+    assert kept.entries == index.entries and kept.keys == index.keys
+    queries = [r["abstract"] for r in records[:400:7]] + [r["abstract"] for r in records[400:]]
+    queries += [" ".join(r["abstract"].split()[3:-3]).replace("the", "a") for r in records[:400:5]]
+    found = [index.best(q) for q in queries]
+    assert found == [kept.best(q) for q in queries]
+    assert sum(f is not None and not f[2] and f[1] >= reference.THRESHOLD for f in found) >= 60  # near matches too
+    assert reference.ReferenceIndex.from_state({"entries": [], "keys": ["x"], "hashes": b"", "owners": b""}) is None
+
+
+def test_a_warm_build_takes_the_reference_index_from_the_cache_and_gives_the_same_site(tmp_path, monkeypatch):
+    from site_builder import pipeline
+
+    seeds, config = _seed_site_copy(tmp_path)
+    cache = tmp_path / "cache"
+    read = []
+    monkeypatch.setattr(pipeline.formats, "read_list", lambda path, *a, _read=formats.read_list: (
+        read.append(Path(path).name), _read(path, *a))[1])
+    assert build_into(tmp_path / "site", "--cache", str(cache), seeds=seeds, config=config) == 0
+    assert read == ["published.csl.json"] and list(cache.rglob("reference-*.marshal"))
+    listed = next(seeds.glob("000_*.txt"))
+    listed.write_text(listed.read_text(encoding="utf-8") + "\nOne more paper, pasted last, about nothing the "
+                      "reference holds, long enough to be an abstract of its own.\n", encoding="utf-8")
+    read.clear()
+    assert build_into(tmp_path / "site", "--cache", str(cache), seeds=seeds, config=config) == 0
+    assert read == []  # the build was not skipped (a list changed), and the index came from the cache
+    assert build_into(tmp_path / "fresh", "--no-cache", seeds=seeds, config=config) == 0
+    assert read == ["published.csl.json"]
+    assert_same_site(tmp_path / "site", tmp_path / "fresh")
 
 
 def test_a_reference_file_fills_the_build_and_its_change_rebuilds_as_without_cache(tmp_path):
