@@ -241,14 +241,14 @@ def _throttled_page(context):
 
 
 def first_result(context, url: str) -> dict:
-    """Open ``url`` in a throttled tab and wait (up to 120 s) for the first item of ``#search-results``.
+    """Open ``url`` in a throttled tab and wait (up to 15 minutes) for the first item of ``#search-results``.
 
     Returns ``{"first_ms"`` (from navigation start, the page's ``performance.now()``), ``"requests"`` and
     ``"bytes"`` (sent / received compressed, headers included, before that moment), ``"files"`` (their paths),
     ``"page"`` (the open tab, for follow-up queries)}. Raises Playwright's TimeoutError when no result shows."""
     page, events = _throttled_page(context)
-    page.goto(url, wait_until="commit")
-    page.wait_for_function("window.__firstResult !== null", timeout=120_000, polling=50)
+    page.goto(url, wait_until="commit", timeout=0)
+    page.wait_for_function("window.__firstResult !== null", timeout=900_000, polling=50)
     origin, first = page.evaluate("[performance.timeOrigin, window.__firstResult]")
     page.wait_for_timeout(100)  # the CDP events up to that moment are delivered
     _, mono, wall, _ = events["sent"][0]
@@ -281,7 +281,10 @@ def measure_search(site: Path, queries: dict[str, list[str]]) -> dict:
             context.add_init_script(FIRST_RESULT_SCRIPT)
             first_q = queries["one-word common"][0]
             for name, path in pages.items():  # warm the server's gzip cache (unthrottled figures not kept)
-                context.new_page().goto(f"{base}{path}?q={quote(first_q)}")
+                warm = context.new_page()
+                warm.goto(f"{base}{path}?q={quote(first_q)}", wait_until="commit", timeout=0)
+                warm.wait_for_function("window.__firstResult !== null", timeout=0, polling=500)
+                warm.close()
             for kind, words in queries.items():
                 for q in words if kind != "follow-up" else []:
                     row = {"kind": kind, "q": q}
@@ -350,6 +353,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--per-kind", type=int, default=None,
                         help="measure only the first K queries of each kind (at 100,000 papers a load of the "
                              "whole index takes about a minute at 10 Mbit/s)")
+    parser.add_argument("--reuse-pagefind", action="store_true",
+                        help="with --site: keep the site's Pagefind index when it has one (at 100,000 papers "
+                             "Pagefind takes minutes and 11 GB)")
     parser.add_argument("--corpus", type=Path, default=CORPUS)
     args = parser.parse_args(argv)
     from site_builder.corpus import require_corpus
@@ -360,7 +366,10 @@ def main(argv: list[str] | None = None) -> int:
     else:
         site, report["build"] = build(args.n, require_corpus(args.corpus))
         print(build_table(report["build"], None), file=sys.stderr, flush=True)
-    report["pagefind_index"] = index_with_pagefind(site)
+    if args.reuse_pagefind and (site / "pagefind" / "pagefind.js").is_file():
+        (site / "pagefind-bench.html").write_text(PAGEFIND_PAGE, encoding="utf-8")
+    else:
+        report["pagefind_index"] = index_with_pagefind(site)
     titles = [p["title"] for p in json.loads((site / "papers.json").read_text(encoding="utf-8"))]
     report["queries"] = {kind: words if kind == "follow-up" else words[:args.per_kind]
                          for kind, words in choose_queries(titles).items()}
@@ -370,7 +379,7 @@ def main(argv: list[str] | None = None) -> int:
     name = "search_bench.json" if not args.site else "search_bench_site.json"
     (OUT / name).write_text(json.dumps(report, indent=1, default=str), encoding="utf-8")
     if "build" in report:
-        print(build_table(report["build"], report["pagefind_index"]))
+        print(build_table(report["build"], report.get("pagefind_index")))
         print()
     if "search" in report:
         print(f"Chromium, {THROUGHPUT * 8 / 1e6:.0f} Mbit/s, {LATENCY_MS} ms latency, cache disabled, text gzipped; site {site}\n")
