@@ -69,7 +69,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from lists import CORPUS, load_corpus, write_lists  # noqa: E402
+from lists import CORPUS, distinct_copies, load_corpus, write_lists  # noqa: E402
 from site_builder.corpus import require_corpus  # noqa: E402
 
 OUT = ROOT / "bench" / "out"
@@ -484,7 +484,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     corpus = require_corpus(args.corpus)
     compile_package()
-    records = load_corpus(corpus, max(args.sizes))
+    records = distinct_copies(load_corpus(corpus, max(args.sizes)), max(args.sizes))  # copies above the corpus's size
     results: list[dict] = []
     if args.browser_only:
         results = json.loads((OUT / "results.json").read_text(encoding="utf-8"))
