@@ -1,4 +1,6 @@
-"""The build cache and the parallel writer never change the output: cold, warm and parallel builds agree byte for byte."""
+"""The build cache and the parallel writer never change the output: cold, warm and parallel builds agree byte for byte,
+but for the one exemption of the paper map, whose rebuild places changed papers in the kept map
+(``site_builder/model/layout.py``, "Reuse"; ``conftest.assert_same_site`` with ``placed_map``)."""
 
 from __future__ import annotations
 
