@@ -97,7 +97,11 @@ def assert_same_site(a: Path, b: Path, placed_map: bool = False) -> None:
     project's one exemption allows (``site_builder/model/layout.py``, "Reuse"; ARCHITECTURE.md): in ``map-data.js``
     the points and clusters (``x``, ``y``, ``cluster``, ``clusters``), in ``map.html`` the topics (it must link each
     of ``a``'s papers once, as ``a`` does), and the venue pages' topics section; every other byte is the same."""
-    fa, fb = files_of(a), files_of(b)
+    assert_same_files(files_of(a), files_of(b), placed_map)
+
+
+def assert_same_files(fa: dict[str, bytes], fb: dict[str, bytes], placed_map: bool = False) -> None:
+    """:func:`assert_same_site` of two folders' files (relative path → bytes, e.g. :func:`files_of`)."""
     assert sorted(fa) == sorted(fb)
     different = [path for path in fa if fa[path] != fb[path]]
     if placed_map:
