@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import atexit
+import hashlib
 import json
 import re
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -18,9 +22,26 @@ SEEDS = ROOT / "seeds"
 CONFIG = ROOT / "site.toml"
 
 
+#: The build caches of the output folders the tests build into without naming a cache (:func:`build_into`).
+_CACHES: list[Path] = []
+
+
+def own_cache(out: Path) -> Path:
+    """The build cache of output folder ``out`` when a test names none: one per folder, in a temporary folder of
+    the session (removed at exit), not the working directory's default shared by every test: a rebuild places a
+    changed paper in the map its cache kept (``site_builder/model/layout.py``, "Reuse"), so a shared cache would
+    make a build's map depend on the other tests' builds."""
+    if not _CACHES:
+        _CACHES.append(Path(tempfile.mkdtemp(prefix="site-builder-test-caches-")))
+        atexit.register(shutil.rmtree, _CACHES[0], True)
+    return _CACHES[0] / hashlib.sha256(str(Path(out).resolve()).encode()).hexdigest()[:16]
+
+
 def build_into(out: Path, *extra: str, seeds: Path = SEEDS, config: Path = CONFIG) -> int:
-    """Run the command line build of ``seeds`` into ``out``; returns the exit status."""
-    return main(["--seeds", str(seeds), "--config", str(config), "--out", str(out), *extra])
+    """Run the command line build of ``seeds`` into ``out``; returns the exit status. Without ``--cache`` or
+    ``--no-cache`` in ``extra``, with ``out``'s own cache (:func:`own_cache`)."""
+    cache = [] if {"--cache", "--no-cache"} & set(extra) else ["--cache", str(own_cache(out))]
+    return main(["--seeds", str(seeds), "--config", str(config), "--out", str(out), *cache, *extra])
 
 
 @pytest.fixture(scope="session")
