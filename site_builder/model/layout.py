@@ -28,7 +28,8 @@ group of papers that lie together on the map; ``round(sqrt(n) / 3)`` clusters, b
 "BERTopic", arXiv:2203.05794, §3.3): for term ``t`` and cluster ``c``, ``tf(t, c) · ln(1 + A / f(t))`` with
 ``tf`` the share of the cluster's papers holding ``t``, ``f(t)`` the papers holding it overall and ``A``
 the mean cluster size; a term must be held by at least two of the cluster's papers. Clusters are numbered
-by size (largest first, ties by their first paper).
+by size (largest first, ties by their first paper) when laid out; papers placed later ("Reuse") keep the
+numbers and names.
 
 **Reuse.** A cold build (and one without cache) computes the whole layout; the build cache keeps it with each
 point's text key (:data:`LAYOUT_STATE`, :class:`MapState`). A rebuild whose texts are those of the previous build
