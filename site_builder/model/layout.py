@@ -28,12 +28,21 @@ group of papers that lie together on the map; ``round(sqrt(n) / 3)`` clusters, b
 "BERTopic", arXiv:2203.05794, §3.3): for term ``t`` and cluster ``c``, ``tf(t, c) · ln(1 + A / f(t))`` with
 ``tf`` the share of the cluster's papers holding ``t``, ``f(t)`` the papers holding it overall and ``A``
 the mean cluster size; a term must be held by at least two of the cluster's papers. Clusters are numbered
-by size (largest first, ties by their first paper).
+by size (largest first, ties by their first paper) when laid out; papers placed later ("Reuse") keep the
+numbers and names.
 
-The whole is a function of the texts (the related papers' state, which is one): a build whose texts are
-those of the previous build takes the layout from the cache (:func:`cached_layout`); any other computes it
-again (a rebuild must give the bytes of a build without cache, so a changed paper is not placed by its
-neighbours into the old map).
+**Reuse.** A cold build (and one without cache) computes the whole layout; the build cache keeps it with each
+point's text key (:data:`LAYOUT_STATE`, :class:`MapState`). A rebuild whose texts are those of the previous build
+takes it as it is; one where few texts changed, were added or removed places them by their neighbours instead of
+running t-SNE again (:func:`placed_layout`): the unchanged papers keep their points; each changed or new paper joins
+the cluster holding the largest share of its related papers' scores (the t-SNE neighbours above) and stands at the
+score-weighted mean of those related papers in that cluster, nudged by :data:`NUDGE` grid units in a direction drawn
+from its key; removed papers go; the clusters keep their numbers and terms, their sizes and label positions are
+counted again. Once the papers so placed since the last full layout would be more than :data:`PLACED_SHARE` of the
+papers (or a cluster would be left empty), the layout is computed whole again. The map of such a rebuild is
+therefore not a cold build's: what the layout shows (``map-data.js``, ``map.html`` and the venue pages' topics)
+depends on the build history, everything else does not (``tests/incremental/test_cache.py``); the same input and the
+same cache give the same bytes.
 """
 
 from __future__ import annotations
@@ -55,8 +64,14 @@ ITERATIONS = 125
 #: At most this many clusters; terms shown per cluster.
 MAX_CLUSTERS = 30
 TERMS = 3
-#: The layout in the build cache (:meth:`Store.cached <site_builder.incremental.store.Store.cached>`).
+#: The last build's map in the build cache (:meth:`Store.keep <site_builder.incremental.store.Store.keep>`,
+#: :func:`map_state_value`).
 LAYOUT_STATE = "layout.marshal"
+#: A rebuild places changed papers by their neighbours while the papers so placed since the last full layout are
+#: at most this share of the papers (``BENCHMARKS.md``, issue 21: how far the map then is from a full layout's).
+PLACED_SHARE = 0.05
+#: A placed paper stands this many grid units from its neighbours' weighted mean, so that it is not hidden under one.
+NUDGE = 4
 #: The TF-IDF rows are reduced to this many dimensions for the initialisation (it takes the first two principal
 #: components of these).
 DIMENSIONS = 10
@@ -239,21 +254,146 @@ def layout_of(value: dict, n: int) -> Layout | None:
     return Layout(x, y, cluster, clusters)
 
 
-def layout_key(state: State) -> str:
-    """The digest the layout is a function of: the texts' keys (ids and texts) in order, the related papers'
-    ``k`` and the layout's parameters."""
-    digest = hashlib.sha256(f"{GRID} {EARLY_ITERATIONS} {ITERATIONS} {MAX_CLUSTERS} {TERMS} {SEED} {state.k}\0"
-                            .encode())
-    digest.update("\0".join(state.keys).encode())
-    return digest.hexdigest()
+@dataclass(frozen=True)
+class MapState:
+    """The map a build keeps for the next (:data:`LAYOUT_STATE`): its ``layout``, each point's text key (``keys``,
+    the related papers' :attr:`State.keys <site_builder.model.related.State.keys>`: paper id and text), how many
+    papers were ``placed`` by their neighbours since the last full layout, and the related papers' ``k``."""
+
+    keys: list[str]
+    layout: Layout
+    placed: int
+    k: int
 
 
-def cached_layout(state: State, cache=None) -> Layout:
-    """:func:`compute_layout` of ``state``, taken from the build cache (``cache``: a
-    :class:`~site_builder.incremental.cache.BuildCache`; None or disabled: computed) when the previous build
-    had the same texts (:func:`layout_key`); a malformed cache file is a warning, then computed."""
-    if cache is None or not cache.enabled:
-        return compute_layout(state)
+#: What the last :func:`kept_layout` did, for tests and benchmarks: ``"full"`` (t-SNE ran), ``"placed"`` (papers
+#: placed by their neighbours this build) and ``"kept"`` (the previous map taken as it was).
+LAST_LAYOUT: dict[str, int] = {}
+
+
+def map_state_value(state: MapState) -> dict:
+    """``state`` as plain data for the build cache: :func:`layout_value`'s fields, ``keys`` (list of str),
+    ``placed`` and ``k`` (int)."""
+    return {"keys": list(state.keys), "placed": state.placed, "k": state.k, **layout_value(state.layout)}
+
+
+def map_state_of(value: dict) -> MapState | None:
+    """The :class:`MapState` of :func:`map_state_value`'s dict; None when it is not one."""
+    keys, placed, k = value.get("keys"), value.get("placed"), value.get("k")
+    if type(keys) is not list or not all(type(key) is str for key in keys) or type(placed) is not int \
+            or type(k) is not int or placed < 0:  # plain data from marshal
+        return None
+    layout = layout_of(value, len(keys))
+    return MapState(keys, layout, placed, k) if layout is not None else None
+
+
+def _nudged(key: str, x: float, y: float) -> tuple[int, int]:
+    """``(x, y)`` moved :data:`NUDGE` grid units in a direction drawn from ``key`` (SHA-256), rounded, on the grid."""
+    turn = int.from_bytes(hashlib.sha256(key.encode("utf-8", "surrogatepass")).digest()[:4], "little") / 2 ** 32
+    angle = 2 * math.pi * turn
+    return (int(min(max(round(x + NUDGE * math.cos(angle)), 0), GRID)),
+            int(min(max(round(y + NUDGE * math.sin(angle)), 0), GRID)))
+
+
+def _by_neighbours(state: State, i: int, x: np.ndarray, y: np.ndarray, cluster: np.ndarray,
+                   placed: np.ndarray) -> tuple[int, int, int] | None:
+    """Where text ``i`` goes among its placed related papers (``placed``: a mask): ``(x, y, cluster)``, the cluster
+    with the largest sum of their scores (ties: the lower number) and the score-weighted mean of those in it; None
+    when none of its related papers is placed."""
     n = len(state.keys)
-    return cache.store.cached(LAYOUT_STATE, layout_key(state), lambda: compute_layout(state), layout_value,
-                              lambda saved: layout_of(saved, n), "a paper map layout")
+    held = [(int(c), float(s)) for c, s in zip(state.best_cols[i, :state.k], state.best_scores[i, :state.k])
+            if s > 0 and c < n and placed[c]]
+    if not held:
+        return None
+    votes: dict[int, float] = {}
+    for c, score in held:
+        votes[int(cluster[c])] = votes.get(int(cluster[c]), 0.0) + score
+    chosen = min(votes, key=lambda number: (-votes[number], number))
+    members = [(c, score) for c, score in held if cluster[c] == chosen]
+    total = sum(score for _, score in members)
+    mean_x = sum(score * float(x[c]) for c, score in members) / total
+    mean_y = sum(score * float(y[c]) for c, score in members) / total
+    return (*_nudged(state.keys[i], mean_x, mean_y), chosen)
+
+
+def _place(state: State, x: np.ndarray, y: np.ndarray, cluster: np.ndarray, todo: list[int]) -> None:
+    """Give the texts ``todo`` (positions, in order) a point and a cluster in ``x``, ``y``, ``cluster`` (in place)
+    by their related papers: in rounds, each text whose related papers include one placed before the round
+    (:func:`_by_neighbours`); those none of whose related papers is ever placed stand at the median point of the
+    others (nudged) in the cluster of the point nearest to it (ties: the first)."""
+    placed = np.ones(len(state.keys), dtype=bool)
+    placed[todo] = False
+    while todo:
+        spots = {i: _by_neighbours(state, i, x, y, cluster, placed) for i in todo}
+        done = [i for i in todo if spots[i] is not None]
+        if not done:
+            break
+        for i in done:
+            x[i], y[i], cluster[i] = spots[i]
+            placed[i] = True
+        todo = [i for i in todo if spots[i] is None]
+    others = np.flatnonzero(placed)
+    for i in todo:
+        px, py = _nudged(state.keys[i], float(np.median(x[others])), float(np.median(y[others])))
+        nearest = others[int(np.argmin((x[others] - px) ** 2 + (y[others] - py) ** 2))]
+        x[i], y[i], cluster[i] = px, py, cluster[nearest]
+
+
+def placed_layout(state: State, previous: MapState) -> MapState | None:
+    """The map of ``state``'s texts made from the ``previous`` build's without t-SNE (see the module docstring,
+    "Reuse"): unchanged texts (same key) keep their points and clusters, the others are placed by their related
+    papers (:func:`_place`). None when it does not apply: another ``k``, no text kept, the papers placed since
+    the last full layout (``previous.placed`` and this build's changes: the more of the texts added and removed)
+    more than :data:`PLACED_SHARE` of the texts, or a cluster left empty."""
+    n = len(state.keys)
+    old = {key: i for i, key in enumerate(previous.keys)}
+    where = np.fromiter((old.get(key, -1) for key in state.keys), dtype=np.int64, count=n)
+    added = np.flatnonzero(where < 0)
+    kept = n - len(added)
+    placed = previous.placed + max(len(added), len(previous.keys) - kept)
+    if previous.k != state.k or not kept or placed > PLACED_SHARE * n:
+        return None
+    before = previous.layout
+    x, y, cluster = (np.where(where < 0, 0, values[where]).astype(np.int32) for values in
+                     (before.x, before.y, before.cluster))
+    _place(state, x, y, cluster, added.tolist())
+    count = len(before.clusters)
+    sizes = np.bincount(cluster, minlength=count)
+    if not sizes.all():
+        return None
+    clusters = tuple(Cluster(c.number, c.terms, int(sizes[c.number]), int(np.median(x[cluster == c.number])),
+                             int(np.median(y[cluster == c.number]))) for c in before.clusters)
+    return MapState(list(state.keys), Layout(x, y, cluster, clusters), placed, state.k)
+
+
+def load_map_state(store) -> MapState | None:
+    """The map the previous build kept in ``store`` (a :class:`~site_builder.incremental.store.Store`) as
+    :data:`LAYOUT_STATE`; None when there is none or it is of another code version, or when it is malformed (with
+    a warning ``cache file corrupt, ignored: not a paper map``, :meth:`Store.corrupt
+    <site_builder.incremental.store.Store.corrupt>`)."""
+    value = store.kept(LAYOUT_STATE)
+    if value is None:
+        return None
+    state = map_state_of(value)
+    if state is None:
+        store.corrupt(store.path(LAYOUT_STATE), "not a paper map")
+    return state
+
+
+def kept_layout(state: State, cache=None) -> Layout:
+    """The :class:`Layout` of ``state``'s texts: without a cache (``cache``: a
+    :class:`~site_builder.incremental.cache.BuildCache`, None or disabled) or a map kept by the previous build
+    (:func:`load_map_state`), :func:`compute_layout`; with one, that map as it is when the texts are its texts,
+    else :func:`placed_layout` when it applies, else :func:`compute_layout`. The map made is kept for the next
+    build (:meth:`BuildCache.defer <site_builder.incremental.cache.BuildCache.defer>`). Sets :data:`LAST_LAYOUT`."""
+    previous = load_map_state(cache.store) if cache is not None and cache.enabled else None
+    if previous is not None and previous.keys == state.keys and previous.k == state.k:
+        LAST_LAYOUT.update(full=0, placed=0, kept=1)
+        return previous.layout
+    made = placed_layout(state, previous) if previous is not None else None
+    LAST_LAYOUT.update(full=int(made is None), placed=made.placed - previous.placed if made else 0, kept=0)
+    if made is None:
+        made = MapState(list(state.keys), compute_layout(state), 0, state.k)
+    if cache is not None and cache.enabled:
+        cache.defer(lambda: cache.store.keep(LAYOUT_STATE, map_state_value(made)))
+    return made.layout

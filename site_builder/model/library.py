@@ -195,11 +195,11 @@ def build_library(site, notes_dir: Path | None, diagnostics: Diagnostics, cache=
 
 
 def place_papers(library: Library, cache=None) -> None:
-    """Give ``library`` its paper map (:attr:`Library.layout`): from the build cache while the texts are those of
-    the previous build (``cache``: a :class:`~site_builder.incremental.cache.BuildCache`, None: computed), else
-    computed (:func:`~site_builder.model.layout.cached_layout`). The build calls it as a stage of its own; without
-    it the map is computed when first asked for."""
-    library._layout = map_layout.cached_layout(library.related_state, cache)
+    """Give ``library`` its paper map (:attr:`Library.layout`): computed whole without a cache (``cache``: a
+    :class:`~site_builder.incremental.cache.BuildCache`, None: computed) or after many changes, else the previous
+    build's map with the changed papers placed by their neighbours (:func:`~site_builder.model.layout.kept_layout`).
+    The build calls it as a stage of its own; without it the map is computed when first asked for."""
+    library._layout = map_layout.kept_layout(library.related_state, cache)
 
 
 def load_related(store) -> related.State | None:

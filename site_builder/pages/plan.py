@@ -139,7 +139,7 @@ def outline_pages(site: Site, library: "Library | None" = None) -> list[Planned]
              Planned(urls.SEARCH, None, lambda: Page(urls.SEARCH, "search.html", "Search",
                                                      {"site": site, "library": library,
                                                       "notes": views.search_notes()})),
-             # The map's layout and clusters are a function of every paper's text: its sources are all the papers.
+             # The map's layout and clusters depend on every paper's text: its sources are all the papers.
              Planned(urls.MAP, everyone, lambda: Page(urls.MAP, "map.html", "Map of the papers",
                                                      {"topics": views.map_topics(), "paper_count": len(site.papers)}))]
     by_venue: dict = {}
@@ -152,7 +152,7 @@ def outline_pages(site: Site, library: "Library | None" = None) -> list[Planned]
     for venue in site.venues:
         papers = by_venue.get(venue, [])
         tracks = site.tracks_of(venue)
-        # its topics are the map's clusters, a function of every paper's text: every paper is a source too
+        # its topics are the map's clusters, which depend on every paper's text: every paper is a source too
         pages.append(Planned(venue.path, _ids(papers) + everyone, _venue_page(views, venue, papers, tuple(tracks))))
         if not papers:
             continue

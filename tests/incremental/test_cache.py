@@ -1,4 +1,6 @@
-"""The build cache and the parallel writer never change the output: cold, warm and parallel builds agree byte for byte."""
+"""The build cache and the parallel writer never change the output: cold, warm and parallel builds agree byte for byte,
+but for the one exemption of the paper map, whose rebuild places changed papers in the kept map
+(``site_builder/model/layout.py``, "Reuse"; ``conftest.assert_same_site`` with ``placed_map``)."""
 
 from __future__ import annotations
 
@@ -62,10 +64,10 @@ def test_no_cache_cold_and_warm_builds_agree_byte_for_byte(tmp_path, seeds_copy,
         monkeypatch.setenv(name, value)
     cache, site = tmp_path / "cache", tmp_path / "site"
 
-    def check(label: str) -> None:
+    def check(label: str, placed_map: bool = False) -> None:
         plain = tmp_path / f"plain-{label}"
         assert build_into(plain, "--no-cache", *extra, seeds=seeds_copy) == 0
-        assert_same_site(plain, site)
+        assert_same_site(plain, site, placed_map)
         assert len(files_of(site)) > 100
 
     assert build_into(site, "--cache", str(cache), *extra, seeds=seeds_copy) == 0  # cold
@@ -78,7 +80,7 @@ def test_no_cache_cold_and_warm_builds_agree_byte_for_byte(tmp_path, seeds_copy,
 
     sentence = change_one_abstract(seeds_copy)
     assert build_into(site, "--cache", str(cache), *extra, seeds=seeds_copy) == 0  # warm, one abstract changed
-    check("changed")
+    check("changed", placed_map=True)  # the changed paper placed in the previous map (model/layout.py, "Reuse")
     assert inode(site / "search" / "manifest.js") != index
     assert [f.name for f in (site / "search" / "records").iterdir() if sentence in f.read_text(encoding="utf-8")]
     assert any(sentence in p.read_text(encoding="utf-8") for p in (site / "papers").glob("*.html"))
@@ -324,7 +326,7 @@ def test_an_edit_rebuilt_with_reused_pages_gives_the_bytes_of_a_build_without_ca
     report = build(seeds_copy, site, config, notes=notes, cache=cache)
     assert report.files > 100
     build(seeds_copy, tmp_path / "plain", config, notes=notes, cache=None)
-    assert_same_site(tmp_path / "plain", site)
+    assert_same_site(tmp_path / "plain", site, placed_map=True)
     after = files_of(site)
     changed = [p for p in after if p.endswith(".html") and before.get(p) != after[p]]
     assert changed  # the edit shows somewhere
@@ -458,7 +460,7 @@ def test_a_failed_rebuild_that_keeps_pages_leaves_the_previous_site(tmp_path, se
     monkeypatch.setattr(workers, "_write", real)
     assert build_into(site, "--cache", str(cache), seeds=seeds_copy) == 0  # and the next build still agrees
     assert build_into(tmp_path / "plain", "--no-cache", seeds=seeds_copy) == 0
-    assert_same_site(tmp_path / "plain", site)
+    assert_same_site(tmp_path / "plain", site, placed_map=True)
 
 
 def test_a_rebuild_writes_only_the_bib_file_of_the_edited_venue(tmp_path, seeds_copy):
@@ -478,7 +480,7 @@ def test_a_rebuild_writes_only_the_bib_file_of_the_edited_venue(tmp_path, seeds_
     rewritten = sorted(p.relative_to(site).as_posix() for p in before if inode(p) != before[p])
     assert rewritten == ["papers.bib", "venues/icml-2025/papers.bib"]
     run(seeds_copy, tmp_path / "plain", None)
-    assert_same_site(tmp_path / "plain", site)
+    assert_same_site(tmp_path / "plain", site, placed_map=True)
     # The site's file is the venues' files joined: the model lists papers grouped by venue, in venue order.
     corpus = corpus_site(read_corpus(SAMPLE, sample=300, seed=5))
     groups = venue_groups(corpus)
@@ -583,7 +585,7 @@ def test_a_rebuild_plans_only_the_pages_that_show_a_changed_paper(tmp_path, seed
     assert any(sentence.encode() in after[p] for p in changed)
     assert changed <= {planned.path for planned in stale}
     run(seeds_copy, tmp_path / "plain", None)
-    assert_same_site(tmp_path / "plain", site)
+    assert_same_site(tmp_path / "plain", site, placed_map=True)
 
 
 def test_page_keys_computed_in_the_workers_of_a_first_build_are_the_parents(tmp_path, seeds_copy, monkeypatch):
@@ -608,7 +610,7 @@ def test_page_keys_computed_in_the_workers_of_a_first_build_are_the_parents(tmp_
     report = run(seeds_copy, site, cache)
     assert report.reused > pages // 2
     run(seeds_copy, tmp_path / "plain", None)
-    assert_same_site(tmp_path / "plain", site)
+    assert_same_site(tmp_path / "plain", site, placed_map=True)
 
 
 @pytest.mark.parametrize("where", ["output.search_index.IndexRun.__init__", "output.writer.Output.commit"])
@@ -665,7 +667,7 @@ def test_a_corrupt_related_papers_state_is_ignored_with_a_warning(tmp_path, seed
     store = Store(cache, code_version(), Diagnostics())
     assert load_related(store) is not None and not store.diagnostics.items  # kept again
     run(seeds_copy, tmp_path / "plain", None)
-    assert_same_site(tmp_path / "plain", site)
+    assert_same_site(tmp_path / "plain", site, placed_map=True)
 
 
 def test_other_files_written_in_a_background_process_are_recorded_as_in_one_process(tmp_path, seeds_copy,
@@ -706,7 +708,7 @@ def test_other_files_written_in_a_background_process_are_recorded_as_in_one_proc
     assert background == serial
     assert_same_site(tmp_path / "bg", tmp_path / "serial")
     run(seeds_copy, tmp_path / "plain", None)
-    assert_same_site(tmp_path / "plain", tmp_path / "bg")
+    assert_same_site(tmp_path / "plain", tmp_path / "bg", placed_map=True)
 
 
 def test_a_build_whose_index_process_cannot_be_forked_writes_the_index_itself(tmp_path, seeds_copy, monkeypatch):
@@ -719,7 +721,7 @@ def test_a_build_whose_index_process_cannot_be_forked_writes_the_index_itself(tm
     change_one_abstract(seeds_copy)
     run(seeds_copy, tmp_path / "site", tmp_path / "cache")
     run(seeds_copy, tmp_path / "plain", None)
-    assert_same_site(tmp_path / "plain", tmp_path / "site")
+    assert_same_site(tmp_path / "plain", tmp_path / "site", placed_map=True)
 
 
 def test_compiled_templates_of_other_code_versions_are_removed(tmp_path, seeds_copy, monkeypatch):
@@ -812,7 +814,7 @@ def test_a_rebuild_restamps_the_feeds_that_show_no_changed_paper(tmp_path, seeds
     assert showing and len(showing) < len(all_feeds)
     assert sorted(made.read_text().split()) == showing
     assert build_into(tmp_path / "plain", "--no-cache", seeds=seeds_copy) == 0
-    assert_same_site(tmp_path / "plain", site)
+    assert_same_site(tmp_path / "plain", site, placed_map=True)
     assert all("2024-06-02T12:00:00Z" in (site / path).read_text(encoding="utf-8") for path in all_feeds)
 
     # The same date again, another abstract of the same paper's list: the feeds that do not show it are kept.
@@ -824,4 +826,75 @@ def test_a_rebuild_restamps_the_feeds_that_show_no_changed_paper(tmp_path, seeds
     assert sorted(made.read_text().split()) == showing
     assert [path for path in all_feeds if inode(site / path) == before[path]] == [p for p in all_feeds if p not in showing]
     assert build_into(tmp_path / "plain2", "--no-cache", seeds=seeds_copy) == 0
-    assert_same_site(tmp_path / "plain2", site)
+    assert_same_site(tmp_path / "plain2", site, placed_map=True)
+
+
+def test_a_rebuild_after_one_abstract_places_the_paper_in_the_kept_map_and_a_cold_build_lays_it_out_whole(
+        tmp_path, seeds_copy, monkeypatch):
+    """The paper map's reuse (model/layout.py, "Reuse"): no t-SNE after one abstract changed, the other papers where
+    they were, the same bytes from the same input and cache; a cold build computes the whole layout again."""
+    from conftest import map_data
+    from site_builder.incremental.store import decode
+    from site_builder.model import layout
+
+    laid_out = []
+    full = layout.compute_layout
+    monkeypatch.setattr(layout, "compute_layout", lambda *a, **kw: laid_out.append(1) or full(*a, **kw))
+    site, cache = tmp_path / "site", tmp_path / "cache"
+    kept = lambda folder: decode((folder / layout.LAYOUT_STATE).read_bytes())  # noqa: E731
+    run(seeds_copy, site, cache)
+    assert len(laid_out) == 1 and kept(cache)["placed"] == 0
+    before = map_data((site / "map-data.js").read_bytes())
+    shutil.copytree(cache, tmp_path / "same-cache")
+    change_one_abstract(seeds_copy)
+    run(seeds_copy, site, cache)
+    assert len(laid_out) == 1 and layout.LAST_LAYOUT == {"full": 0, "placed": 1, "kept": 0}
+    assert kept(cache)["placed"] == 1
+    after = map_data((site / "map-data.js").read_bytes())
+    points = lambda data: dict(zip(data["path"], zip(data["x"], data["y"], data["cluster"])))  # noqa: E731
+    old, new = points(before), points(after)
+    assert len(new) == len(after["path"]) == len(before["path"])
+    edited = [path for path in new if path not in old]
+    assert len(edited) == 1 and all(new[path] == old[path] for path in new if path in old)
+    assert [c["label"] for c in after["clusters"]] == [c["label"] for c in before["clusters"]]
+    # the same input and the same cache: the same bytes
+    run(seeds_copy, tmp_path / "again", tmp_path / "same-cache")
+    assert_same_site(site, tmp_path / "again")
+    assert len(laid_out) == 1 and layout.LAST_LAYOUT["placed"] == 1
+    # a cold build: the whole layout again, a build without cache's bytes
+    run(seeds_copy, tmp_path / "cold", tmp_path / "cold-cache")
+    assert len(laid_out) == 2 and kept(tmp_path / "cold-cache")["placed"] == 0
+    run(seeds_copy, tmp_path / "plain", None)
+    assert_same_site(tmp_path / "plain", tmp_path / "cold")
+    assert map_data((tmp_path / "plain" / "map-data.js").read_bytes()) != after
+
+
+@pytest.mark.parametrize("damage", ["junk", "malformed"])
+def test_a_corrupt_paper_map_state_is_ignored_with_a_warning(tmp_path, seeds_copy, damage):
+    """Junk in ``layout.marshal``, or a value that is not a map, gives one warning naming it; the map is laid out
+    whole again (a build without cache's bytes) and kept again."""
+    from site_builder.diagnostics import Diagnostics
+    from site_builder.incremental.digest import code_version
+    from site_builder.incremental.store import Store
+    from site_builder.model import layout
+
+    site, cache = tmp_path / "site", tmp_path / "cache"
+    run(seeds_copy, site, cache)
+    path = cache / layout.LAYOUT_STATE
+    if damage == "junk":
+        path.write_bytes(b"PK\x03\x04 not really a cache file")
+        problem = "not a cache file"
+    else:
+        store = Store(cache, code_version(), Diagnostics())
+        value = store.kept(layout.LAYOUT_STATE)
+        store.keep(layout.LAYOUT_STATE, {**value, "cluster": value["cluster"][:-4]})  # one paper's cluster missing
+        problem = "not a paper map"
+    change_one_abstract(seeds_copy)
+    report = run(seeds_copy, site, cache)
+    assert [str(d) for d in report.diagnostics.warnings if layout.LAYOUT_STATE in str(d)] == [
+        f"{path}:0: warning: cache file corrupt, ignored: {problem}"]
+    assert layout.LAST_LAYOUT["full"] == 1
+    store = Store(cache, code_version(), Diagnostics())
+    assert layout.load_map_state(store) is not None and not store.diagnostics.items  # kept again
+    run(seeds_copy, tmp_path / "plain", None)
+    assert_same_site(tmp_path / "plain", site)

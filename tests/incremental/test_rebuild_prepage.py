@@ -295,7 +295,7 @@ def test_rebuilds_after_edits_equal_builds_without_cache(tmp_path, monkeypatch):
         assert build_into(site, "--cache", str(cache), "--quiet", seeds=seeds, config=config) == 0
         plain = tmp_path / f"plain-{label}"
         assert build_into(plain, "--no-cache", "--quiet", seeds=seeds, config=config) == 0
-        assert_same_site(plain, site)
+        assert_same_site(plain, site, placed_map=True)
 
     check("cold")
     assert (cache / RELATED_STATE).is_file() and list((cache / "items").iterdir())

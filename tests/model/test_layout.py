@@ -101,8 +101,79 @@ def test_the_cache_value_gives_the_layout_back_and_a_malformed_one_is_refused(st
     assert layout.layout_of({**value, "clusters": value["clusters"][:1]}, n) is None
 
 
-def test_the_key_follows_the_texts(state):
+def kept_map(state, sample_layout) -> layout.MapState:
+    return layout.MapState(list(state.keys), sample_layout, 0, state.k)
+
+
+def edited_state(previous: related.State, texts: list[str]) -> related.State:
+    """The related papers' state of ``texts``, updated from ``previous`` as a rebuild does."""
+    return related.incremental_related(texts, None, previous=previous)[1]
+
+
+def test_changed_texts_are_placed_by_their_related_papers_and_the_others_keep_their_points(state, sample_layout):
     texts = sample_texts()
-    edited = related.incremental_related([texts[0] + " More words.", *texts[1:]], None)[1]
-    assert layout.layout_key(state) == layout.layout_key(related.incremental_related(texts, None)[1])
-    assert layout.layout_key(edited) != layout.layout_key(state)
+    changed = list(range(3, len(texts), 29))  # 20 papers, 3.5 %
+    for i in changed:
+        texts[i] += " We also release our code."
+    after = edited_state(state, texts)
+    placed = layout.placed_layout(after, kept_map(state, sample_layout))
+    assert placed is not None and placed.placed == len(changed) and placed.keys == after.keys
+    new = placed.layout
+    others = ~np.isin(np.arange(len(texts)), changed)
+    for mine, before in ((new.x, sample_layout.x), (new.y, sample_layout.y), (new.cluster, sample_layout.cluster)):
+        assert len(mine) == len(texts) and np.array_equal(mine[others], before[others])
+    points = np.column_stack([new.x, new.y]).astype(float)
+    near, everyone = [], []
+    for i in changed:
+        neighbours = after.lists()[i]
+        # in a cluster of its related papers, among those of them in it (within the nudge)
+        in_cluster = [j for j in neighbours if new.cluster[j] == new.cluster[i]]
+        assert in_cluster
+        low, high = points[in_cluster].min(axis=0) - layout.NUDGE, points[in_cluster].max(axis=0) + layout.NUDGE
+        assert (low <= points[i]).all() and (points[i] <= high).all()
+        near.append(np.linalg.norm(points[neighbours] - points[i], axis=1).mean())
+        everyone.append(np.linalg.norm(points - points[i], axis=1).mean())
+    assert np.median(near) < 0.4 * np.median(everyone)  # as test_related_papers_lie_closer_than_other_papers
+    assert [c.terms for c in new.clusters] == [c.terms for c in sample_layout.clusters]  # the names stay
+    assert [c.size for c in new.clusters] == np.bincount(new.cluster, minlength=len(new.clusters)).tolist()
+
+
+def test_removed_texts_leave_the_map_and_added_ones_join_it_each_once(state, sample_layout):
+    texts = sample_texts()
+    kept = texts[:100] + texts[110:]  # ten removed ...
+    added = kept + ["Graph neural networks for molecules. We learn node embeddings of molecular graphs.",
+                    "Tokens alone: zyxwv qutsr"]  # ... two added, one of them sharing no word with any other
+    after = edited_state(state, added)
+    placed = layout.placed_layout(after, kept_map(state, sample_layout))
+    assert placed is not None and placed.placed == 10
+    n = len(added)
+    assert len(placed.layout.x) == len(placed.layout.cluster) == n and placed.keys == after.keys
+    assert sum(c.size for c in placed.layout.clusters) == n
+    assert placed.layout.x.max() <= layout.GRID and placed.layout.y.min() >= 0
+    moved = {key: i for i, key in enumerate(state.keys)}
+    for i, key in enumerate(after.keys[:-2]):  # every kept text where it was
+        assert (placed.layout.x[i], placed.layout.y[i]) == (sample_layout.x[moved[key]], sample_layout.y[moved[key]])
+
+
+def test_too_many_changes_or_another_k_ask_for_the_full_layout(state, sample_layout):
+    texts = sample_texts()
+    share = int(layout.PLACED_SHARE * len(texts))
+    few = edited_state(state, [t + " Edited." if i < share else t for i, t in enumerate(texts)])
+    assert layout.placed_layout(few, kept_map(state, sample_layout)) is not None
+    many = edited_state(state, [t + " Edited." if i <= share else t for i, t in enumerate(texts)])
+    assert layout.placed_layout(many, kept_map(state, sample_layout)) is None
+    # placed one by one, they add up until the next full layout
+    one = edited_state(state, [t + " Edited." if i == 0 else t for i, t in enumerate(texts)])
+    assert layout.placed_layout(one, layout.MapState(list(state.keys), sample_layout, share, state.k)) is None
+    assert layout.placed_layout(one, layout.MapState(list(state.keys), sample_layout, 0, state.k + 1)) is None
+
+
+def test_the_kept_map_gives_itself_back_and_a_malformed_one_is_refused(state, sample_layout):
+    kept = layout.MapState(list(state.keys), sample_layout, 3, state.k)
+    back = layout.map_state_of(layout.map_state_value(kept))
+    assert back.keys == kept.keys and (back.placed, back.k) == (3, state.k)
+    assert np.array_equal(back.layout.y, sample_layout.y) and back.layout.clusters == sample_layout.clusters
+    value = layout.map_state_value(kept)
+    for broken in ({**value, "keys": value["keys"][1:]}, {**value, "placed": -1}, {**value, "k": "5"},
+                   {k: v for k, v in value.items() if k != "keys"}):
+        assert layout.map_state_of(broken) is None
