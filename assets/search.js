@@ -249,29 +249,44 @@
     pager.appendChild(ul);
   }
 
-  /* Search the box's text, load the records of the page of results shown, then show them: a Promise of
-     the search (compute), once shown; a search started later wins (an earlier one shows nothing). */
+  /* Search the box's text, then show the page of results as their records arrive: the first FIRST (one
+     round of requests, which a browser sends at once even over HTTP/1.1) with the status, facets and pager,
+     then the others, appended. A Promise of the search (compute), once all shown; a search started later
+     wins (an earlier one shows nothing more). The list is aria-busy until its page is whole. */
+  var FIRST = 6;
   var latest = 0;
   function show() {
     state.q = input.value;
     state.sort = sortSelect.value;
     var run = ++latest;
-    results.setAttribute("aria-busy", "true");  /* until this search's results are shown */
+    results.setAttribute("aria-busy", "true");
     return compute(state).then(function (found) {
       var pages = Math.max(1, Math.ceil(found.shown.length / PER_PAGE));
       var first = (Math.min(state.page, pages) - 1) * PER_PAGE, page = found.shown.slice(first, first + PER_PAGE);
-      return engine.records(page.map(function (it) { return it.ref; })).then(null, function (e) {
-        if (window.console) console.error("search records could not be loaded", e);
-        found.failed = true;
-      }).then(function () {
-        if (run === latest) render(found, pages, found.failed ? [] : page);
-        return found;
-      });
+      return shownWhenLoaded(page.slice(0, FIRST), found, run, function (items) { render(found, pages, items); })
+        .then(function () {
+          return shownWhenLoaded(page.slice(FIRST), found, run, function (items) {
+            items.forEach(function (it) { results.appendChild(resultItem(it, found.groups)); });
+          });
+        }).then(function () {
+          if (run === latest) results.removeAttribute("aria-busy");
+          return found;
+        });
     });
   }
 
+  /* Load the records of items, then, if run is still the latest search, give them to done (none when some
+     could not be loaded, now or before: found.failed is set, and the status says so). */
+  function shownWhenLoaded(items, found, run, done) {
+    var loaded = found.failed ? Promise.resolve() : engine.records(items.map(function (it) { return it.ref; }));
+    return loaded.then(null, function (e) {
+      if (window.console) console.error("search records could not be loaded", e);
+      found.failed = true;
+      if (run === latest) status.textContent = _("Search could not be loaded");
+    }).then(function () { if (run === latest) done(found.failed ? [] : items); });
+  }
+
   function render(found, pages, page) {
-    results.removeAttribute("aria-busy");
     state.page = Math.min(state.page, pages);
     results.textContent = "";
     status.textContent = statusText(found, pages);

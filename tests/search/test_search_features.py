@@ -368,3 +368,19 @@ def test_back_returns_to_the_search_before(base, page):
     settled(page)
     assert hrefs(page) == before and page.locator("#search-facets input:checked").count() == 0
     assert page.locator("#search-input").input_value() == "learning"
+
+
+@pytest.mark.parametrize("missing", ["terms", "records"])
+def test_a_missing_index_file_says_search_could_not_be_loaded(seed_site, tmp_path, page, missing):
+    """A site whose shards or records cannot be loaded (a half-uploaded site) says so instead of showing
+    nothing or stale results; the page keeps working."""
+    import shutil
+
+    site = tmp_path / "site"
+    shutil.copytree(seed_site, site)
+    shutil.rmtree(site / "search" / missing)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    open_search(page, (site / "search.html").as_uri() + "?q=learning")
+    assert page.locator("#search-status").inner_text() == "Search could not be loaded"
+    assert page.locator("#search-results li").count() == 0 and errors == []
