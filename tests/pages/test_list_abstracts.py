@@ -1,7 +1,7 @@
 """Abstracts in place on list pages (issue 22): every item of a venue, track, author, tag or keyword page has an
 "Abstract" disclosure; its abstract comes from one abstracts file per group of a venue's papers, the same HTML
 as on the paper's page; "Show all abstracts" opens every item and is remembered; without JavaScript the
-disclosure leads to the paper's abstract. Checked on the seed site, from file:// and under /repo/ over HTTP."""
+disclosure shows the paper's page at #abstract-only (its abstract alone), fetched only when opened. Checked on the seed site, from file:// and under /repo/ over HTTP."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 
 from features_support import elements
-from serving import running
+from serving import repo_server, running  # noqa: F401 (repo_server: a fixture)
 from site_builder.model import urls
 from site_builder.serve import make_server
 
@@ -96,14 +96,90 @@ def test_abstracts_open_in_place_under_a_sub_path(seed_site, page):
         _check_disclosures(page, f"http://127.0.0.1:{port}/repo/{_venue_page(seed_site)}", seed_site)
 
 
-def test_without_javascript_the_disclosure_leads_to_the_abstract(seed_site, browser_context):
+@pytest.fixture
+def nojs_tab(browser_context):
+    """A page of the shared context with JavaScript off (as tests/pages/test_accessibility.py's nojs_page:
+    Playwright's java_script_enabled=False is this DevTools command; a second Playwright cannot start)."""
     tab = browser_context.new_page()
     browser_context.new_cdp_session(tab).send("Emulation.setScriptExecutionDisabled", {"value": True})
-    tab.goto((seed_site / _venue_page(seed_site)).as_uri())
+    yield tab
+    tab.close()
+
+
+def _frame_of(embed):
+    """The document an <object> shows (found by its address: Playwright's content_frame() is for iframes),
+    once it has one: it is made on a task after the object is rendered."""
+    address = embed.get_attribute("data").rsplit("/", 1)[1]
+    for _ in range(100):
+        found = [f for f in embed.page.frames if f.url.endswith("/" + address)]
+        if found:
+            found[0].locator("section.abstract").wait_for()
+            return found[0]
+        embed.page.wait_for_timeout(100)
+    raise AssertionError(f"the <object> shows no document for {address}")
+
+
+def _open_without_javascript(tab, url: str):
+    """Open ``url`` in ``tab`` (JavaScript off); return its requests of paper pages after load, after opening
+    the first two disclosures, their papers' links and the texts they show (their frames' visible text)."""
+    requests: list[str] = []
+    tab.on("request", lambda r: requests.append(r.url))
+    tab.goto(url)
+    tab.mouse.wheel(0, 20000)  # scrolled through: nothing lazy either
+    tab.wait_for_timeout(500)
+    before = [u for u in requests if "/papers/" in u]
     assert tab.locator("button.show-abstracts").count() == 0
-    tab.locator(".abstract-toggle summary").nth(0).click()
-    link = tab.locator(".abstract-toggle").nth(0).locator("a")
-    assert link.is_visible() and link.get_attribute("href").endswith(".html#abstract")
+    assert tab.locator(".abstract-toggle object").count() == tab.locator(".paper-item").count()
+    items = tab.locator(".paper-item")
+    for i in range(2):
+        items.nth(i).locator("summary").click()
+        assert not items.nth(i).locator(".abstract-toggle > a").is_visible()  # the JS path's link
+    frames = [_frame_of(items.nth(i).locator("object")) for i in range(2)]
+    hrefs = [items.nth(i).locator(".paper-link").get_attribute("href") for i in range(2)]
+    shown = [frame.locator("body").inner_text().strip() for frame in frames]
+    return before, [u for u in requests if "/papers/" in u], hrefs, shown
+
+
+def _check_without_javascript(tab, url: str, seed_site: Path) -> None:
+    before, after, hrefs, shown = _open_without_javascript(tab, url)
+    assert before == [], "a closed disclosure loads nothing"
+    assert [u.rsplit("/", 1)[1] for u in after] == [h.rsplit("/", 1)[1] for h in hrefs]
+    folder = seed_site / url.split("/repo/")[-1] if "/repo/" in url else Path(url[len("file://"):])
+    for href, text in zip(hrefs, shown):
+        page = (folder.parent / href).resolve().read_text(encoding="utf-8")
+        words = re.sub(r"<[^>]+>", " ", ABSTRACT_BODY.search(page).group(1)).split()
+        assert text.split()[:8] == words[:8] and len(text) > 200, href  # the abstract, and nothing before it
+
+
+def test_without_javascript_the_disclosure_shows_the_abstract_from_disk(seed_site, nojs_tab):
+    _check_without_javascript(nojs_tab, (seed_site / _venue_page(seed_site)).as_uri(), seed_site)
+
+
+def test_without_javascript_the_disclosure_shows_the_abstract_under_a_sub_path(seed_site, repo_server, nojs_tab):
+    _check_without_javascript(nojs_tab, repo_server + _venue_page(seed_site), seed_site)
+
+
+def test_a_paper_page_at_abstract_only_shows_its_abstract_alone(seed_site, seed_records, nojs_tab):
+    url = (seed_site / seed_records[0]["url"]).as_uri()
+    for fragment, alone in (("#abstract", False), ("#abstract-only", True)):
+        nojs_tab.goto("about:blank")
+        nojs_tab.goto(url + fragment)
+        assert nojs_tab.locator("section.abstract .abstract-body").is_visible()
+        for other in (".site-header", "h1.paper-title", ".paper-meta", "section.cite", ".site-footer",
+                      "#abstract-heading"):
+            assert nojs_tab.locator(other).is_visible() != alone, (fragment, other)
+
+
+def test_with_javascript_no_disclosure_loads_a_paper_page(seed_site, browser_context):
+    tab = browser_context.new_page()
+    requests: list[str] = []
+    tab.on("request", lambda r: requests.append(r.url))
+    tab.goto((seed_site / _venue_page(seed_site)).as_uri())
+    tab.locator("button.show-abstracts").click()
+    tab.wait_for_function("document.querySelectorAll('.abstract-toggle:not([data-filled])').length === 0")
+    assert tab.locator(".abstract-toggle object").count() == 0 and len(tab.frames) == 1
+    assert [u for u in requests if "/papers/" in u] == []
+    tab.evaluate("localStorage.clear()")
     tab.close()
 
 
@@ -114,4 +190,15 @@ def test_axe_finds_no_violation_with_abstracts_open(seed_site, page, theme):
     page.locator("button.show-abstracts").click()
     page.wait_for_function("document.querySelectorAll('.abstract-toggle:not([data-filled])').length === 0")
     results = Axe().run(page)
+    assert results.violations_count == 0, results.generate_report()
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_axe_finds_no_violation_without_javascript(seed_site, nojs_tab, theme):
+    nojs_tab.emulate_media(color_scheme=theme)
+    nojs_tab.goto((seed_site / _venue_page(seed_site)).as_uri())
+    for i in range(2):
+        nojs_tab.locator(".abstract-toggle summary").nth(i).click()
+    _frame_of(nojs_tab.locator(".abstract-toggle object").nth(1))
+    results = Axe().run(nojs_tab)
     assert results.violations_count == 0, results.generate_report()
