@@ -39,6 +39,8 @@
   var actions = document.querySelector(".reading-actions[data-star]");
   if (actions) {
     var paper = JSON.parse(actions.getAttribute("data-star"));
+    var entry = document.getElementById("bibtex");  // the page shows the BibTeX entry once; "My list" keeps it
+    paper.bibtex = entry ? entry.textContent : "";
     var star = actions.querySelector(".star-button");
     var read = actions.querySelector(".read-button");
     var show = function () {

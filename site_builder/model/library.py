@@ -151,11 +151,14 @@ class Library:
         return Markup(citation.script_json(citation.json_ld(paper, self.base_url)))
 
     def star_data(self, paper) -> str:
-        """What the star button stores for "My list": JSON safe inside an HTML attribute once autoescaped."""
+        """What the star button stores for "My list": JSON safe inside an HTML attribute once autoescaped.
+
+        Without the BibTeX entry: the page shows it once (``#bibtex``), where assets/stars.js takes it.
+        """
         return citation.script_json({
             "id": paper.id, "title": paper.title_text, "path": paper.path,
             "authors": list(paper.authors), "et_al": paper.et_al, "venue": paper.venue.label,
-            "url": urls.absolute_url(self.base_url, paper.path), "bibtex": self.bibtex(paper),
+            "url": urls.absolute_url(self.base_url, paper.path),
         })
 
     # --- lists -----------------------------------------------------------

@@ -92,12 +92,15 @@ class Citation:
         return Markup(citation.script_json(citation.json_ld(self.paper, self.base_url)))
 
     def star_data(self) -> str:
-        """What the star button stores for "My list" (JSON, safe in an attribute once autoescaped)."""
+        """What the star button stores for "My list" (JSON, safe in an attribute once autoescaped).
+
+        Without the BibTeX entry, which the page shows once (``#bibtex``; assets/stars.js takes it from there).
+        """
         paper = self.paper
         return citation.script_json({
             "id": paper.id, "title": paper.title_text, "path": paper.path,
             "authors": list(paper.authors), "et_al": paper.et_al, "venue": paper.venue.label,
-            "url": urls.absolute_url(self.base_url, paper.path), "bibtex": self.bibtex(),
+            "url": urls.absolute_url(self.base_url, paper.path),
         })
 
 
