@@ -280,7 +280,8 @@ def test_a_warm_build_takes_the_reference_index_from_the_cache_and_gives_the_sam
     assert read == []  # the build was not skipped (a list changed), and the index came from the cache
     assert build_into(tmp_path / "fresh", "--no-cache", seeds=seeds, config=config) == 0
     assert read == ["published.csl.json"]
-    assert_same_site(tmp_path / "site", tmp_path / "fresh")
+    # the added paper is placed in the kept map (ARCHITECTURE.md, the one exemption): the map may differ
+    assert_same_site(tmp_path / "site", tmp_path / "fresh", placed_map=True)
 
 
 def test_a_reference_file_fills_the_build_and_its_change_rebuilds_as_without_cache(tmp_path):
