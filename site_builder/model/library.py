@@ -153,13 +153,11 @@ class Library:
     def star_data(self, paper) -> str:
         """What the star button stores for "My list": JSON safe inside an HTML attribute once autoescaped.
 
-        Without the BibTeX entry: the page shows it once (``#bibtex``), where assets/stars.js takes it.
+        Without what the page holds once already, which assets/stars.js takes from there (the BibTeX entry, the
+        title, venue and canonical URL): see :meth:`site_builder.pages.views.Citation.star_data`.
         """
-        return citation.script_json({
-            "id": paper.id, "title": paper.title_text, "path": paper.path,
-            "authors": list(paper.authors), "et_al": paper.et_al, "venue": paper.venue.label,
-            "url": urls.absolute_url(self.base_url, paper.path),
-        })
+        return citation.script_json({"id": paper.id, "path": paper.path, "authors": list(paper.authors),
+                                     "et_al": paper.et_al})
 
     # --- lists -----------------------------------------------------------
     def status_counts(self) -> dict[str, int]:

@@ -94,14 +94,13 @@ class Citation:
     def star_data(self) -> str:
         """What the star button stores for "My list" (JSON, safe in an attribute once autoescaped).
 
-        Without the BibTeX entry, which the page shows once (``#bibtex``; assets/stars.js takes it from there).
+        Without what the page holds once already (issue 25), which assets/stars.js takes from there: the BibTeX
+        entry (``#bibtex``), the title and venue (``citation_title``, ``citation_conference_title``) and the
+        absolute URL (the canonical link, present with a base URL).
         """
         paper = self.paper
-        return citation.script_json({
-            "id": paper.id, "title": paper.title_text, "path": paper.path,
-            "authors": list(paper.authors), "et_al": paper.et_al, "venue": paper.venue.label,
-            "url": urls.absolute_url(self.base_url, paper.path),
-        })
+        return citation.script_json({"id": paper.id, "path": paper.path, "authors": list(paper.authors),
+                                     "et_al": paper.et_al})
 
 
 @dataclass(frozen=True)
