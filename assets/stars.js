@@ -39,6 +39,15 @@
   var actions = document.querySelector(".reading-actions[data-star]");
   if (actions) {
     var paper = JSON.parse(actions.getAttribute("data-star"));
+    /* What the page shows once is not repeated in data-star (issue 25): the BibTeX entry, the title and venue
+       (Highwire tags), the absolute URL (the canonical link, with a base URL); "My list" keeps them. */
+    var entry = document.getElementById("bibtex");
+    var meta = function (name) { var m = document.querySelector('meta[name="' + name + '"]'); return m ? m.content : ""; };
+    var canonical = document.querySelector('link[rel="canonical"]');
+    paper.bibtex = entry ? entry.textContent : "";
+    paper.title = meta("citation_title");
+    paper.venue = meta("citation_conference_title");
+    paper.url = canonical ? canonical.href : "";
     var star = actions.querySelector(".star-button");
     var read = actions.querySelector(".read-button");
     var show = function () {

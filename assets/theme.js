@@ -2,11 +2,13 @@
    unless the reader picked the other theme with the toggle; that choice is kept in
    localStorage["theme"] ("light" | "dark") and set as <html data-theme="…">.
    Loaded as a classic (blocking) script in <head>, so the stored choice applies before
-   the first paint: no flash of the wrong theme. Without JavaScript the toggle stays
-   hidden and the system setting applies. */
+   the first paint: no flash of the wrong theme. The toggle (#theme-toggle, after the site's title in the header)
+   is made here rather than repeated in every page's markup (issue 25, the site's size); without JavaScript there
+   is none and the system setting applies. */
 (function () {
   "use strict";
   var KEY = "theme";
+  var _ = window.siteWords || function (text) { return text; };  // page words (assets/words.js, loaded before)
   var root = document.documentElement;
   var system = window.matchMedia ? window.matchMedia("(prefers-color-scheme: dark)") : null;
 
@@ -30,8 +32,17 @@
   apply(stored());
 
   document.addEventListener("DOMContentLoaded", function () {
+    var title = document.querySelector(".site-header .site-title");
     var button = document.getElementById("theme-toggle");
-    if (!button) return;
+    if (!button && !title) return;
+    if (!button) {
+      button = document.createElement("button");
+      button.type = "button";
+      button.id = "theme-toggle";
+      button.className = "theme-toggle";
+      button.textContent = _("Dark theme");
+      title.parentNode.insertBefore(button, title.nextSibling);
+    }
     function sync() { button.setAttribute("aria-pressed", current() === "dark" ? "true" : "false"); }
     button.addEventListener("click", function () {
       var next = current() === "dark" ? "light" : "dark";

@@ -14,11 +14,24 @@
   var _ = window.siteWords;  // page words in the site's language (assets/words.js)
   var MAX = 8;
   var input = document.getElementById("site-search");
-  var popup = document.getElementById("site-search-popup");
-  var list = document.getElementById("site-search-list");
-  var live = document.getElementById("site-search-live");
-  if (!input || !popup || !list) return;
+  if (!input || !input.form) return;
   var form = input.form;
+  /* The combobox's list and live region are made here rather than repeated in every page's markup (issue 25,
+     the site's size); without JavaScript the field stays a plain search field that submits to the search page. */
+  function part(tag, id, attrs) {
+    var node = document.getElementById(id) || document.createElement(tag);
+    node.id = id;
+    Object.keys(attrs).forEach(function (name) { node.setAttribute(name, attrs[name]); });
+    return node;
+  }
+  var popup = part("div", "site-search-popup", {"class": "search-popup", hidden: ""});
+  var list = part("ul", "site-search-list", {role: "listbox", "aria-label": _("Papers found")});
+  var live = part("span", "site-search-live", {"class": "visually-hidden", role: "status", "aria-live": "polite"});
+  popup.appendChild(list);
+  form.appendChild(popup);
+  form.appendChild(live);
+  [["autocomplete", "off"], ["role", "combobox"], ["aria-autocomplete", "list"], ["aria-expanded", "false"],
+   ["aria-controls", "site-search-list"]].forEach(function (pair) { input.setAttribute(pair[0], pair[1]); });
   var me = document.currentScript;
   var assets = me && me.src ? me.src.replace(/[^\/]*$/, "") : "assets/";
   var root = assets.replace(/assets\/$/, "");

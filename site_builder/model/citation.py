@@ -46,15 +46,18 @@ def highwire_tags(paper, base_url: str = "") -> list[tuple[str, str]]:
 
 
 def json_ld(paper, base_url: str = "") -> dict:
-    """The schema.org ``ScholarlyArticle`` of ``paper`` as a JSON-ready dict."""
+    """The schema.org ``ScholarlyArticle`` of ``paper`` as a JSON-ready dict.
+
+    Without the abstract (issue 25, the site's size): the page shows it, its description meta tags begin it, and
+    Google Scholar reads the Highwire tags; ``headline`` names the article (schema.org ``CreativeWork``), so
+    ``name`` would repeat it.
+    """
     data = {
         "@context": "https://schema.org",
         "@type": "ScholarlyArticle",
         "headline": paper.title_text,
-        "name": paper.title_text,
         "author": [{"@type": "Person", "name": name} for name in _authors(paper)],
         "datePublished": str(paper.venue.year),
-        "abstract": paper.rendered.text,
         "identifier": paper.id,
         "publication": {"@type": "PublicationEvent", "name": paper.venue.label},  # schema.org: CreativeWork.publication
     }

@@ -151,12 +151,13 @@ class Library:
         return Markup(citation.script_json(citation.json_ld(paper, self.base_url)))
 
     def star_data(self, paper) -> str:
-        """What the star button stores for "My list": JSON safe inside an HTML attribute once autoescaped."""
-        return citation.script_json({
-            "id": paper.id, "title": paper.title_text, "path": paper.path,
-            "authors": list(paper.authors), "et_al": paper.et_al, "venue": paper.venue.label,
-            "url": urls.absolute_url(self.base_url, paper.path), "bibtex": self.bibtex(paper),
-        })
+        """What the star button stores for "My list": JSON safe inside an HTML attribute once autoescaped.
+
+        Without what the page holds once already, which assets/stars.js takes from there (the BibTeX entry, the
+        title, venue and canonical URL): see :meth:`site_builder.pages.views.Citation.star_data`.
+        """
+        return citation.script_json({"id": paper.id, "path": paper.path, "authors": list(paper.authors),
+                                     "et_al": paper.et_al})
 
     # --- lists -----------------------------------------------------------
     def status_counts(self) -> dict[str, int]:

@@ -1,4 +1,4 @@
-"""The ``.bib`` files: ``papers.bib`` (the whole site) and one ``papers.bib`` per venue, kept when unchanged.
+"""The ``.bib`` files: one ``papers.bib`` per venue, kept when unchanged, and the site's ``papers.bib``, a list of them.
 
 A venue's file shows, for each of its papers in display order, :func:`bibtex.entry` of the paper,
 its BibTeX key and its absolute URL (from the base URL): its cache key is the digest of exactly
@@ -7,15 +7,11 @@ shared with the parts of ``papers.json``), their keys (one per line) and the bas
 is kept (:meth:`~site_builder.incremental.outputs.OutputRecord.reuse`), so a rebuild writes the entries of the
 changed venues only.
 
-The site's file is the entries of every paper in display order, separated by blank lines
-(:func:`bibtex.bib_file`). Papers are displayed grouped by venue, in the order of ``site.venues``,
-so it is the venues' files joined by newlines (a kept venue file is copied by the kernel,
-:func:`~site_builder.output.writer.write_spliced`); when the grouping does not hold it is written from the entries.
+The site's file lists the venues' files (:func:`site_bib_index`) rather than repeating their entries: each entry is
+in the site once (issue 25, the site's size).
 """
 
 from __future__ import annotations
-
-import os
 
 from ..model import urls
 
@@ -61,7 +57,8 @@ def venue_digests(site, cache) -> list[str | None] | None:
 
 
 def write_bib_files(site, library, output, cache) -> None:
-    """Write (or keep, with ``cache``) ``papers.bib`` and one ``papers.bib`` per venue into ``output``.
+    """Write (or keep, with ``cache``) one ``papers.bib`` per venue and the site's ``papers.bib``, the list of
+    them (:func:`site_bib_index`), into ``output``.
 
     ``library`` gives the entries (:meth:`~site_builder.model.library.Library.bib_file`) and keys;
     ``cache`` is a :class:`~site_builder.incremental.cache.BuildCache` (possibly disabled). The bytes are the
@@ -71,39 +68,30 @@ def write_bib_files(site, library, output, cache) -> None:
     if groups is None:
         groups = [site.papers_of(venue) for venue in site.venues]
         digests = [cache.fingerprints.of(papers) for papers in groups] if cache.enabled else [None] * len(groups)
-        joinable = False
     else:
         digests = venue_digests(site, cache) if cache.enabled else [None] * len(groups)
-        joinable = all(groups)
-    pieces: list = []  # the venues' files, to join: bytes, or (fd, 0, size) of a kept file (write_spliced)
     bib_key = library.bib_key
-    try:
-        for venue, papers, digest in zip(site.venues, groups, digests):
-            path = urls.venue_bib_path(venue.slug)
-            key = None
-            if digest is not None:
-                # The keys as one string, cheaper to digest than a list of them, when none holds a newline.
-                names = "\n".join([bib_key(paper) for paper in papers])
-                keys = names if names.count("\n") == len(papers) - 1 else [bib_key(paper) for paper in papers]
-                key = cache.outputs.key("bib", library.base_url, digest, keys)
-            if cache.outputs.reuse(path, key, output):
-                if joinable:
-                    fd = os.open(output.file(path), os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
-                    pieces.append((fd, 0, None))  # noted at once: closed below whatever happens
-                    pieces[-1] = (fd, 0, os.fstat(fd).st_size)
-                continue
-            text = library.bib_file(papers)
-            output.write_text(path, text)
-            cache.outputs.record(path, key, output)
-            pieces.append(text.encode("utf-8"))
-        if joinable:
-            joined = pieces[:1]
-            for piece in pieces[1:]:
-                joined += (b"\n", piece)
-            output.write_spliced(urls.SITE_BIB, joined)
-        else:
-            output.write_text(urls.SITE_BIB, library.bib_file(site.papers))
-    finally:
-        for piece in pieces:
-            if type(piece) is tuple:
-                os.close(piece[0])
+    for venue, papers, digest in zip(site.venues, groups, digests):
+        path = urls.venue_bib_path(venue.slug)
+        key = None
+        if digest is not None:
+            # The keys as one string, cheaper to digest than a list of them, when none holds a newline.
+            names = "\n".join([bib_key(paper) for paper in papers])
+            keys = names if names.count("\n") == len(papers) - 1 else [bib_key(paper) for paper in papers]
+            key = cache.outputs.key("bib", library.base_url, digest, keys)
+        if cache.outputs.reuse(path, key, output):
+            continue
+        output.write_text(path, library.bib_file(papers))
+        cache.outputs.record(path, key, output)
+    output.write_text(urls.SITE_BIB, site_bib_index(site, groups))
+
+
+def site_bib_index(site, groups: list[list]) -> str:
+    """The text of the site's ``papers.bib``: a BibTeX comment line per venue of ``site.venues`` naming its file
+    (path from the site's root) and its number of papers (``groups``: the papers of each venue). Each entry is in
+    its venue's file only, so the site holds it once (issue 25, the site's size). Text outside ``@`` entries is a
+    comment to BibTeX (bibtexparser: implicit comments), and these lines hold no ``@`` (paths are slugs), so the
+    file reads as a ``.bib`` file without entries."""
+    lines = [f"% The BibTeX entries of the {sum(map(len, groups))} papers of this site are in one file per venue:"]
+    lines += [f"% {urls.venue_bib_path(venue.slug)} ({len(papers)} papers)" for venue, papers in zip(site.venues, groups)]
+    return "\n".join(lines) + "\n"

@@ -92,13 +92,15 @@ class Citation:
         return Markup(citation.script_json(citation.json_ld(self.paper, self.base_url)))
 
     def star_data(self) -> str:
-        """What the star button stores for "My list" (JSON, safe in an attribute once autoescaped)."""
+        """What the star button stores for "My list" (JSON, safe in an attribute once autoescaped).
+
+        Without what the page holds once already (issue 25), which assets/stars.js takes from there: the BibTeX
+        entry (``#bibtex``), the title and venue (``citation_title``, ``citation_conference_title``) and the
+        absolute URL (the canonical link, present with a base URL).
+        """
         paper = self.paper
-        return citation.script_json({
-            "id": paper.id, "title": paper.title_text, "path": paper.path,
-            "authors": list(paper.authors), "et_al": paper.et_al, "venue": paper.venue.label,
-            "url": urls.absolute_url(self.base_url, paper.path), "bibtex": self.bibtex(),
-        })
+        return citation.script_json({"id": paper.id, "path": paper.path, "authors": list(paper.authors),
+                                     "et_al": paper.et_al})
 
 
 @dataclass(frozen=True)

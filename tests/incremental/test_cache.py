@@ -481,7 +481,7 @@ def test_a_rebuild_writes_only_the_bib_file_of_the_edited_venue(tmp_path, seeds_
     assert rewritten == ["papers.bib", "venues/icml-2025/papers.bib"]
     run(seeds_copy, tmp_path / "plain", None)
     assert_same_site(tmp_path / "plain", site, placed_map=True)
-    # The site's file is the venues' files joined: the model lists papers grouped by venue, in venue order.
+    # The model lists papers grouped by venue, in venue order (the venues' files and papers.json's parts are keyed so).
     corpus = corpus_site(read_corpus(SAMPLE, sample=300, seed=5))
     groups = venue_groups(corpus)
     assert groups is not None and [p for g in groups for p in g] == list(corpus.papers)

@@ -70,6 +70,9 @@ def test_star_read_and_my_list_exports(page, base, records, notes_site):
     assert page.locator("#my-list-status").inner_text() == "Starred papers: 2"
     hrefs = [items.nth(i).locator("a").get_attribute("href") for i in range(2)]
     assert hrefs == [first["url"], second["url"]]
+    # title and venue, taken from the paper page's citation_* tags when starred
+    assert [items.nth(i).locator("a").inner_text() for i in range(2)] == [first["title"], second["title"]]
+    assert items.nth(0).locator(".meta").inner_text().endswith(f'{first["venue"]} {first["year"]}')
     assert items.nth(0).locator(".status-read").count() == 1 and items.nth(1).locator(".status-read").count() == 0
 
     with page.expect_download() as info:

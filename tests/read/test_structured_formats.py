@@ -145,7 +145,8 @@ def test_our_papers_json_as_json_lines_and_our_papers_bib_give_back_the_same_pap
     bib.mkdir()
     (jsonl / "papers.jsonl").write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in original.values()),
                                         encoding="utf-8")
-    shutil.copy(seed_site / "papers.bib", bib / "papers.bib")
+    for venue_bib in seed_site.glob("venues/*/papers.bib"):  # every entry (the site's papers.bib lists these files)
+        shutil.copy(venue_bib, bib / f"{venue_bib.parent.name}.bib")
     empty = tmp_path / "empty.toml"
     empty.write_text("", encoding="utf-8")
     for folder in (jsonl, bib):
