@@ -32,7 +32,7 @@ Steps, in one run:
    median time of the typed follow-up queries (``input`` event → first result shown), still throttled.
 
 Prints Markdown tables (both tools and the ratio ours / Pagefind) and writes ``bench/out/search_bench.json``.
-Whatever the search page loads (today one ``search-index.js``; shards later) is what is counted.
+Whatever the search page loads (the manifest, the shards of its terms, the records of the results shown) is what is counted.
 No assertion: this is a measurement, not a test.
 """
 
