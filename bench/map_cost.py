@@ -21,15 +21,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from site_builder import pipeline  # noqa: E402
-from site_builder.config import load_config  # noqa: E402
-from site_builder.diagnostics import Diagnostics  # noqa: E402
-from site_builder.model import layout  # noqa: E402
-from site_builder.model.library import build_library  # noqa: E402
-from site_builder.model.site import build_site  # noqa: E402
 from site_builder.output.mapdata import map_data, map_script  # noqa: E402
-from site_builder.output.writer import make_environment, render_page  # noqa: E402
+from site_builder.output.writer import render_page  # noqa: E402
 from site_builder.pages import plan, views  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "bench"))
+from pages import site_and_library  # noqa: E402
 
 CHART_TEMPLATES = ("home.html", "venue.html", "author.html")
 
@@ -55,14 +52,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="CPU time of the paper map and the charts of a cold build.")
     parser.add_argument("folder", type=Path, help="a folder written by bench/lists.py (seeds/ and site.toml)")
     args = parser.parse_args(argv)
-    config = load_config(args.folder / "site.toml")
-    diagnostics = Diagnostics()
-    seeds = args.folder / "seeds"
-    site = build_site(pipeline.read_lists(pipeline.list_files(seeds), config, diagnostics),
-                      pipeline.load_overrides(seeds, diagnostics), config, diagnostics)
-    library = build_library(site, None, diagnostics)
-    env = make_environment(pipeline.TEMPLATES)
-    seconds_layout, library._layout = cpu(lambda: layout.compute_layout(library.related_state))
+    site, library, env = site_and_library(args.folder)
+    seconds_layout = cpu(lambda: library.layout)[0]  # computed on first use (Library.layout)
     seconds_data = cpu(lambda: map_script(map_data(site, library.layout)))[0]
     planning = min(cpu(lambda: plan.plan_pages(site, library))[0] for _ in range(2))
     seconds_page = render_all(site, library, env, ("map.html",)) - planning  # its view: the topics

@@ -31,18 +31,24 @@ from site_builder.pages.plan import common_context, plan_pages  # noqa: E402
 from site_builder.output.writer import make_environment, render_page  # noqa: E402
 
 
+def site_and_library(folder: Path, notes: Path | None = None):
+    """``(site, library, env)``: the site model of the lists of ``folder`` (``seeds/`` and ``site.toml``, as
+    ``bench/lists.py`` writes them), its reading-list features (with the curator's ``notes`` folder, or none)
+    and the templates' environment, as a build makes them (no cache)."""
+    config = load_config(folder / "site.toml")
+    diagnostics = Diagnostics()
+    seeds = folder / "seeds"
+    site = build_site(pipeline.read_lists(pipeline.list_files(seeds), config, diagnostics),
+                      pipeline.load_overrides(seeds, diagnostics), config, diagnostics)
+    return site, build_library(site, notes, diagnostics), make_environment(pipeline.TEMPLATES)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="CPU time of planning and rendering every page, per template.")
     parser.add_argument("folder", type=Path, help="a folder written by bench/lists.py (seeds/ and site.toml)")
     parser.add_argument("--notes", type=Path, default=None, help="a folder of the curator's notes")
     args = parser.parse_args(argv)
-    config = load_config(args.folder / "site.toml")
-    diagnostics = Diagnostics()
-    seeds = args.folder / "seeds"
-    site = build_site(pipeline.read_lists(pipeline.list_files(seeds), config, diagnostics),
-                      pipeline.load_overrides(seeds, diagnostics), config, diagnostics)
-    library = build_library(site, args.notes, diagnostics)
-    env = make_environment(pipeline.TEMPLATES)
+    site, library, env = site_and_library(args.folder, args.notes)
     start = time.process_time()
     pages = plan_pages(site, library)
     plan = time.process_time() - start
