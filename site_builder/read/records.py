@@ -79,6 +79,8 @@ class Record:
     code_urls: list[str] = field(default_factory=list)
     status: str = ""
     et_al: bool = False
+    #: The entry's year field when it gives one that is not a year (``twenty``), for a warning; else ``""``.
+    bad_year: str = ""
 
 
 def venue_name(container: str) -> str:
@@ -153,10 +155,15 @@ def list_result(path: Path, records: list[Record], diagnostics: list[Diagnostic]
                 year: int | None) -> ListResult:
     """The :class:`ListResult` of ``records`` read from ``path`` (heading None): their entries in file order,
     duplicates read once with a warning; ``diagnostics`` (the format's own, e.g. malformed entries) come
-    first, then a warning for each record with neither title nor abstract, naming its key."""
+    first, then a warning for each record with neither title nor abstract, naming its key, and for each
+    whose year field is not a year."""
     name = str(path)
     entries: list[Entry] = []
     for record in records:
+        if record.bad_year:
+            diagnostics.append(Diagnostic(name, record.line, "warning",
+                                          f"entry {record.key or '#' + str(record.line)}: year {record.bad_year!r} "
+                                          "is not a year; the list's heading or the config gives it, if either does"))
         entry = entry_of(record, name, venue, year)
         if entry is None:
             diagnostics.append(Diagnostic(name, record.line, "warning",
@@ -185,6 +192,13 @@ def read_text(path: Path) -> str:
     if not text.strip():
         raise ReadError("the file is empty", empty=True)
     return text
+
+
+def bad_year(value, year: int | None) -> str:
+    """``value`` (an entry's year field) as text when it is given and yet no year was read from it (``year``
+    None), for :attr:`Record.bad_year`; else ``""``."""
+    text = " ".join(str(value).split()) if value not in (None, "", []) else ""
+    return text if text and year is None else ""
 
 
 def failed(path: Path, error: ReadError | str, kind: str = "error") -> ListResult:

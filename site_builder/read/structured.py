@@ -32,8 +32,8 @@ from pathlib import Path
 
 from ..diagnostics import Diagnostic
 from .entries import ListResult, ReadError
-from .records import (Record, bare_doi, failed, links_in, list_result, read_text, split_keywords, split_links,
-                      split_names, venue_name, year_in)
+from .records import (Record, bad_year, bare_doi, failed, links_in, list_result, read_text, split_keywords,
+                      split_links, split_names, venue_name, year_in)
 
 
 
@@ -78,7 +78,8 @@ def flat_record(data: dict, line: int, key: str = "") -> Record:
         year=_year(get("year")) or year_in(str(get("venue") or "")),
         track=tuple(p.strip() for p in str(track).split("·")) if track else (),
         keywords=_strings(get("keywords")), doi=bare_doi(str(get("doi") or "")), url=landing,
-        code_urls=[*code, *links], status=str(get("status") or ""), et_al=get("et_al") is True)
+        code_urls=[*code, *links], status=str(get("status") or ""), et_al=get("et_al") is True,
+        bad_year=bad_year(get("year"), _year(get("year"))))
 
 
 def csl_record(item: dict, line: int) -> Record:
@@ -210,11 +211,11 @@ def read_csv(path: Path, venue: str | None = None, year: int | None = None, expl
         text = read_text(path)
     except ReadError as exc:
         return failed(path, exc)
-    try:
-        dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
+    try:  # the delimiter only: quoting is RFC 4180's (a doubled quote is a quote), which the sniffer can misjudge
+        delimiter = csv.Sniffer().sniff(text[:4096], delimiters=",;\t").delimiter
     except csv.Error:
-        dialect = csv.excel
-    reader = csv.reader(io.StringIO(text, newline=""), dialect)
+        delimiter = ","
+    reader = csv.reader(io.StringIO(text, newline=""), csv.excel, delimiter=delimiter)
     try:
         header = [" ".join(h.split()).lower().replace(" ", "_") for h in next(reader)]
     except (StopIteration, csv.Error):
@@ -237,6 +238,21 @@ def read_csv(path: Path, venue: str | None = None, year: int | None = None, expl
     return list_result(path, records, diagnostics, venue, year)
 
 
+#: What follows a name's comma when it is a suffix, not the given names (lower case, no final dot).
+_NAME_SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv", "phd"})
+
+
+def ris_name(name: str) -> str:
+    """An RIS author as a reader writes it: RIS gives ``Family, Given`` or ``Family, Given, Suffix``
+    (RIS specification, ``AU``: https://web.archive.org/web/2012/http://refman.com/support/risformat_intro.asp),
+    so ``Müller, Jörg`` is ``Jörg Müller`` and ``King, Martin Luther, Jr.`` is ``Martin Luther King Jr.``;
+    a name without a comma, or whose comma only sets off a suffix (``John Smith, Jr.``), is kept as given."""
+    parts = [part.strip() for part in str(name).split(",")]
+    if len(parts) < 2 or not parts[0] or not parts[1] or parts[1].lower().rstrip(".") in _NAME_SUFFIXES:
+        return str(name).strip()
+    return " ".join([parts[1], parts[0], *[p for p in parts[2:] if p]])
+
+
 def ris_record(item: dict, line: int) -> Record:
     """The :class:`Record` of a rispy entry (its field names: ``title``, ``authors``, ``abstract``, …)."""
     get = item.get
@@ -244,9 +260,10 @@ def ris_record(item: dict, line: int) -> Record:
                     get("tertiary_title") or "")
     landing, code = split_links([str(u) for u in get("urls") or []])
     return Record(line=line, key=str(get("id") or ""), title=str(get("title") or get("primary_title") or ""),
-                  authors=[*(get("authors") or []), *(get("first_authors") or [])],
+                  authors=[ris_name(a) for a in [*(get("authors") or []), *(get("first_authors") or [])]],
                   abstract=str(get("abstract") or ""), venue=venue_name(container),
                   year=_year(get("year") or get("publication_year") or "") or year_in(container),
+                  bad_year=bad_year(get("year") or get("publication_year"), _year(get("year") or get("publication_year"))),
                   keywords=list(get("keywords") or []), doi=bare_doi(str(get("doi") or "")), url=landing,
                   code_urls=code)
 

@@ -70,6 +70,45 @@ def test_bibtex_decodes_tex_macros_names_and_keeps_math(tmp_path):
         "Was still looking for field-value closing `}`; left out"]
 
 
+def test_ris_authors_family_first_read_as_bibtex_reads_them(tmp_path):
+    """RIS writes ``Family, Given`` (``Family, Given, Suffix``): one person, whichever format lists them (found by the
+    new-user pass: ``Müller, Jörg`` in RIS and ``M{\\"u}ller, J{\\"o}rg`` in BibTeX were two author pages)."""
+    path = tmp_path / "refs.ris"
+    path.write_text("TY  - CONF\nTI  - Attention Revisited\nAU  - Müller, Jörg\nAU  - King, Martin Luther, Jr.\n"
+                    "AU  - Andrew Ng\nAU  - John Smith, Jr.\nAB  - We revisit attention.\nT2  - ICML 2024\n"
+                    "PY  - 2024\nER  - \n", encoding="utf-8")
+    (paper,) = formats.read_list(path).entries
+    assert paper.authors == ("Jörg Müller", "Martin Luther King Jr.", "Andrew Ng", "John Smith, Jr.")
+    bib = tmp_path / "refs.bib"
+    bib.write_text(BIB, encoding="utf-8")
+    assert formats.read_list(bib).entries[0].authors[0] == paper.authors[0]
+
+
+def test_a_csv_cell_with_a_doubled_quote_and_a_line_break_reads_as_written(tmp_path):
+    """RFC 4180: ``""`` in a quoted cell is one quote, whatever the other rows hold (found by the new-user pass:
+    Python's csv.Sniffer judged this file's quoting wrong and the title got a stray quote)."""
+    path = tmp_path / "papers.csv"
+    path.write_text('title,authors,venue,year,abstract,keywords\n"Comma, Quote "" Paper",Jörg Müller; Anne Smith,ICLR,'
+                    '2025,"An abstract, with commas\nand a newline.",kw1; kw2\nNo abstract CSV,Someone,ICLR,2025,,\n',
+                    encoding="utf-8")
+    first, second = formats.read_list(path).entries
+    assert first.title == 'Comma, Quote " Paper' and first.authors == ("Jörg Müller", "Anne Smith")
+    assert first.abstract == "An abstract, with commas\nand a newline." and second.title == "No abstract CSV"
+
+
+def test_a_year_that_is_not_a_year_is_a_warning_naming_it(tmp_path):
+    """A row whose year cell is not a year takes the config's year with a warning naming the cell's text (found by
+    the new-user pass: it was taken silently, or, without a config's year, the error named no year)."""
+    path = tmp_path / "papers.csv"
+    path.write_text("title,venue,year,abstract\nBad Year,ICLR,twenty,Some abstract text for the bad year row.\n"
+                    "Good Year,ICLR,2024,Another abstract text.\n", encoding="utf-8")
+    result = formats.read_list(path, "ICLR", 2025)
+    assert [(e.title, e.year) for e in result.entries] == [("Bad Year", 2025), ("Good Year", 2024)]
+    assert [str(d) for d in result.diagnostics] == [
+        f"{path}:2: warning: entry row 2: year 'twenty' is not a year; the list's heading or the config gives it, "
+        "if either does"]
+
+
 @pytest.mark.parametrize("suffix, text, message", [
     (".bib", "ICLR 2025 Papers\n\nAn abstract pasted in the wrong file.\n", "not a BibTeX file"),
     (".json", '{"papers": 3}', "not a paper list: JSON of no known shape"),
