@@ -178,12 +178,12 @@
 
   /* The sharded index of manifest (window.SEARCH_SHARDS, written by site_builder/search/shards.py,
      whose docstring gives the format). load(path) loads the site-root relative script path (its
-     searchShard/searchRecord call done) and returns a Promise. Returns {need(wanted) → Promise (loads
-     the shards of the terms wanted, see shardsFor), index() (a lunr.Index over the terms loaded: a
-     query whose terms are loaded gets the whole index's results, scores and order), record(ref)
-     (a loaded record or undefined), records(refs) → Promise (loads them), facts(ref), count,
+     searchShard/searchRecord call done) and returns a Promise. Returns {index() (a lunr.Index over the
+     terms loaded: a query whose terms are loaded, see shardsFor, gets the whole index's results, scores
+     and order), record(ref) (a loaded record or undefined), records(refs) → Promise (loads them), facts(ref),
      search(core, query) → Promise of core.search's result (the query's shards loaded, and the
-     records its phrases and exclusions check)}. Throws Error on another format. */
+     records its phrases and exclusions check), loadAll(), toJSON(), docs() (for tools and tests)}.
+     Throws Error on another format. */
   function shards(lunr, manifest, load) {
     if (!manifest || manifest.format !== SHARDS_FORMAT) throw bad("unknown format " + (manifest && manifest.format));
     var fields = manifest.fields, F = fields.length, first = manifest.first;
@@ -299,9 +299,8 @@
     }
 
     return {
-      count: manifest.count, index: index, search: search, records: loadRecords, loadAll: loadAll,
+      index: index, search: search, records: loadRecords, loadAll: loadAll,
       toJSON: toJSONLoaded, docs: function () { var out = {}; records.forEach(function (r, ref) { out[ref] = r; }); return out; },
-      need: function (wanted) { return Promise.all(shardsFor(first, wanted).map(shard)); },
       record: function (ref) { return records.get(ref); },
       facts: function (ref) { return facts(parseInt(ref, 36)); }
     };
@@ -321,7 +320,6 @@
     };
   }
 
-  return { SHARDS_FORMAT: SHARDS_FORMAT, DIGITS: DIGITS, CONT: CONT, shards: shards, shardsFor: shardsFor,
-           scriptLoader: scriptLoader,
+  return { SHARDS_FORMAT: SHARDS_FORMAT, shards: shards, scriptLoader: scriptLoader,
            receiveShard: receiveShard, receiveRecord: receiveRecord };
 });

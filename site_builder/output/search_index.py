@@ -178,7 +178,7 @@ class IndexRun:
         self.reused = bool(kept) and not written and len(reused) == len(kept)
         if len(reused) < len(kept):  # a kept file changed since the index process looked: write it here
             key = self.cache.outputs.key("search-index", self._site)
-            redo = workers.index_job(self._site, key, self._output.staging, self.cache.store, None)
+            redo = workers.index_job(self._site, key, self._output.staging, self.cache.store, self.cache.outputs)
             missing = {path for path, _ in kept} - reused
             written = written + [w for w in redo()[0] if w.path in missing]
         for item in written:

@@ -15,8 +15,8 @@ it from a built site).
 ``ref`` is short (the paper's position in base 36), ``id`` the paper's stable id; ``url`` is relative to the site root; ``authors`` a
 list (``"et al."`` last when the list said so); ``year`` the venue's year; ``track`` a label or null;
 ``abstract`` the abstract's plain text, at most :data:`~site_builder.search.documents.ABSTRACT_CHARS`
-characters, cut at a word (:func:`~site_builder.search.documents.result_record`). The records are one
-string apart from the postings (``transport``), so a shard of the index can carry the records of its papers alone.
+characters, cut at a word (:func:`~site_builder.search.documents.result_record`). Each record is a file of
+its own (:mod:`~site_builder.search.shards`), loaded for the results a page shows.
 """
 
 from __future__ import annotations

@@ -2,7 +2,8 @@
 terms a query reads and the records of the results it shows (as Pagefind loads its index chunks and
 page fragments, https://pagefind.app/docs/). ``assets/search-transport.js`` (``SearchTransport.shards``)
 makes of the loaded shards a ``lunr.Index`` that gives every query the results, scores and order of
-the whole index (:func:`site_builder.search.indexer.lunr_json`; ``tests/search/test_search_shards.py``).
+the whole index (:func:`site_builder.search.indexer.lunr_json`; ``tests/search/test_search_transport.py``,
+``scripts/shard_equality.py``).
 
 Every file is a classic script, so the index loads from ``file://`` as over HTTP:
 
