@@ -313,8 +313,9 @@
     return !item.phrase && item.groups.length === 1 && reqs.length === 1 && reqs[0].length === 1 && reqs[0][0].length === 1;
   }
 
-  /* {term: {field: true}} of a lunr result. */
+  /* {term: {field: true}} of a lunr result (or the one it carries: SearchTransport's scorer gives it). */
   function matchedTerms(hit) {
+    if (hit.matched) return hit.matched;
     var matched = Object.create(null), meta = hit.matchData.metadata;
     Object.keys(meta).forEach(function (m) {
       matched[m] = Object.create(null);
@@ -337,11 +338,13 @@
     return out;
   }
 
-  /* Search a loaded lunr index. Every clause must match through one of its items (an item: all its words;
+  /* Search a loaded lunr index (or what has its query(fn) and gives its results: SearchTransport's scorer,
+     whose hits carry their matched terms, shared by hits matched alike, so each is judged once). Every clause must match through one of its items (an item: all its words;
      a phrase: its words next to each other in the record, record(ref) giving it; without record phrases
      match as words); excluded items must not: one-term ones through lunr's PROHIBITED presence, the others
      checked after a second query. Returns {groups, excludedOnly (the query holds exclusions alone),
-     results: [{ref, score, titleGroups, terms}]}, results sorted by title matches then score.
+     results: [{ref, score, titleGroups, terms (the index terms it matched, in no set order)}]}, results sorted by
+     title matches then score.
      Never throws on any query. */
   function search(lunr, index, query, record) {
     var parsed = parseSearch(query), groups = parsed.groups;
@@ -354,17 +357,26 @@
       alone.forEach(function (item) { addTerms(lunr, q, item.groups, lunr.Query.presence.PROHIBITED, added); });
     });
     var dropped = excludedRefs(lunr, index, others, record);
-    var results = out.results;
-    hits.forEach(function (hit) {
-      if (dropped[hit.ref]) return;
-      var matched = matchedTerms(hit), doc = null, got = false;
+    var results = out.results, judged = new Map();
+    var phrases = parsed.clauses.some(function (clause) { return clause.some(function (item) { return item.phrase; }); });
+    /* The verdict on a hit's matched terms: null (a clause unmatched) or {titleGroups, terms}; the same for
+       hits that share their matched object, when no phrase needs the record. */
+    function judge(hit, matched) {
+      if (!phrases && judged.has(matched)) return judged.get(matched);
+      var doc = null, got = false;
       var get = function () { if (!got) { got = true; doc = record ? record(hit.ref) : null; } return doc; };
       var ok = parsed.clauses.every(function (clause) {
         return clause.some(function (item) { return itemMatched(item, matched, item.phrase ? get() : null); });
       });
-      if (!ok) return;
-      var titleGroups = groups.filter(function (g) { return groupMatched(g, matched, ["title"]); }).length;
-      results.push({ ref: hit.ref, score: hit.score, titleGroups: titleGroups, terms: Object.keys(matched) });
+      var verdict = ok ? { titleGroups: groups.filter(function (g) { return groupMatched(g, matched, ["title"]); }).length,
+                           terms: Object.keys(matched) } : null;
+      if (!phrases && hit.matched) judged.set(matched, verdict);
+      return verdict;
+    }
+    hits.forEach(function (hit) {
+      if (dropped[hit.ref]) return;
+      var verdict = judge(hit, matchedTerms(hit));
+      if (verdict) results.push({ ref: hit.ref, score: hit.score, titleGroups: verdict.titleGroups, terms: verdict.terms });
     });
     results.forEach(function (r, i) { r.order = i; });
     results.sort(function (a, b) { return (b.titleGroups - a.titleGroups) || (b.score - a.score) || (a.order - b.order); });

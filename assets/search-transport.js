@@ -9,7 +9,12 @@
    the sorted terms whose nodes make their edges when first read, with the same edges in the same
    order as lunr.TokenSet.Builder's; so every query gives the results, scores and order of
    lunr.Index.load(<the index serialised by site_builder/search/indexer.py>).
-   tests/search/test_search_transport.py compares both, deep and exact, with the Python one. */
+   tests/search/test_search_transport.py compares both, deep and exact, with the Python one.
+
+   A query is scored by scoreQuery: lunr.Index.query's algorithm (lunr 2.3.9, lunr.js's Index.prototype.query)
+   over the decoded postings as typed arrays, with the same floating-point sums in the same order, so the
+   same scores and order, without lunr's per-document objects (ten times faster at 100,000 papers);
+   queries it does not take (required terms, the pipeline, only prohibited terms) go to lunr itself. */
 (function (root, factory) {
   "use strict";
   if (typeof module === "object" && module.exports) module.exports = factory();
@@ -176,78 +181,275 @@
     };
   }
 
-  /* The sharded index of manifest (window.SEARCH_SHARDS, written by site_builder/search/shards.py,
-     whose docstring gives the format). load(path) loads the site-root relative script path (its
-     searchShard/searchRecord call done) and returns a Promise. Returns {index() (a lunr.Index over the
-     terms loaded: a query whose terms are loaded, see shardsFor, gets the whole index's results, scores
-     and order), record(ref) (a loaded record or undefined), records(refs) → Promise (loads them), facts(ref),
-     search(core, query) → Promise of core.search's result (the query's shards loaded, and the
-     records its phrases and exclusions check), loadAll(), toJSON(), docs() (for tools and tests)}.
-     Throws Error on another format. */
-  function shards(lunr, manifest, load) {
-    if (!manifest || manifest.format !== SHARDS_FORMAT) throw bad("unknown format " + (manifest && manifest.format));
-    var fields = manifest.fields, F = fields.length, first = manifest.first;
-    var start = numbers(manifest.start, 0, manifest.start.length, []), facts = factsOf(manifest);
-    var shardTerms = new Map(), loading = new Map(), records = new Map(), recordLoading = new Map();
-    var inverted = Object.create(null), slots = new Map(), current = null;
+  /* The terms of shard k (data: what searchShard gave; first: its first term's number) decoded, each
+     {term, index (lunr's _index), docs: per field an Int32Array of document numbers,
+     ascending, or null, weights: per field a Float64Array of the field vectors' entries (lunr's score),
+     in the same order, or null}. */
+  function decodeShard(k, data, first, F) {
+    var list = terms(data), v = numbers(data.postings, 0, data.postings.length, []);
+    var s = numbers(data.scores, 0, data.scores.length, []), p = 0, q = 0;
+    var out = list.map(function (term, i) {
+      var mask = v[p++], docs = new Array(F), weights = new Array(F);
+      for (var f = 0; f < F; f++) {
+        docs[f] = weights[f] = null;
+        if (!(mask & (1 << f))) continue;
+        var n = v[p++], d = -1, ds = docs[f] = new Int32Array(n), ws = weights[f] = new Float64Array(n);
+        for (var j = 0; j < n; j++) { d += v[p++] + 1; ds[j] = d; ws[j] = s[q++] / 1000; }
+      }
+      return { term: term, index: first + i, docs: docs, weights: weights, keyed: new Array(F) };
+    });
+    if (p !== v.length || q !== s.length) throw bad("shard " + k + " does not add up");
+    return out;
+  }
 
-    function add(k, data) {
-      var list = terms(data), v = numbers(data.postings, 0, data.postings.length, []);
-      var s = numbers(data.scores, 0, data.scores.length, []), p = 0, q = 0;
-      list.forEach(function (term, i) {
-        var t = start[k] + i, mask = v[p++], posting = { _index: t };
-        for (var f = 0; f < F; f++) {
-          var docs = {};
-          if (mask & (1 << f)) {
-            var n = v[p++], d = -1;
-            for (var j = 0; j < n; j++) {
-              d += v[p++] + 1;
-              docs[d.toString(36)] = EMPTY;
-              var slot = d * F + f, entries = slots.get(slot);
-              if (!entries) slots.set(slot, entries = []);
-              entries.push([t, s[q++] / 1000]);
-            }
+  /* Is document d's ref (base 36) a canonical array index, i.e. written with digits only? */
+  function digitsOnly(d) {
+    do { if (d % 36 >= 10) return false; d = Math.floor(d / 36); } while (d > 0);
+    return true;
+  }
+
+  /* The documents of a decoded term's field f in the order Object.keys gives lunr's posting of them (the
+     refs that are array indices first, ascending; then the others, in insertion order: ascending). */
+  function keyedDocs(decoded, f) {
+    if (decoded.keyed[f]) return decoded.keyed[f];
+    var docs = decoded.docs[f] || new Int32Array(0), digits = [], others = [];
+    for (var i = 0; i < docs.length; i++) (digitsOnly(docs[i]) ? digits : others).push(docs[i]);
+    return decoded.keyed[f] = digits.length && others.length ? Int32Array.from(digits.concat(others)) : docs;
+  }
+
+  var OPTIONAL = 1, PROHIBITED = 3;
+
+  /* Can scoreQuery run query (lunr.Query)? Optional and prohibited clauses without the pipeline, not all
+     prohibited; else lunr.Index.query runs it. */
+  function fastEnough(query) {
+    return query.clauses.length > 0 && !query.clauses.every(function (c) { return c.presence === PROHIBITED; }) &&
+      query.clauses.every(function (c) { return !c.usePipeline && (c.presence === OPTIONAL || c.presence === PROHIBITED); });
+  }
+
+  /* Per clause of query its expanded terms (as lunr.Index.query expands them, through the index's token
+     set), and the numbers given to the distinct terms of the clauses that are not prohibited. */
+  function expandClauses(lunr, index, query) {
+    var ids = new Map();
+    var expanded = query.clauses.map(function (clause) {
+      var found = index.tokenSet.intersect(lunr.TokenSet.fromClause(clause)).toArray();
+      if (clause.presence !== PROHIBITED) found.forEach(function (t) { if (!ids.has(t)) ids.set(t, ids.size); });
+      return found;
+    });
+    return { expanded: expanded, ids: ids, words: Math.max(1, Math.ceil(ids.size / 32)) };
+  }
+
+  /* lunr.Index.query's first pass: the query vectors, the documents prohibited, and the matching field
+     slots (document * F + field) in the order lunr first meets them, each with the bits of the terms
+     that matched it (term number t: bit t % 32 of word t >> 5). */
+  function matchFields(lunr, index, query, plan, decodedOf, count) {
+    var fields = index.fields, F = fields.length, W = plan.words;
+    var m = { vectors: fields.map(function () { return new lunr.Vector(); }), prohibited: null, order: [],
+              ids: new Int32Array(count * F).fill(-1), masks: [] };
+    var seen = Object.create(null);
+    query.clauses.forEach(function (clause, c) {
+      plan.expanded[c].forEach(function (term) {
+        var decoded = decodedOf(term), bit = plan.ids.get(term);
+        clause.fields.forEach(function (name) {
+          var f = fields.indexOf(name), docs = keyedDocs(decoded, f);
+          if (clause.presence === PROHIBITED) {
+            if (!m.prohibited) m.prohibited = new Uint8Array(count);
+            for (var i = 0; i < docs.length; i++) m.prohibited[docs[i]] = 1;
+            return;
           }
-          posting[fields[f]] = docs;
-        }
-        inverted[term] = posting;
+          m.vectors[f].upsert(decoded.index, clause.boost, function (a, b) { return a + b; });
+          if (seen[term + "/" + name]) return;
+          seen[term + "/" + name] = true;
+          for (var j = 0; j < docs.length; j++) {
+            var slot = docs[j] * F + f, id = m.ids[slot];
+            if (id < 0) { id = m.ids[slot] = m.order.length; m.order.push(slot); for (var w = 0; w < W; w++) m.masks.push(0); }
+            m.masks[id * W + (bit >> 5)] |= 1 << (bit & 31);
+          }
+        });
       });
-      if (p !== v.length || q !== s.length) throw bad("shard " + k + " does not add up");
-      shardTerms.set(k, list);
-      current = null;
+    });
+    return m;
+  }
+
+  /* Each matching slot's dot product with its field's query vector, summed in ascending term order as
+     lunr.Vector.prototype.dot sums it. */
+  function dotProducts(m, F, decodedAt) {
+    var dots = new Float64Array(m.order.length);
+    m.vectors.forEach(function (vector, f) {
+      var el = vector.elements;
+      for (var i = 0; i < el.length; i += 2) {
+        var decoded = decodedAt(el[i]), docs = decoded.docs[f], weights = decoded.weights[f], value = el[i + 1];
+        if (!docs) continue;
+        for (var j = 0; j < docs.length; j++) dots[m.ids[docs[j] * F + f]] += value * weights[j];
+      }
+    });
+    return dots;
+  }
+
+  /* {term: {field: true}} of a document whose slots (ids) matched, made once per distinct match. */
+  function matchedOf(m, plan, fields, ids, cache) {
+    var W = plan.words, F = fields.length, key = "";
+    ids.forEach(function (id) { key += (m.order[id] % F) + ":" + m.masks.slice(id * W, id * W + W).join(",") + ";"; });
+    var matched = cache.get(key);
+    if (matched) return matched;
+    matched = Object.create(null);
+    plan.ids.forEach(function (bit, term) {
+      ids.forEach(function (id) {
+        if (m.masks[id * W + (bit >> 5)] & (1 << (bit & 31))) {
+          (matched[term] || (matched[term] = Object.create(null)))[fields[m.order[id] % F]] = true;
+        }
+      });
+    });
+    cache.set(key, matched);
+    return matched;
+  }
+
+  /* lunr.Index.query(fn) over decoded terms (decodedOf(term), decodedAt(lunr's _index)), with the same
+     results, scores and order: [{ref, score, matched: {term: {field: true}}}] (matched in place of lunr's
+     matchData, shared by documents matched alike). Queries fastEnough does not take go to index.query. */
+  function scoreQuery(lunr, index, decodedOf, decodedAt, count, fn) {
+    var query = new lunr.Query(index.fields);
+    fn.call(query, query);
+    if (!fastEnough(query)) return index.query(function (q) { query.clauses.forEach(function (c) { q.clause(c); }); });
+    var fields = index.fields, F = fields.length, plan = expandClauses(lunr, index, query);
+    var m = matchFields(lunr, index, query, plan, decodedOf, count), dots = dotProducts(m, F, decodedAt);
+    var mags = m.vectors.map(function (v) { return v.magnitude(); });
+    var results = [], at = new Int32Array(count).fill(-1), slotsOf = [];
+    for (var id = 0; id < m.order.length; id++) {
+      var f = m.order[id] % F, d = (m.order[id] - f) / F;
+      if (m.prohibited && m.prohibited[d]) continue;
+      var score = dots[id] / mags[f] || 0;
+      if (at[d] >= 0) { results[at[d]].score += score; slotsOf[at[d]].push(id); continue; }
+      at[d] = results.length;
+      results.push({ ref: d.toString(36), score: score, matched: null });
+      slotsOf.push([id]);
+    }
+    var cache = new Map();
+    results.forEach(function (r, i) { r.matched = matchedOf(m, plan, fields, slotsOf[i], cache); });
+    return results.sort(function (a, b) { return b.score - a.score; });
+  }
+
+  /* lunr's posting of a decoded term over fields: {_index, field: {ref: {}}}. */
+  function lunrPosting(dt, fields) {
+    var out = { _index: dt.index };
+    fields.forEach(function (name, f) {
+      var docs = {}, ds = dt.docs[f] || [];
+      for (var j = 0; j < ds.length; j++) docs[ds[j].toString(36)] = EMPTY;
+      out[name] = docs;
+    });
+    return out;
+  }
+
+  /* The loaded terms of an index of `count` documents over fields, as lunr reads them: add(k, decoded terms
+     of shard k); has(k); index() (a lunr.Index: postings made when lunr first reads one, field vectors from
+     the loaded terms' entries, made when first read, a token set that is a trie over the sorted terms);
+     scorer() (what core.search queries: index()'s query through scoreQuery); toJSON(version). */
+  function loadedTerms(lunr, fields, count) {
+    var F = fields.length, shardTerms = new Map(), decoded = new Map(), byIndex = new Map();
+    var inverted = Object.create(null), slots = null, current = null;
+
+    function add(k, list) {
+      list.forEach(function (dt) {
+        decoded.set(dt.term, dt);
+        byIndex.set(dt.index, dt);
+        Object.defineProperty(inverted, dt.term, { configurable: true, enumerable: true, get: function () {
+          var value = lunrPosting(dt, fields);
+          Object.defineProperty(inverted, dt.term, { value: value, writable: true, enumerable: true, configurable: true });
+          return value;
+        } });
+      });
+      shardTerms.set(k, list.map(function (dt) { return dt.term; }));
+      slots = current = null;
     }
 
-    function shard(k) {
-      if (shardTerms.has(k)) return Promise.resolve();
-      if (!loading.has(k)) {
-        loading.set(k, load("search/terms/" + k + ".js").then(function () {
-          add(k, take(received.shards, k, "search shard " + k));
-        }).finally(function () { loading.delete(k); }));
-      }
-      return loading.get(k);
+    /* slot (document * F + field) → [[term index, score], ...] of the loaded terms, made when first read. */
+    function slotEntries() {
+      if (slots) return slots;
+      slots = new Map();
+      decoded.forEach(function (dt) {
+        for (var f = 0; f < F; f++) {
+          var ds = dt.docs[f] || [];
+          for (var j = 0; j < ds.length; j++) {
+            var slot = ds[j] * F + f, entries = slots.get(slot);
+            if (!entries) slots.set(slot, entries = []);
+            entries.push([dt.index, dt.weights[f][j]]);
+          }
+        }
+      });
+      return slots;
     }
 
     /* The field vector "field/ref" of the loaded terms (undefined when none of them is in that field). */
     function vector(key) {
       var slash = key.indexOf("/"), f = fields.indexOf(key.slice(0, slash)), d = parseInt(key.slice(slash + 1), 36);
-      var entries = slash < 0 || f < 0 ? undefined : slots.get(d * F + f);
+      var entries = slash < 0 || f < 0 ? undefined : slotEntries().get(d * F + f);
       if (!entries) return undefined;
       var elements = [];
       entries.slice().sort(function (a, b) { return a[0] - b[0]; }).forEach(function (e) { elements.push(e[0], e[1]); });
       return new lunr.Vector(elements);
     }
 
-    function index() {
-      if (current) return current;
+    function allTerms() {
       var all = [];
       Array.from(shardTerms.keys()).sort(function (a, b) { return a - b; }).forEach(function (k) {
         all.push.apply(all, shardTerms.get(k));
       });
-      var Node = nodeType(lunr, all);
+      return all;
+    }
+
+    function index() {
+      if (current) return current;
+      var all = allTerms(), Node = nodeType(lunr, all);
       current = new lunr.Index({ invertedIndex: inverted, fieldVectors: lazyObject(vector, function () { return []; }),
                                  tokenSet: all.length ? new Node(0, all.length, 0) : new lunr.TokenSet(),
                                  fields: fields, pipeline: new lunr.Pipeline() });
       return current;
+    }
+
+    function scorer() {
+      var loaded = index();
+      return { query: function (fn) {
+        return scoreQuery(lunr, loaded, function (t) { return decoded.get(t); }, function (i) { return byIndex.get(i); },
+                          count, fn);
+      } };
+    }
+
+    /* The serialised index (Index.toJSON()'s form) of the terms loaded: field vectors in document then field
+       order, terms in order; with every shard loaded, what lunr.Index.load takes to make the whole index. */
+    function toJSON(version) {
+      var vectorsOut = [];
+      Array.from(slotEntries().keys()).sort(function (a, b) { return a - b; }).forEach(function (slot) {
+        var key = fields[slot % F] + "/" + ((slot - slot % F) / F).toString(36);
+        vectorsOut.push([key, vector(key).elements]);
+      });
+      return { version: version, fields: fields.slice(), fieldVectors: vectorsOut,
+               invertedIndex: allTerms().map(function (term) { return [term, inverted[term]]; }), pipeline: [] };
+    }
+
+    return { add: add, has: function (k) { return shardTerms.has(k); }, index: index, scorer: scorer, toJSON: toJSON };
+  }
+
+  /* The sharded index of manifest (window.SEARCH_SHARDS, written by site_builder/search/shards.py,
+     whose docstring gives the format). load(path) loads the site-root relative script path (its
+     searchShard/searchRecord call done) and returns a Promise. Returns {index() (a lunr.Index over the
+     terms loaded: a query whose terms are loaded, see shardsFor, gets the whole index's results, scores
+     and order), record(ref) (a loaded record or undefined), records(refs) → Promise (loads them), facts(ref),
+     search(core, query) → Promise of core.search's result (the query's shards loaded, and the
+     records its phrases and exclusions check; scored by scoreQuery), loadAll(), toJSON(), docs() (for
+     tools and tests)}. Throws Error on another format. */
+  function shards(lunr, manifest, load) {
+    if (!manifest || manifest.format !== SHARDS_FORMAT) throw bad("unknown format " + (manifest && manifest.format));
+    var fields = manifest.fields, first = manifest.first, loaded = loadedTerms(lunr, fields, manifest.count);
+    var start = numbers(manifest.start, 0, manifest.start.length, []), facts = factsOf(manifest);
+    var loading = new Map(), records = new Map(), recordLoading = new Map();
+
+    function shard(k) {
+      if (loaded.has(k)) return Promise.resolve();
+      if (!loading.has(k)) {
+        loading.set(k, load("search/terms/" + k + ".js").then(function () {
+          loaded.add(k, decodeShard(k, take(received.shards, k, "search shard " + k), start[k], fields.length));
+        }).finally(function () { loading.delete(k); }));
+      }
+      return loading.get(k);
     }
 
     function loadRecords(refs) {
@@ -265,7 +467,7 @@
     function search(core, query) {
       function run() {
         var missing = [];
-        var found = core.search(lunr, index(), query, function (ref) {
+        var found = core.search(lunr, loaded.scorer(), query, function (ref) {
           var r = records.get(ref);
           if (r === undefined) missing.push(ref);
           return r === undefined ? null : r;
@@ -283,24 +485,10 @@
       return Promise.all(all.concat([loadRecords(refs)]));
     }
 
-    /* The serialised index (Index.toJSON()'s form) of the shards loaded: field vectors in document then
-       field order, terms in order; with loadAll() done, what lunr.Index.load takes to make the whole index. */
-    function toJSONLoaded() {
-      var vectorsOut = [], terms = [];
-      Array.from(slots.keys()).sort(function (a, b) { return a - b; }).forEach(function (slot) {
-        var key = fields[slot % F] + "/" + ((slot - slot % F) / F).toString(36);
-        vectorsOut.push([key, vector(key).elements]);
-      });
-      Array.from(shardTerms.keys()).sort(function (a, b) { return a - b; }).forEach(function (k) {
-        terms.push.apply(terms, shardTerms.get(k));
-      });
-      return { version: manifest.version, fields: fields.slice(), fieldVectors: vectorsOut,
-               invertedIndex: terms.map(function (term) { return [term, inverted[term]]; }), pipeline: [] };
-    }
-
     return {
-      index: index, search: search, records: loadRecords, loadAll: loadAll,
-      toJSON: toJSONLoaded, docs: function () { var out = {}; records.forEach(function (r, ref) { out[ref] = r; }); return out; },
+      index: loaded.index, search: search, records: loadRecords, loadAll: loadAll,
+      toJSON: function () { return loaded.toJSON(manifest.version); },
+      docs: function () { var out = {}; records.forEach(function (r, ref) { out[ref] = r; }); return out; },
       record: function (ref) { return records.get(ref); },
       facts: function (ref) { return facts(parseInt(ref, 36)); }
     };

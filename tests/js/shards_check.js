@@ -23,7 +23,7 @@ function engine() {
 }
 
 function summary(found) {
-  return found.results.map((r) => `${r.ref}:${r.score}:${r.titleGroups}`);
+  return found.results.map((r) => `${r.ref}:${r.score}:${r.titleGroups}:${r.terms.slice().sort().join(" ")}`);
 }
 
 (async () => {

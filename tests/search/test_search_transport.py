@@ -73,6 +73,8 @@ def queries_of(papers, rng: random.Random) -> list[str]:
     queries += [f"title:{w}" for w in rng.sample(vocabulary, 15)] + [f"author:{p.authors[0].split()[-1]}"
                                                                       for p in papers[:15] if p.authors]
     queries += ["learning", "graph neural network", "abstract:robust", "track:vision", "model~1", "+data -graph",
+                '"neural network"', "graph OR tree", "learning -title:graph", "title:graph -abstract:tree", "-graph",
+                "model model models", "lea -learn", "con",
                 "模型", "语言模", "テキスト", "텍스트", "gpt4o", "ＧＰＴ－４ｏ", "scholkopf", "עברית", "العربية", "𠮷野",
                 "𠮷𠮸", "𠮷", "it's", "</script>", "\u2028", "a", "ab", "*", ":", ""]
     return queries
