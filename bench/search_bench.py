@@ -29,7 +29,9 @@ Steps, in one run:
    ``assets/search.js``; a ``MutationObserver`` records ``performance.now()``), and the requests sent and bytes
    received before it (CDP ``Network.requestWillBeSent`` / ``Network.loadingFinished``'s ``encodedDataLength``:
    compressed bytes with the headers, timestamps set against the page's clock); then, on each tool's page, the
-   median time of the typed follow-up queries (``input`` event → first result shown), still throttled.
+   median time of the follow-up queries, still throttled: each word set whole into the box (one ``input``
+   event, as a paste: the event → the first result shown), then each typed key by key (:data:`TYPED_FOLLOW_UP`:
+   the last key → the list drawn for the whole word).
 
 Prints Markdown tables (both tools and the ratio ours / Pagefind) and writes ``bench/out/search_bench.json``.
 Whatever the search page loads (the manifest, the shards of its terms, the records of the results shown) is what is counted.
@@ -221,6 +223,38 @@ def choose_queries(titles: list[str]) -> dict[str, list[str]]:
 
 FOLLOW_UP = LIVE_QUERY.replace("3000", "30000")  # typed query → first result shown; null after 30 s
 
+#: Milliseconds between two keys when a follow-up is typed key by key (80 words a minute).
+KEY_DELAY_MS = 150
+#: A follow-up typed key by key into a loaded page (the box emptied first; an ``input`` event a key, as typing
+#: gives, KEY_DELAY_MS apart): the milliseconds from the last key to the list drawn anew for the whole query
+#: (the last batch of changes after it that emptied the list and left a result in it; items appended later to
+#: a drawn list do not count), once nothing has changed for 3 s; null when none.
+TYPED_FOLLOW_UP = """async ([q, delay]) => {
+  const input = document.getElementById('search-input');
+  const results = document.getElementById('search-results');
+  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+  input.value = '';
+  input.dispatchEvent(new Event('input', {bubbles: true}));
+  await sleep(500);
+  const drawn = [];
+  const seen = new MutationObserver((records) => {
+    if (records.some((r) => r.removedNodes.length) && results.querySelector('li')) drawn.push(performance.now());
+  });
+  seen.observe(results, {childList: true, subtree: true});
+  let last = 0;
+  for (let i = 1; i <= q.length; i++) {
+    input.value = q.slice(0, i);
+    last = performance.now();
+    input.dispatchEvent(new Event('input', {bubbles: true}));
+    await sleep(i < q.length ? delay : 0);
+  }
+  let count = -1;
+  while (count !== drawn.length) { count = drawn.length; await sleep(3000); }
+  seen.disconnect();
+  const after = drawn.filter((t) => t >= last);
+  return after.length ? after[after.length - 1] - last : null;
+}"""
+
 
 def _throttled_page(context):
     """A new tab of ``context`` with the network emulated and the cache disabled, and the CDP events of its
@@ -266,15 +300,24 @@ def follow_ups(page, words: list[str]) -> list[float]:
     return [t for t in times if t is not None]
 
 
-def measure_search(site: Path, queries: dict[str, list[str]]) -> dict:
+def typed_follow_ups(page, words: list[str]) -> list[float]:
+    """Milliseconds from the last key of each of ``words``, typed key by key into ``#search-input`` of the loaded
+    ``page`` (:data:`TYPED_FOLLOW_UP`), to its results drawn; words never drawn left out."""
+    times = [page.evaluate(TYPED_FOLLOW_UP, [w, KEY_DELAY_MS]) for w in words]
+    return [t for t in times if t is not None]
+
+
+def measure_search(site: Path, queries: dict[str, list[str]], pagefind: bool = True) -> dict:
     """Both tools' figures for every query (see the module's docstring): ``{"queries": [{"kind", "q", "ours",
-    "pagefind"}], "follow_up": {"ours": [ms], "pagefind": [ms]}}``."""
+    "pagefind"}], "follow_up": {"ours": [ms], "pagefind": [ms]}}``; ours alone when not ``pagefind``."""
     from browser import chromium_context
     from urllib.parse import quote
 
     server = serve(site)
     base = f"http://127.0.0.1:{server.server_address[1]}{PREFIX}"
     pages = {"ours": "search.html", "pagefind": "pagefind-bench.html"}
+    if not pagefind:
+        del pages["pagefind"]
     out: dict = {"queries": [], "follow_up": {}}
     try:
         with chromium_context() as context:
@@ -292,11 +335,12 @@ def measure_search(site: Path, queries: dict[str, list[str]]) -> dict:
                         row[name] = first_result(context, f"{base}{path}?q={quote(q)}")
                         row[name].pop("page").close()
                     out["queries"].append(row)
-                    print(f"{q!r}: ours {row['ours']['first_ms']:.0f} ms, pagefind {row['pagefind']['first_ms']:.0f} ms",
+                    print(f"{q!r}: " + ", ".join(f"{name} {row[name]['first_ms']:.0f} ms" for name in pages),
                           file=sys.stderr, flush=True)
             for name, path in pages.items():
                 loaded = first_result(context, f"{base}{path}?q={quote(first_q)}")
                 out["follow_up"][name] = follow_ups(loaded["page"], queries["follow-up"])
+                out.setdefault("typed", {})[name] = typed_follow_ups(loaded["page"], queries["follow-up"])
                 loaded["page"].close()
     finally:
         server.shutdown()
@@ -310,7 +354,10 @@ def _ratio(a: float, b: float) -> str:
 
 
 def search_table(result: dict) -> str:
-    """The per-query Markdown table: bytes (kB, compressed), requests and first result (ms), ours / Pagefind."""
+    """The per-query Markdown table: bytes (kB, compressed), requests and first result (ms), ours / Pagefind
+    (Pagefind's columns NaN when it was not measured)."""
+    missing = {"bytes": float("nan"), "requests": float("nan"), "first_ms": float("nan")}
+    result = {**result, "queries": [{"pagefind": missing, **row} for row in result["queries"]]}
     lines = ["| query | kind | kB ours / Pagefind (ratio) | requests ours / Pagefind | first result ms ours / Pagefind (ratio) |",
              "|---|---|---:|---:|---:|"]
     for row in result["queries"]:
@@ -328,6 +375,10 @@ def search_table(result: dict) -> str:
     lines.append(f"| **typed follow-up**, median of {len(fo)} / {len(fp)} | | | | "
                  f"{statistics.median(fo):,.0f} / {statistics.median(fp):,.0f} "
                  f"({_ratio(statistics.median(fo), statistics.median(fp))}) |")
+    to, tp = ((result.get("typed") or {}).get(k) or [float("nan")] for k in ("ours", "pagefind"))
+    lines.append(f"| **follow-up typed key by key** ({KEY_DELAY_MS} ms a key), last key to its results, median of "
+                 f"{len(to)} / {len(tp)} | | | | {statistics.median(to):,.0f} / {statistics.median(tp):,.0f} "
+                 f"({_ratio(statistics.median(to), statistics.median(tp))}) |")
     return "\n".join(lines)
 
 
@@ -356,6 +407,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--reuse-pagefind", action="store_true",
                         help="with --site: keep the site's Pagefind index when it has one (at 100,000 papers "
                              "Pagefind takes minutes and 11 GB)")
+    parser.add_argument("--no-pagefind", action="store_true",
+                        help="measure our search only (Pagefind's figures at 100,000 papers are in BENCHMARKS.md)")
     parser.add_argument("--corpus", type=Path, default=CORPUS)
     args = parser.parse_args(argv)
     from site_builder.corpus import require_corpus
@@ -366,7 +419,9 @@ def main(argv: list[str] | None = None) -> int:
     else:
         site, report["build"] = build(args.n, require_corpus(args.corpus))
         print(build_table(report["build"], None), file=sys.stderr, flush=True)
-    if args.reuse_pagefind and (site / "pagefind" / "pagefind.js").is_file():
+    if args.no_pagefind:
+        pass
+    elif args.reuse_pagefind and (site / "pagefind" / "pagefind.js").is_file():
         (site / "pagefind-bench.html").write_text(PAGEFIND_PAGE, encoding="utf-8")
     else:
         report["pagefind_index"] = index_with_pagefind(site)
@@ -374,7 +429,7 @@ def main(argv: list[str] | None = None) -> int:
     report["queries"] = {kind: words if kind == "follow-up" else words[:args.per_kind]
                          for kind, words in choose_queries(titles).items()}
     if not args.no_browser:
-        report["search"] = measure_search(site, report["queries"])
+        report["search"] = measure_search(site, report["queries"], pagefind=not args.no_pagefind)
     OUT.mkdir(parents=True, exist_ok=True)
     name = "search_bench.json" if not args.site else "search_bench_site.json"
     (OUT / name).write_text(json.dumps(report, indent=1, default=str), encoding="utf-8")
