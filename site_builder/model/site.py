@@ -184,7 +184,8 @@ class _Draft:
 
 def _draft(entry: Entry, override: dict, diagnostics: Diagnostics, pid: str | None = None,
            venues: dict | None = None) -> _Draft | None:
-    """Apply ``override`` to ``entry``; None (with an error diagnostic) when no venue and year are known."""
+    """Apply ``override`` to ``entry``; None (with an error diagnostic naming what is missing) when its venue or
+    its year is not known."""
     if override:
         f = {"title": entry.title, "authors": entry.authors, "track": entry.track, "abstract": entry.abstract,
              "slug": None, "venue": entry.venue, "year": entry.year}
@@ -195,7 +196,8 @@ def _draft(entry: Entry, override: dict, diagnostics: Diagnostics, pid: str | No
         title, authors, track, abstract, slug, venue_name, year = (entry.title, entry.authors, entry.track,
                                                                    entry.abstract, None, entry.venue, entry.year)
     if not venue_name or not year:
-        diagnostics.error(entry.path, entry.line, "paper has no venue and year (heading names none, config gives none)")
+        missing = " and ".join(name for name, value in (("venue", venue_name), ("year", year)) if not value)
+        diagnostics.error(entry.path, entry.line, f"paper has no {missing} (the list names none, the config gives none)")
         return None
     venue_key = (str(venue_name), int(year))
     venue = venues.get(venue_key) if venues is not None else None

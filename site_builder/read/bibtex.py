@@ -30,7 +30,7 @@ from pathlib import Path
 
 from ..diagnostics import Diagnostic
 from .entries import ListResult, ReadError
-from .records import (Record, bare_doi, failed, links_in, list_result, read_text, split_keywords, split_links,
+from .records import (Record, doi_field, failed, links_in, list_result, read_text, split_keywords, split_links,
                       venue_name, year_in)
 
 
@@ -102,14 +102,15 @@ def _record(block) -> Record:
     code = [*code_links(" ".join(str(raw.get(n, "")) for n in ("code", "github"))), *code]
     keywords = split_keywords(text("keywords", "keyword"))
     title = "" if _flag(raw, "title-derived", "true") else text("title-source", "title")  # derived again, as it was
+    problems: list[str] = []
     record = Record(line=block.start_line + 1, key=block.key, title=title,
                     authors=[n for n in names if n.lower() != "others"],
                     abstract=decode(raw["abstract"], True, _flag(raw, "abstract-spacing", "verbatim"))
                     if isinstance(raw.get("abstract"), str) else "",
                     venue=venue_name(container), year=year_in(text("year", "date")) or year_in(container),
                     track=tuple(p.strip() for p in text("track").split("·")) if text("track") else (),
-                    keywords=keywords, doi=bare_doi(text("doi")), url=landing, code_urls=code,
-                    et_al=any(n.lower() == "others" for n in names))
+                    keywords=keywords, doi=doi_field(text("doi"), problems), url=landing, code_urls=code,
+                    et_al=any(n.lower() == "others" for n in names), problems=problems)
     return record
 
 

@@ -81,6 +81,9 @@ class Record:
     et_al: bool = False
     #: The entry's year field when it gives one that is not a year (``twenty``), for a warning; else ``""``.
     bad_year: str = ""
+    #: What the entry gives that is not read as given (a DOI that is not a DOI, a list where text belongs), one
+    #: message each, for warnings.
+    problems: list[str] = field(default_factory=list)
 
 
 def venue_name(container: str) -> str:
@@ -106,6 +109,16 @@ def bare_doi(text: str) -> str:
     """A DOI as ``10.…`` from a DOI, ``doi:…`` or a ``https://doi.org/…`` link; ``""`` when ``text`` holds none."""
     found = _DOI.search(text or "")
     return found.group().rstrip(".,;") if found else ""
+
+
+def doi_field(value, problems: list[str]) -> str:
+    """The DOI (``10.…``) of an entry's DOI field ``value`` (:func:`bare_doi`); ``""`` when none is given, and
+    when the field gives text that holds no DOI, with a message appended to ``problems``."""
+    text = " ".join(str(value or "").split())
+    doi = bare_doi(text)
+    if text and not doi:
+        problems.append(f"doi {text!r} is not a DOI (10.…); left out")
+    return doi
 
 
 def split_links(urls: list[str]) -> tuple[str, list[str]]:
@@ -155,8 +168,8 @@ def list_result(path: Path, records: list[Record], diagnostics: list[Diagnostic]
                 year: int | None) -> ListResult:
     """The :class:`ListResult` of ``records`` read from ``path`` (heading None): their entries in file order,
     duplicates read once with a warning; ``diagnostics`` (the format's own, e.g. malformed entries) come
-    first, then a warning for each record with neither title nor abstract, naming its key, and for each
-    whose year field is not a year."""
+    first, then a warning for each record with neither title nor abstract, naming its key, for each
+    whose year field is not a year, and for each of a record's :attr:`Record.problems`."""
     name = str(path)
     entries: list[Entry] = []
     for record in records:
@@ -164,6 +177,9 @@ def list_result(path: Path, records: list[Record], diagnostics: list[Diagnostic]
             diagnostics.append(Diagnostic(name, record.line, "warning",
                                           f"entry {record.key or '#' + str(record.line)}: year {record.bad_year!r} "
                                           "is not a year; the list's heading or the config gives it, if either does"))
+        for problem in record.problems:
+            diagnostics.append(Diagnostic(name, record.line, "warning",
+                                          f"entry {record.key or '#' + str(record.line)}: {problem}"))
         entry = entry_of(record, name, venue, year)
         if entry is None:
             diagnostics.append(Diagnostic(name, record.line, "warning",

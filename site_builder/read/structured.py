@@ -32,7 +32,7 @@ from pathlib import Path
 
 from ..diagnostics import Diagnostic
 from .entries import ListResult, ReadError
-from .records import (Record, bad_year, bare_doi, failed, links_in, list_result, read_text, split_keywords,
+from .records import (Record, bad_year, doi_field, failed, links_in, list_result, read_text, split_keywords,
                       split_links, split_names, venue_name, year_in)
 
 
@@ -63,10 +63,43 @@ def _venue(value: str) -> str:
     return text if text and " " not in text else venue_name(text)
 
 
+#: The fields of a flat record that hold one text, and those that hold several (a list, or text split at ``;``).
+TEXT_FIELDS = ("id", "title", "abstract", "venue", "conference", "track", "primary_area", "doi", "status",
+               "landing_url", "site", "url_landing")
+LIST_FIELDS = ("authors", "author", "keywords", "code_urls", "github", "code")
+
+
+def _kind(value) -> str:
+    return {list: "a list", dict: "an object", bool: "true or false"}.get(type(value), type(value).__name__)
+
+
+def typed_fields(data: dict, problems: list[str]) -> dict:
+    """``data`` (a flat record) with each field of the wrong kind read as text, a message for each appended to
+    ``problems``: a text field (:data:`TEXT_FIELDS`) holding a list (its items joined with spaces) or an object
+    or true/false (as JSON); a list field (:data:`LIST_FIELDS`) holding an object or a number (as JSON), or a
+    list with such items. Numbers in text fields (a year-like title, an id) are text as they are."""
+    out = dict(data)
+    for name in TEXT_FIELDS:
+        value = data.get(name)
+        if isinstance(value, (list, dict, bool)):
+            out[name] = (" ".join(str(v) for v in value) if isinstance(value, list)
+                         else json.dumps(value, ensure_ascii=False))
+            problems.append(f"{name} is {_kind(value)}, not text; read as {out[name]!r}")
+    for name in LIST_FIELDS:
+        value = data.get(name)
+        items = value if isinstance(value, list) else [value]
+        if value is not None and not isinstance(value, str) and any(not isinstance(v, str) for v in items):
+            out[name] = [v if isinstance(v, str) else json.dumps(v, ensure_ascii=False) for v in items]
+            problems.append(f"{name} is not text or a list of texts; read as {out[name]!r}")
+    return out
+
+
 def flat_record(data: dict, line: int, key: str = "") -> Record:
     """The :class:`Record` of a flat paper object (JSON Lines, CSV, paperlists, ``papers.json``; field names
-    in the module doc). Raises nothing."""
-    get = data.get
+    in the module doc); a field of the wrong kind is read as text with a problem noted (:func:`typed_fields`),
+    as is a DOI field that holds no DOI. Raises nothing."""
+    problems: list[str] = []
+    get = typed_fields(data, problems).get
     authors = get("authors") if get("authors") not in (None, "") else get("author")
     names = split_names(authors) if isinstance(authors, str) else _strings(authors)
     links = [*_strings(get("code_urls")), *_strings(get("github")), *_strings(get("code"))]
@@ -77,9 +110,9 @@ def flat_record(data: dict, line: int, key: str = "") -> Record:
         authors=names, abstract=str(get("abstract") or ""), venue=_venue(get("venue") or get("conference") or ""),
         year=_year(get("year")) or year_in(str(get("venue") or "")),
         track=tuple(p.strip() for p in str(track).split("·")) if track else (),
-        keywords=_strings(get("keywords")), doi=bare_doi(str(get("doi") or "")), url=landing,
+        keywords=_strings(get("keywords")), doi=doi_field(get("doi"), problems), url=landing,
         code_urls=[*code, *links], status=str(get("status") or ""), et_al=get("et_al") is True,
-        bad_year=bad_year(get("year"), _year(get("year"))))
+        bad_year=bad_year(get("year"), _year(get("year"))), problems=problems)
 
 
 def csl_record(item: dict, line: int) -> Record:
@@ -96,10 +129,11 @@ def csl_record(item: dict, line: int) -> Record:
     landing, code = split_links([str(item.get("URL") or ""), *links_in(note)])
     if re.match(r"\s*code\s*:", note, re.IGNORECASE):  # "code: https://…" names code, whatever its host
         code = links_in(note)
+    problems: list[str] = []
     return Record(line=line, key=str(item.get("id") or ""), title=str(item.get("title") or ""), authors=names,
                   abstract=str(item.get("abstract") or ""), venue=venue_name(container),
                   year=year or year_in(container), keywords=split_keywords(str(item.get("keyword") or "")),
-                  doi=bare_doi(str(item.get("DOI") or "")), url=landing, code_urls=code)
+                  doi=doi_field(item.get("DOI"), problems), url=landing, code_urls=code, problems=problems)
 
 
 def openreview_record(note: dict, line: int) -> Record:
@@ -254,8 +288,9 @@ def ris_name(name: str) -> str:
 
 
 def ris_record(item: dict, line: int) -> Record:
-    """The :class:`Record` of a rispy entry (its field names: ``title``, ``authors``, ``abstract``, …)."""
-    get = item.get
+    """The :class:`Record` of a rispy entry (its field names: ``title``, ``authors``, ``abstract``, …); a DOI
+    field that holds no DOI is a problem noted."""
+    get, problems = item.get, []
     container = str(get("secondary_title") or get("journal_name") or get("alternate_title3") or
                     get("tertiary_title") or "")
     landing, code = split_links([str(u) for u in get("urls") or []])
@@ -264,8 +299,8 @@ def ris_record(item: dict, line: int) -> Record:
                   abstract=str(get("abstract") or ""), venue=venue_name(container),
                   year=_year(get("year") or get("publication_year") or "") or year_in(container),
                   bad_year=bad_year(get("year") or get("publication_year"), _year(get("year") or get("publication_year"))),
-                  keywords=list(get("keywords") or []), doi=bare_doi(str(get("doi") or "")), url=landing,
-                  code_urls=code)
+                  keywords=list(get("keywords") or []), doi=doi_field(get("doi"), problems), url=landing,
+                  code_urls=code, problems=problems)
 
 
 def read_ris(path: Path, venue: str | None = None, year: int | None = None, explicit: bool = True) -> ListResult:

@@ -109,6 +109,44 @@ def test_a_year_that_is_not_a_year_is_a_warning_naming_it(tmp_path):
         "if either does"]
 
 
+def test_fields_of_the_wrong_kind_and_a_doi_that_is_not_one_are_warnings_naming_them(tmp_path):
+    """Found by the new-user pass: a JSON Lines title given as a list, authors as an object and a DOI field with
+    no DOI were taken silently (the title read as Python's repr of the list, the DOI dropped)."""
+    path = tmp_path / "papers.jsonl"
+    rows = [{"title": ["Graph", "Networks"], "authors": {"name": "Ann Lee"}, "abstract": "An abstract.",
+             "venue": "ICLR", "year": 2024, "doi": "see the paper"},
+            {"title": "Fine", "authors": ["Bo Chen", 7], "abstract": "Another.", "venue": "ICLR", "year": 2024,
+             "doi": "https://doi.org/10.5555/1"}]
+    path.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
+    result = formats.read_list(path)
+    first, second = result.entries
+    assert (first.title, first.authors, first.doi) == ("Graph Networks", ('{"name": "Ann Lee"}',), None)
+    assert (second.authors, second.doi) == (("Bo Chen", "7"), "10.5555/1")
+    assert [str(d) for d in result.diagnostics] == [
+        f"{path}:1: warning: entry line 1: title is a list, not text; read as 'Graph Networks'",
+        f"{path}:1: warning: entry line 1: authors is not text or a list of texts; read as ['{{\"name\": \"Ann Lee\"}}']",
+        f"{path}:1: warning: entry line 1: doi 'see the paper' is not a DOI (10.…); left out",
+        f"{path}:2: warning: entry line 2: authors is not text or a list of texts; read as ['Bo Chen', '7']"]
+    ris = tmp_path / "refs.ris"
+    ris.write_text("TY  - CONF\nTI  - A Paper\nAB  - Text.\nT2  - ICML 2024\nDO  - none given\nER  - \n",
+                   encoding="utf-8")
+    assert [d.message for d in formats.read_list(ris).diagnostics] == [
+        "entry #1: doi 'none given' is not a DOI (10.…); left out"]
+
+
+@pytest.mark.parametrize("missing, text", [("year", '{"title": "T", "abstract": "A.", "venue": "ICLR"}'),
+                                           ("venue", '{"title": "T", "abstract": "A.", "year": 2024}'),
+                                           ("venue and year", '{"title": "T", "abstract": "A."}')])
+def test_a_paper_without_a_venue_or_a_year_is_an_error_naming_what_is_missing(tmp_path, capsys, missing, text):
+    seeds, config = tmp_path / "seeds", tmp_path / "site.toml"
+    seeds.mkdir()
+    (seeds / "list.jsonl").write_text(text + "\n", encoding="utf-8")
+    config.write_text('title = "T"\n', encoding="utf-8")
+    assert build_into(tmp_path / "site", "--no-cache", seeds=seeds, config=config) != 0
+    assert f"list.jsonl:1: error: paper has no {missing} (the list names none, the config gives none)" in \
+        capsys.readouterr().err
+
+
 @pytest.mark.parametrize("suffix, text, message", [
     (".bib", "ICLR 2025 Papers\n\nAn abstract pasted in the wrong file.\n", "not a BibTeX file"),
     (".json", '{"papers": 3}', "not a paper list: JSON of no known shape"),
