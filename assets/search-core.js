@@ -373,8 +373,9 @@
       if (!phrases && hit.matched) judged.set(matched, verdict);
       return verdict;
     }
+    var anyDropped = others.length > 0;
     hits.forEach(function (hit) {
-      if (dropped[hit.ref]) return;
+      if (anyDropped && dropped[hit.ref]) return;
       var verdict = judge(hit, matchedTerms(hit));
       if (verdict) results.push({ ref: hit.ref, score: hit.score, titleGroups: verdict.titleGroups, terms: verdict.terms });
     });

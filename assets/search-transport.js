@@ -168,16 +168,20 @@
     return out.sort(function (a, b) { return a - b; });
   }
 
-  /* Facets of the manifest: document number → {venue, year, track}. */
+  /* Facets of the manifest: document number → {venue, year, track} (frozen, one object for the documents of
+     one facet). */
   function factsOf(manifest) {
     var runs = numbers(manifest.runs, 0, manifest.runs.length, []), ends = [], facet = [], at = 0;
     for (var i = 0; i < runs.length; i += 2) { ends.push(at += runs[i]); facet.push(runs[i + 1]); }
     if (at !== manifest.count) throw bad("facet runs do not add up");
+    var made = new Map();  /* facet number → its facts, one object each */
     return function (d) {
       var lo = 0, hi = ends.length;
       while (lo < hi) { var mid = (lo + hi) >>> 1; if (ends[mid] <= d) lo = mid + 1; else hi = mid; }
-      var f = lo < ends.length ? manifest.facets[facet[lo]] : null;
-      return f ? { venue: f[0], year: f[1], track: f[2] } : null;
+      var n = lo < ends.length ? facet[lo] : -1, f = n >= 0 ? manifest.facets[n] : null;
+      if (!f) return null;
+      if (!made.has(n)) made.set(n, Object.freeze({ venue: f[0], year: f[1], track: f[2] }));
+      return made.get(n);
     };
   }
 
@@ -288,7 +292,10 @@
   /* {term: {field: true}} of a document whose slots (ids) matched, made once per distinct match. */
   function matchedOf(m, plan, fields, ids, cache) {
     var W = plan.words, F = fields.length, key = "";
-    ids.forEach(function (id) { key += (m.order[id] % F) + ":" + m.masks.slice(id * W, id * W + W).join(",") + ";"; });
+    for (var i = 0; i < ids.length; i++) {
+      key += (m.order[ids[i]] % F) + ":";
+      for (var w = 0; w < W; w++) key += m.masks[ids[i] * W + w] + ",";
+    }
     var matched = cache.get(key);
     if (matched) return matched;
     matched = Object.create(null);

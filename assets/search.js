@@ -100,21 +100,31 @@
     }).then(function (found) { return counted(st, found); });
   }
 
+  /* The facet values of ref: {facet key: [value...]}, shared by the results with the same facts and no note. */
+  function valuesFor(ref, facts, shared) {
+    var values = !notes[ref] && shared.get(facts);
+    if (values) return values;
+    values = {};
+    facets.forEach(function (f) { values[f.key] = valuesOf(f.key, ref, facts); });
+    if (!notes[ref]) shared.set(facts, values);
+    return values;
+  }
+
   function counted(st, found) {
+    var shared = new Map(), none = {};
     var items = found.results.map(function (r, i) {
-      var facts = engine.facts(r.ref) || {}, values = {};
-      facets.forEach(function (f) { values[f.key] = valuesOf(f.key, r.ref, facts); });
-      return { ref: r.ref, year: facts.year || 0, order: i, values: values };
+      var facts = engine.facts(r.ref) || none;
+      return { ref: r.ref, year: facts.year || 0, order: i, values: valuesFor(r.ref, facts, shared) };
     });
-    var counts = {};
+    var chosen = facets.some(function (f) { return st.sel[f.key].length > 0; }), counts = {};
     facets.forEach(function (f) {
       var c = new Map();
       items.forEach(function (it) {
-        if (passes(it, st.sel, f.key)) it.values[f.key].forEach(function (v) { c.set(v, (c.get(v) || 0) + 1); });
+        if (!chosen || passes(it, st.sel, f.key)) it.values[f.key].forEach(function (v) { c.set(v, (c.get(v) || 0) + 1); });
       });
       counts[f.key] = c;
     });
-    var shown = items.filter(function (it) { return passes(it, st.sel, null); });
+    var shown = chosen ? items.filter(function (it) { return passes(it, st.sel, null); }) : items;
     if (st.sort === "year") shown.sort(function (a, b) { return (b.year - a.year) || (a.order - b.order); });
     return { groups: found.groups, excludedOnly: found.excludedOnly, total: items.length, shown: shown, counts: counts,
              failed: found.failed };
