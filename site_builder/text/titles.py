@@ -234,9 +234,32 @@ def _forms(verb: str) -> list[str]:
     return forms + ["built"] if verb == "build" else forms
 
 
+def _prefix_tree(words: list[str] | dict) -> str:
+    """A regular expression alternation of ``words`` as a prefix tree, longest match first:
+    ``["study", "studies", "studied"]`` → ``stud(?:i(?:ed|es)|y)``. It matches what ``"|".join(words sorted
+    longest first)`` matches, but a failing position costs one test a letter instead of one a word (the
+    regular expression engine tries alternatives one after another)."""
+    tree: dict = {}
+    for word in words:
+        node = tree
+        for ch in word:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+    return _tree_pattern(tree)
+
+
+def _tree_pattern(node: dict) -> str:
+    """The pattern of one node of ``_prefix_tree``: its branches in letter order, optional where a word ends."""
+    alts = [re.escape(ch) + _tree_pattern(child) for ch, child in sorted(node.items()) if ch]
+    if not alts:
+        return ""
+    body = alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
+    return f"(?:{body})?" if "" in node else body
+
+
 _KIND = {f: kind for kind, verbs in _STEMS.items() for v in verbs.split() for f in _forms(v)}
 _VERB_AT = re.compile(r"(?:(?:\w+ly|also|further|first|then|here|now|thus|hence|therefore|instead|finally|"
-                      r"additionally)[\s,]+){0,3}(?P<verb>" + "|".join(sorted(_KIND, key=len, reverse=True))
+                      r"additionally)[\s,]+){0,3}(?P<verb>" + _prefix_tree(_KIND)
                       + r")\b,?\s*(?P<obj>[^.;]*)")
 _SUBJECTS = ("we ", "We ", "paper ", "work ", "study ", "article ", "by ", "and ")
 # One search a subject: its literal prefix lets the engine skip to each occurrence, and the verb is tried
@@ -602,8 +625,8 @@ _AND_VERBS = set("prove proves show shows demonstrate demonstrates derive derive
 _CATENATIVE = set("learn learns learned how able need needs tend tends fail fails try tries seek seeks want wants "
                   "ability aim aims".split())
 _VERB_ENDS = ("ize", "ise", "ate", "ify", "cile")
-_BOUNDARY = re.compile(
-    r"\s*(?:[,;:!?]|\.(?:\s|$)|\s[—–]\s|\s--?\s|-{2,}|\sas an?\s"
+_BOUNDARY = re.compile(  # the look-ahead fails fast where no boundary can start
+    r"(?=[\s,;:!?.-])\s*(?:[,;:!?]|\.(?:\s|$)|\s[—–]\s|\s--?\s|-{2,}|\sas an?\s"
     r"|\s(?:that|which|who|whose|where|whereby|while|thereby|so that|such that|in order to|based on|as well as"
     r"|leveraging|utilizing|exploiting|enabling|allowing|capable of|tailored|grounded in|i\.e\.|e\.g\.)\b"
     r"|\s(?:by|via|through) \w+ing\b|\sto (?:\w+ly|(?P<verb>[a-z]+))\b|\sand (?P<and>[a-z]+)\b)")
@@ -615,6 +638,7 @@ _TRAILING = _SMALL | set("our its their new given both some is are was were be b
 _ASIDE = re.compile(r"\s\([^()]*\)(?=[\s,.;:]|$)")
 _HYPHEN = re.compile(r"([-/])")
 _QUOTES = re.compile(r"[\"“”‘\[\]{}]|(?<!\w)['’]|['’](?!\w)")
+_QUOTE_MARK = re.compile(r"[\"“”‘\[\]{}'’]")  # a fast test (a character class) whether ``_QUOTES`` may match
 _SHOUTED = re.compile(r"[A-Z]{2,}[a-z]{2,}")
 
 
@@ -647,13 +671,18 @@ def _finish(words: list[str] | str) -> str:
     text = words if isinstance(words, str) else " ".join(words)
     if text.count("(") != text.count(")"):
         text = re.sub(r"\s?\([^()]*$", "", text).replace("(", "").replace(")", "")
-    words = _QUOTES.sub("", text).split()
+    words = (_QUOTES.sub("", text) if _QUOTE_MARK.search(text) else text).split()
     out: list[str] = []
     for i, w in enumerate(words):
-        if w.lower() in ("a", "an") and i + 1 < len(words):
-            w = _article(words[i + 1])
-        small = out and w.lower() in _SMALL and not out[-1].endswith(":")
-        out.append(w.lower() if small else _cap(w))
+        low = w.lower()
+        if low in _SMALL:
+            if (low == "a" or low == "an") and i + 1 < len(words):
+                w = _article(words[i + 1])
+                low = w.lower()
+            if out and not out[-1].endswith(":"):
+                out.append(low)
+                continue
+        out.append(w[0].upper() + w[1:] if w.islower() and w.isascii() and w.isalpha() else _cap(w))
     return " ".join(out).strip(" ,;:.-–—")
 
 
