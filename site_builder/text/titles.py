@@ -107,17 +107,21 @@ def abbreviations(abstract: str) -> dict[str, str]:
 
 
 @functools.lru_cache(maxsize=64)
-def _analyse(abstract: str) -> tuple[str, list[int], list, tuple | None]:
-    """Clean text, sentence starts, contribution scans and the introduced name (cached per abstract)."""
+def _analyse(abstract: str) -> tuple[str, list[int], list, tuple | None, list[str], Counter]:
+    """Clean text, sentence starts, contribution scans, the introduced name, and the lower-case words
+    with their counts (``_topic_tokens``; the counts also tell which cue words occur at all, so the
+    scans for absent ones are skipped); cached per abstract."""
     text = _clean(abstract)
+    toks = _topic_tokens(text.lower())
+    vocab = Counter(toks)
     starts = _sentences(text)
-    scans = _scan(text, starts)
-    return text, starts, scans, _find(text, starts, scans)
+    scans = _scan(text, starts, vocab)
+    return text, starts, scans, _find(text, starts, scans, vocab), toks, vocab
 
 
 def _derive(abstract: str) -> str:
     """The title of ``derive_title``, or "" for an empty abstract; may raise on a bug."""
-    text, starts, scans, found = _analyse(abstract)
+    text, starts, scans, found, toks, vocab = _analyse(abstract)
     if not text:
         return ""
     if not found:
@@ -125,9 +129,9 @@ def _derive(abstract: str) -> str:
     else:
         title = _named_title(*found, text, starts, scans)
     name = found[0] if found else ""
-    title = _polish(title, name, text)
+    title = _polish(title, name, text, toks, vocab)
     if not found and not _specific(title.split()):  # "A New Model": the first sentence says more
-        title = _polish(_first(text, starts), name, text)
+        title = _polish(_first(text, starts), name, text, toks, vocab)
     return title
 
 
@@ -190,7 +194,7 @@ def _clean(text: str) -> str:
     if "—" in text:
         text = text.replace("—", " — ")
     for mark in ("*", "`", "''"):
-        if mark in text:
+        if mark[0] in text and mark in text:  # one letter is a fast test
             text = text.replace(mark, "")
     if "_" in text:
         text = _UNDERSCORE.sub(r"\1", text)
@@ -264,16 +268,22 @@ _VERB_AT = re.compile(r"(?:(?:\w+ly|also|further|first|then|here|now|thus|hence|
 _SUBJECTS = ("we ", "We ", "paper ", "work ", "study ", "article ", "by ", "and ")
 # One search a subject: its literal prefix lets the engine skip to each occurrence, and the verb is tried
 # there without a return to Python (a ``str.find`` loop calling ``_VERB_AT`` for each cost ~10 % more).
-_SUBJECT_VERB = [(word, re.compile(re.escape(word) + "(?=" + _VERB_AT.pattern + ")")) for word in _SUBJECTS]
+_SUBJECT_VERB = [(word, word[:-1].lower(), re.compile(re.escape(word) + "(?=" + _VERB_AT.pattern + ")"))
+                 for word in _SUBJECTS]
 _WE = re.compile(r"\b(?:[Ww]e|[Tt]his (?:paper|work|study|article))\b")
 _THIS = re.compile(r"\b(?:[Tt]his|[Oo]ur|[Pp]resent|[Cc]urrent) $")
 
 
-def _scan(text: str, starts: list[int]) -> list[tuple[int, int, str, str, str]]:
+def _scan(text: str, starts: list[int], vocab: Counter) -> list[tuple[int, int, str, str, str]]:
     """Each "we / this paper / by / and + propose/study … + object" of ``text``, in text order:
-    (sentence index, offset, verb kind, verb, object)."""
+    (sentence index, offset, verb kind, verb, object). ``vocab``: the lower-case words of ``text``
+    (``_topic_tokens``); a subject that is not one of them is not searched for."""
     out = []
-    for word, subject_verb in _SUBJECT_VERB:
+    if vocab.keys().isdisjoint(_KIND):
+        return out
+    for word, low, subject_verb in _SUBJECT_VERB:
+        if low not in vocab:
+            continue
         for m in subject_verb.finditer(text):
             pos = m.start()
             if pos == 0 or not text[pos - 1].isalnum():
@@ -303,7 +313,7 @@ _BAD_CHARS = re.compile(r"[,\[\]{}<>|()]")
 _STRONG = re.compile(r"[A-Z].*[A-Z0-9]|∂")
 _NOT_NAME = re.compile(r"\d+[A-Za-z]?|[IVX]+")
 _TERM = re.compile(r"\b(?:problem|task|setting|phenomenon|issue|effect)s?,? (?:is |are |often |commonly |also )*$")
-_NAMING_KEYS = ("called", "dubbed", "named", "termed", "coined", "namely", "denoted", "referred to as", "e call")
+_NAMING_KEYS = frozenset(("called", "dubbed", "named", "termed", "coined", "namely", "denoted", "referred", "call"))
 _NAMING = re.compile(r"(?:called|dubbed|named|termed|coined|namely|denoted(?: by| as)?|referred to as|"
                      r"[Ww]e call (?:it|this|them|our [\w-]+|these [\w-]+(?: [\w-]+)?)|which we call)"
                      r"[,:]?\s+(?:as\s+)?(?:the\s+)?(?P<name>[^.;,:]*)")
@@ -322,10 +332,10 @@ _WORD = re.compile(r"\S+")
 _CAPITAL_APPOSITIVE = re.compile(r"([A-Z][a-z]{2,}[\w-]*)(?:,| [—–]) (?:a|an|the) ")
 
 
-def _find(text: str, starts: list[int], scans: list) -> tuple[str, str | None, int] | None:
-    """The introduced name, its long form if any, and the index of its sentence."""
+def _find(text: str, starts: list[int], scans: list, vocab: Counter) -> tuple[str, str | None, int] | None:
+    """The introduced name, its long form if any, and the index of its sentence; ``vocab`` as ``_scan``'s."""
     found = []
-    if any(map(text.__contains__, _NAMING_KEYS)):
+    if not vocab.keys().isdisjoint(_NAMING_KEYS):
         for m in _NAMING.finditer(text):
             i = bisect.bisect_right(starts, m.start()) - 1
             if m.group().startswith("namely") and not any(
@@ -336,7 +346,7 @@ def _find(text: str, starts: list[int], scans: list) -> tuple[str, str | None, i
             if hit := _named(m["name"], text[: starts[i]]):
                 found.append((i, 0, hit))
                 break
-    for m in _OUR.finditer(text):
+    for m in _OUR.finditer(text) if "our" in vocab else ():
         i = bisect.bisect_right(starts, m.start()) - 1
         if text[m.start() - 1] in "Oo" and _namelike(m["name"]) and m["name"] not in text[: starts[i]]:
             found.append((i, 1, (m["name"], None)))
@@ -408,7 +418,6 @@ def _acronym(text: str, prior: str) -> tuple[int, str, str] | None:
 _DEFINED = re.compile(r"\((?P<acr>[A-Za-z0-9-]{0,10}[A-Z][A-Za-z0-9-]{0,10})\)")
 
 
-@functools.lru_cache(maxsize=64)
 def _defined(text: str) -> tuple[tuple[str, str], ...]:
     """Each ``Long Form (ACR)`` of plain ``text``, first definition of an acronym first: ((ACR, long form), …)."""
     out: dict[str, str] = {}
@@ -420,6 +429,24 @@ def _defined(text: str) -> tuple[tuple[str, str], ...]:
         if n := _initials_match(acr, words):
             out[acr] = " ".join(_strip(w) for w in words[-n:])
     return tuple(out.items())
+
+
+_ACRONYM_SHAPE = re.compile(r"[A-Za-z0-9-]{0,10}[A-Z][A-Za-z0-9-]{0,10}")
+
+
+def _long_form(text: str, acr: str) -> str | None:
+    """The long form ``text`` defines for ``acr``, as ``_defined`` finds it (its first ``Long Form (ACR)``
+    whose initials match), or None; a search for ``(ACR)`` alone is cheaper than finding every definition."""
+    if not (_ACRONYM_SHAPE.fullmatch(acr) and sum(map(str.isupper, acr)) >= 2):
+        return None
+    key = f"({acr})"
+    at = text.find(key)
+    while at >= 0:
+        words = text[max(0, at - 160): at].split()[-12:]
+        if n := _initials_match(acr, words):
+            return " ".join(_strip(w) for w in words[-n:])
+        at = text.find(key, at + 1)
+    return None
 
 
 _DOUBLED = re.compile(r"([a-z])([23])")
@@ -736,11 +763,11 @@ experimental demonstrate demonstrates performance methods models approaches algo
 outperforms significantly achieves achieve achieving extensive across large able previous prior recent recently
 further significant improve improves also both each other than then there thus however while where only al et e g
 i ie eg learning data three four tasks problems settings three-dimensional | – — - & +""".split()) - {"model"}
-_TWO_CAPITALS = re.compile(r"[A-Z]\S*[A-Z]")  # a word that may be an acronym of ``_defined``
+_TWO_CAPITALS = re.compile(r"[A-Z]\S*[A-Z]")  # a word that may be an acronym of ``_long_form``
 _TOPIC_BREAKS = tuple(",.;:()[]!?\"“”/")  # a pair never spans one
 
 
-def _polish(title: str, name: str, text: str) -> str:
+def _polish(title: str, name: str, text: str, toks: list[str], vocab: Counter) -> str:
     """Title-level repairs: anaphora (``This Setting`` → ``the Setting``), acronyms the abstract expands
     spelled out (``_expand``), and the abstract's topic (``_topic``) added as ``… for Topic`` when the
     title lacks most of its words and stays within MAX_TOTAL words."""
@@ -750,23 +777,25 @@ def _polish(title: str, name: str, text: str) -> str:
                  for i, w in enumerate(words)]
         if words[0].lower() in _ANAPHORIC:
             words = [_cap(words[1])] + words[2:] if len(words) > 2 else ["The"] + words[1:]
-    topic = _topic(text, {w.lower().strip(":,").rstrip("s") for w in words})
+    topic = _topic(text, toks, vocab, {w.lower().strip(":,").rstrip("s") for w in words})
     link = "for" if "for" not in words else "in" if "in" not in words else None  # never "… for X for Y"
     if topic and link and len(words) + len(topic) < MAX_TOTAL:
         words += [link] + [_cap(w) for w in topic]
     title = " ".join(words)
-    if _TWO_CAPITALS.search(title) and (defined := _defined(text)):  # an acronym, maybe defined (cached)
-        title = " ".join(_expand(words, name, dict(defined)))
+    if _TWO_CAPITALS.search(title) and "(" in text:  # an acronym, maybe defined
+        title = " ".join(_expand(words, name, text))
     return title
 
 
-def _expand(words: list[str], name: str, defined: dict[str, str]) -> list[str]:
-    """Acronyms other than ``name`` replaced by their long form from ``defined``, Title Case, while the
-    title stays within MAX_TOTAL words: ``An NPLL Framework`` → ``A Noisy Partial Label Learning Framework``."""
+def _expand(words: list[str], name: str, text: str) -> list[str]:
+    """Acronyms other than ``name`` replaced by the long form ``text`` defines (``_long_form``), Title Case,
+    while the title stays within MAX_TOTAL words: ``An NPLL Framework`` → ``A Noisy Partial Label Learning
+    Framework``."""
     out: list[str] = []
     for i, w in enumerate(words):
         core = w.rstrip(":,")
-        long = defined.get(core) or (defined.get(core[:-1]) if core.endswith("s") else None)
+        long = (_long_form(text, core) or (_long_form(text, core[:-1]) if core.endswith("s") else None)
+                if _TWO_CAPITALS.search(core) else None)
         if long and core not in name.split() and len(words) + len(out) - i + long.count(" ") <= MAX_TOTAL:
             if out and out[-1] in ("A", "An", "a", "an"):
                 out[-1] = _article(long) if len(out) == 1 else _article(long).lower()
@@ -777,21 +806,19 @@ def _expand(words: list[str], name: str, defined: dict[str, str]) -> list[str]:
     return out
 
 
-def _topic(text: str, have: set[str] = frozenset()) -> list[str]:
+def _topic(text: str, toks: list[str], freq: Counter, have: set[str]) -> list[str]:
     """The abstract's topic: its most weighted phrase of two or three words, none a stop word, that occurs
     at least twice (weight: occurrences times the summed frequency of its words), as first written; []
     if none. Candidates are word runs between stop words and punctuation, as in RAKE (Rose et al.,
     "Automatic keyword extraction from individual documents", 2010). Word pairs are counted by
-    ``Counter`` (C speed), words only when a pair qualifies; a repeated pair grows to three words when
-    that triple weighs more."""
-    low = text.lower()
-    toks = _topic_tokens(low)
+    ``Counter`` (C speed); ``toks`` and ``freq`` are the words of ``_topic_tokens`` and their counts. A
+    repeated pair grows to three words when that triple weighs more."""
     counts = Counter(zip(toks, toks[1:]))
     repeated = [(a, b) for (a, b), c in counts.items() if c > 1 and a not in _TOPIC_STOP and b not in _TOPIC_STOP
                 and (a.rstrip("s") not in have or b.rstrip("s") not in have)]
     if not repeated:
         return []
-    freq = Counter(toks)
+    low = text.lower()
     pairs = [(counts[a, b] * (freq[a] + freq[b]), a, b) for a, b in repeated]
     score, *best = max(pairs)
     for _, a, b in pairs:  # a repeated pair that continues or precedes the best one: a triple?
