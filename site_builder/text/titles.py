@@ -34,9 +34,10 @@ from __future__ import annotations
 
 import bisect
 import functools
+import operator
 import re
 from collections import Counter
-from itertools import repeat
+from itertools import compress, repeat
 
 MAX_WORDS = 12
 
@@ -811,11 +812,16 @@ def _topic(text: str, toks: list[str], freq: Counter, have: set[str]) -> list[st
     at least twice (weight: occurrences times the summed frequency of its words), as first written; []
     if none. Candidates are word runs between stop words and punctuation, as in RAKE (Rose et al.,
     "Automatic keyword extraction from individual documents", 2010). Word pairs are counted by
-    ``Counter`` (C speed); ``toks`` and ``freq`` are the words of ``_topic_tokens`` and their counts. A
-    repeated pair grows to three words when that triple weighs more."""
-    counts = Counter(zip(toks, toks[1:]))
-    repeated = [(a, b) for (a, b), c in counts.items() if c > 1 and a not in _TOPIC_STOP and b not in _TOPIC_STOP
-                and (a.rstrip("s") not in have or b.rstrip("s") not in have)]
+    ``Counter`` (C speed), only those of two repeated words; ``toks`` and ``freq`` are the words of
+    ``_topic_tokens`` and their counts. A repeated pair grows to three words when that triple weighs more."""
+    repeated = set(compress(freq, map(operator.gt, freq.values(), repeat(1))))  # a repeated pair's words repeat
+    repeated -= _TOPIC_STOP
+    if not repeated:
+        return []
+    at = compress(range(len(toks) - 1), map(repeated.__contains__, toks))  # C speed over the ~190 words
+    counts = Counter([(toks[i], toks[i + 1]) for i in at if toks[i + 1] in repeated])
+    repeated = [(a, b) for (a, b), c in counts.items()
+                if c > 1 and (a.rstrip("s") not in have or b.rstrip("s") not in have)]
     if not repeated:
         return []
     low = text.lower()
