@@ -699,6 +699,7 @@ def _finish(words: list[str] | str) -> str:
     text = words if isinstance(words, str) else " ".join(words)
     if text.count("(") != text.count(")"):
         text = re.sub(r"\s?\([^()]*$", "", text).replace("(", "").replace(")", "")
+    text = text.lstrip(" ,;:")  # "we introduce \\dataset, a benchmark": the macro went, the comma stays
     words = (_QUOTES.sub("", text) if _QUOTE_MARK.search(text) else text).split()
     out: list[str] = []
     for i, w in enumerate(words):
@@ -769,9 +770,9 @@ _TOPIC_BREAKS = tuple(",.;:()[]!?\"“”/")  # a pair never spans one
 
 
 def _polish(title: str, name: str, text: str, toks: list[str], vocab: Counter) -> str:
-    """Title-level repairs: anaphora (``This Setting`` → ``the Setting``), acronyms the abstract expands
-    spelled out (``_expand``), and the abstract's topic (``_topic``) added as ``… for Topic`` when the
-    title lacks most of its words and stays within MAX_TOTAL words."""
+    """Title-level repairs: anaphora (``This Setting`` → ``the Setting``), the abstract's topic (``_topic``)
+    added as ``… for Topic`` when the title lacks most of its words, and acronyms the abstract expands
+    spelled out (``_spelled_out``); at most MAX_TOTAL words."""
     words = title.split()
     if _ANAPHORIC.keys() & {w.lower().rstrip(",") for w in words}:
         words = [_ANAPHORIC.get(w.lower().rstrip(","), w.rstrip(",")) + w[len(w.rstrip(",")):] if i else w
@@ -779,32 +780,120 @@ def _polish(title: str, name: str, text: str, toks: list[str], vocab: Counter) -
         if words[0].lower() in _ANAPHORIC:
             words = [_cap(words[1])] + words[2:] if len(words) > 2 else ["The"] + words[1:]
     topic = _topic(text, toks, vocab, {w.lower().strip(":,").rstrip("s") for w in words})
-    link = "for" if "for" not in words else "in" if "in" not in words else None  # never "… for X for Y"
-    if topic and link and len(words) + len(topic) < MAX_TOTAL:
-        words += [link] + [_cap(w) for w in topic]
-    title = " ".join(words)
-    if _TWO_CAPITALS.search(title) and "(" in text:  # an acronym, maybe defined
-        title = " ".join(_expand(words, name, text))
-    return title
+    link = next((w for w in ("for", "in", "on") if w not in words), "with")  # never "… for X for Y"
+    tail = [link] + [_cap(w) for w in topic] if topic and link != "on" and link != "with" else []
+    if "(" in text and (_TWO_CAPITALS.search(title) or _TWO_CAPITALS.search(" ".join(topic))):  # an acronym?
+        return " ".join(_spelled_out(words, tail, link, name, text))
+    return " ".join(words + tail if len(words) + len(tail) <= MAX_TOTAL else words)
 
 
-def _expand(words: list[str], name: str, text: str) -> list[str]:
-    """Acronyms other than ``name`` replaced by the long form ``text`` defines (``_long_form``), Title Case,
-    while the title stays within MAX_TOTAL words: ``An NPLL Framework`` → ``A Noisy Partial Label Learning
-    Framework``."""
-    out: list[str] = []
+def _spelled_out(words: list[str], tail: list[str], link: str, name: str, text: str) -> list[str]:
+    """``words`` and the topic ``tail`` with each acronym the abstract defines spelled out (``_units``), within
+    MAX_TOTAL words: the tail goes first, then the title is cut before a preposition. An acronym inside the
+    name (``Clustered IRM``, kept as written) that the title still does not spell out gets its long form
+    as the tail instead of the topic when it fits (``… in Invariant Risk Minimization``)."""
+    body, keep = _units(words, name, text)
+    end = _units(tail, name, text)[0]
+    flat = [w for unit in body + end for w in unit]
+    if len(flat) <= MAX_TOTAL:
+        long = _name_long_form(name, text, flat)
+        size = len(flat) - sum(map(len, end))
+        return flat[:size] + [link] + long if long and size + 1 + len(long) <= MAX_TOTAL else flat
+    return _cut(body, MAX_TOTAL, keep)
+
+
+def _units(words: list[str], name: str, text: str, deep: bool = True) -> tuple[list[list[str]], int]:
+    """``words`` as units, each a word or the long form (``_long_words``) that replaces an acronym the
+    abstract defines (``_long_form``), and how many words the name spans from the start. Neither the name's
+    words nor another use of the name are replaced; an ``(ACR)`` whose long form the title has is dropped.
+    ``An NPLL Framework`` → ``[A] [Noisy Partial Label Learning] [Framework]``."""
+    span = _name_span(words, name)
+    out: list[list[str]] = []
     for i, w in enumerate(words):
         core = w.rstrip(":,")
+        if core.endswith(("'s", "’s", "'", "’")):  # a possessive: FTRL’s
+            core = core[:-2] if core.endswith("s") else core[:-1]
+        bracket = core[:1] == "(" and core[-1:] == ")"
+        core = core[1:-1] if bracket else core
         long = (_long_form(text, core) or (_long_form(text, core[:-1]) if core.endswith("s") else None)
-                if _TWO_CAPITALS.search(core) else None)
-        if long and core not in name.split() and len(words) + len(out) - i + long.count(" ") <= MAX_TOTAL:
-            if out and out[-1] in ("A", "An", "a", "an"):
-                out[-1] = _article(long) if len(out) == 1 else _article(long).lower()
-            out += [_cap(x) if j == 0 or x not in _SMALL else x for j, x in enumerate(long.split())]
-            out[-1] += w[len(core):]
-        else:
-            out.append(w)
-    return out
+                if i not in span and core != name and _TWO_CAPITALS.search(core) else None)
+        if not long:
+            out.append([w])
+            continue
+        unit = _long_words(long, text if deep else "")
+        if bracket:  # "Large Language Models (LLMs)": drop it; "(RL) Based": spell it out
+            if _lacks(unit, words) <= _SMALL:
+                continue
+            w = w.replace("(", "").replace(")", "")
+        if out and out[-1][0] in ("A", "An", "a", "an"):
+            out[-1] = [_article(long) if len(out) == 1 else _article(long).lower()]
+        out.append(unit[:-1] + [unit[-1] + w[w.index(core) + len(core):]])
+    return out, max(span, default=-1) + 1
+
+
+def _long_words(long: str, text: str) -> list[str]:
+    """A long form in Title Case (``mIni-baTch`` → ``Mini-Batch``); with ``text``, its own acronyms spelled
+    out too (``Discrete DDPMs`` → ``Discrete Denoising Diffusion Probabilistic Models``)."""
+    words = ["-".join(p.capitalize() if _ACRONYM_LETTERS.fullmatch(p) else p for p in w.split("-"))
+             for w in long.split()]
+    words = [_cap(x) if j == 0 or x not in _SMALL else x for j, x in enumerate(words)]
+    if text and _TWO_CAPITALS.search(long):
+        words = [x for unit in _units(words, "", text, False)[0] for x in unit]
+    return words
+
+
+def _name_span(words: list[str], name: str) -> range:
+    """The indices of ``words`` that hold ``name`` (its first occurrence; else from the first to the last
+    word that is a word of the name), never spelled out."""
+    parts = name.split()
+    if not parts:
+        return range(0)
+    bare = [w.rstrip(":,") for w in words]
+    for i in range(len(words) - len(parts) + 1):
+        if bare[i: i + len(parts)] == parts:
+            return range(i, i + len(parts))
+    hits = [i for i, w in enumerate(bare) if w in parts]
+    return range(hits[0], hits[-1] + 1) if hits else range(0)
+
+
+def _name_long_form(name: str, text: str, title: list[str]) -> list[str]:
+    """The long form (``_long_words``) of an acronym inside ``name`` (not the name itself: ``IRM`` of
+    ``Clustered IRM``, ``FAST`` of ``FAST+``) that the abstract defines and whose words ``title`` lacks;
+    [] if none."""
+    for part in _WORDS.findall(name) if name else ():
+        if part != name and _TWO_CAPITALS.search(part) and (long := _long_form(text, part)):
+            words = _long_words(long, text)
+            if not _lacks(words, title) <= _SMALL:
+                return words
+    return []
+
+
+_WORDS = re.compile(r"[A-Za-z0-9]+")
+
+
+def _lacks(words: list[str], title: list[str]) -> set[str]:
+    """The words (lower case, letters and digits, without a plural "s") of ``words`` that ``title`` lacks."""
+    have = {w.lower().rstrip("s") for t in title for w in _WORDS.findall(t)}
+    return {w.lower().rstrip("s") for t in words for w in _WORDS.findall(t)} - have
+
+
+def _cut(units: list[list[str]], limit: int, keep: int) -> list[str]:
+    """The words of ``units``, at most ``limit``: cut between units, before a preposition when there is one
+    after word ``keep`` (4 at least), without trailing small words (``_TRAILING``)."""
+    words: list[str] = []
+    ends = []
+    for unit in units:
+        words += unit
+        ends.append(len(words))
+    if len(words) <= limit:
+        return words
+    small = [w.lower() in _SMALL for w in words]
+    fits = [k for k in ends if max(4, keep) <= k <= limit]
+    cuts = [k for k in fits if small[k] and not small[k - 1]]
+    words = words[: cuts[-1] if cuts else fits[-1] if fits else limit]
+    while len(words) > max(1, keep) and words[-1].lower() in _TRAILING:
+        words.pop()
+    return words
 
 
 def _topic(text: str, toks: list[str], freq: Counter, have: set[str]) -> list[str]:
