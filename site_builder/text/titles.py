@@ -216,9 +216,12 @@ def _math_text(m: re.Match) -> str:
     return _MATH_MARKS.sub("", _TEX_ESCAPE.sub(r"\1", body)).strip()
 
 
+_MATCH_END = re.Match.end
+
+
 def _sentences(text: str) -> list[int]:
     """Start offsets of the sentences of plain ``text``."""
-    return [0] + [m.end() for m in _SPLIT.finditer(text)]
+    return [0, *map(_MATCH_END, _SPLIT.finditer(text))]
 
 
 # ------------------ 2. contribution phrases: "we / this paper + verb + object"
@@ -329,7 +332,7 @@ _HEAD_END = re.compile(r"\s(?:that|which|who|whose|using|based on|such as|like|t
 _TOKEN_END = re.compile(r"\s(?:to|on|with|over|against|from|across|in|into|under|for|of)\s")
 _PROBLEM = re.compile(r"(?:an? |the )?(?:[\w-]+ ){0,4}(?:problem|task|setting|phenomenon)s?"
                       r"(?=,| \(| called| named| termed| dubbed| coined| that| which| of|$)")
-_WORD = re.compile(r"\S+")
+_WORD = re.compile(r"(?<!\S)\S*[A-Z∂]\S*")  # a word with a capital or ∂: only such a word is name-like
 _CAPITAL_APPOSITIVE = re.compile(r"([A-Z][a-z]{2,}[\w-]*)(?:,| [—–]) (?:a|an|the) ")
 
 
@@ -535,6 +538,10 @@ _OPENER = re.compile(r"^(?:(?:\w+ly|However|Recently|Moreover|Nowadays|Today), "
                      r"|In this (?:paper|work|study|article),? )")
 
 
+_NEXT_WORD = re.compile(r"\)?\s+(\w+)")
+_PREPOSITION_PHRASE = re.compile(r",?\s*((?:for|of|on|in|with)\s[^,;]*)")
+
+
 def _before(text: str) -> re.Match | None:
     """``_BEFORE.search(text)``. The pattern starts with ``.*``, so without a line end in ``text`` a match
     starting further on would also start at 0: trying 0 alone (``match``) gives the same, in linear
@@ -550,7 +557,7 @@ def _describe(name: str, long: str | None, sent: str) -> str:
     if not long and (m := _EXPANSION.match(after)) and _initials_match(name, m[1].split()) == len(m[1].split()):
         long, after = m[1], after[m.end():]
     if long:
-        head = m[1] if (m := re.match(r"\)?\s+(\w+)", after)) and m[1].lower().rstrip("s") in _HEADS else ""
+        head = m[1] if (m := _NEXT_WORD.match(after)) and m[1].lower().rstrip("s") in _HEADS else ""
         long = " ".join(w.capitalize() if _ACRONYM_LETTERS.fullmatch(w) else w for w in long.split())
         return f"{name}: {_finish(_shorten(long + ' ' + head))}"  # "enhAnced" (letters of the acronym) → "Enhanced"
     if at < 0:
@@ -559,9 +566,9 @@ def _describe(name: str, long: str | None, sent: str) -> str:
     if m := _AFTER.match(after) or _DASH.match(after):
         found.append(_shorten(m["d"]))
     if (m := _before(sent[:at])) and m["d"].split()[-1].lower().rstrip("s") in _HEADS:
-        more = f" {p[1]}" if (p := re.match(r",?\s*((?:for|of|on|in|with)\s[^,;]*)", after)) else ""
+        more = f" {p[1]}" if (p := _PREPOSITION_PHRASE.match(after)) else ""
         found.append(_shorten(m["d"] + more))
-    if (m := re.match(r"\s+(\w+)", after)) and m[1].lower().rstrip("s") in _HEADS:
+    if (m := _NEXT_WORD.match(after)) and m[0][:1] != ")" and m[1].lower().rstrip("s") in _HEADS:
         np = n[1] if (n := _LAST_NP.match(sent[:at])) else ""
         return _finish(_shorten(np + name + m[0]))
     if (m := _RELATIVE.match(after)) and m[1] not in ("is", "has", "was", "does"):
@@ -672,7 +679,8 @@ _SHOUTED = re.compile(r"[A-Z]{2,}[a-z]{2,}")
 
 def _shorten(phrase: str, need: int = 2) -> list[str]:
     """Cut a phrase at its first natural boundary keeping ``need`` content words, then to MAX_WORDS words."""
-    phrase = _LEAD.sub("", _ASIDE.sub("", phrase[:400]).replace("novel ", "").strip())
+    phrase = phrase[:400]
+    phrase = _LEAD.sub("", (_ASIDE.sub("", phrase) if "(" in phrase else phrase).replace("novel ", "").strip())
     for m in _BOUNDARY.finditer(phrase):
         if m["and"] and m["and"] not in _AND_VERBS:
             continue
@@ -758,6 +766,7 @@ those such it efficient effective simple general unified global improved better 
 strategy scheme architecture paradigm procedure case class result way study studying analysis analyzing exploring
 investigating understanding task one two several some many various different based towards toward""".split())
 _ANAPHORIC = {"this": "the", "these": "the", "those": "the", "such": "the", "its": "the", "their": "the"}
+_ANAPHOR = re.compile(r"(?<!\S)(?:" + "|".join(_ANAPHORIC) + r"),?(?!\S)", re.I)  # one of them as a word
 _TOPIC_STOP = _GENERIC | _TRAILING | set("""and or is are can do does how what when why which who that we our us
 they them be been being was were has have had not no more most less much very well between among use used using
 propose proposed proposes present presents introduce introduces paper show shows work results experiments
@@ -774,7 +783,7 @@ def _polish(title: str, name: str, text: str, toks: list[str], vocab: Counter) -
     added as ``… for Topic`` when the title lacks most of its words, and acronyms the abstract expands
     spelled out (``_spelled_out``); at most MAX_TOTAL words."""
     words = title.split()
-    if _ANAPHORIC.keys() & {w.lower().rstrip(",") for w in words}:
+    if _ANAPHOR.search(title):
         words = [_ANAPHORIC.get(w.lower().rstrip(","), w.rstrip(",")) + w[len(w.rstrip(",")):] if i else w
                  for i, w in enumerate(words)]
         if words[0].lower() in _ANAPHORIC:
@@ -808,15 +817,20 @@ def _units(words: list[str], name: str, text: str, deep: bool = True) -> tuple[l
     words nor another use of the name are replaced; an ``(ACR)`` whose long form the title has is dropped.
     ``An NPLL Framework`` → ``[A] [Noisy Partial Label Learning] [Framework]``."""
     span = _name_span(words, name)
+    if not _TWO_CAPITALS.search(" ".join(words)):  # no acronym (the topic, mostly)
+        return [[w] for w in words], max(span, default=-1) + 1
     out: list[list[str]] = []
     for i, w in enumerate(words):
+        if w.islower() or i in span or not _TWO_CAPITALS.search(w):
+            out.append([w])
+            continue
         core = w.rstrip(":,")
         if core.endswith(("'s", "’s", "'", "’")):  # a possessive: FTRL’s
             core = core[:-2] if core.endswith("s") else core[:-1]
         bracket = core[:1] == "(" and core[-1:] == ")"
         core = core[1:-1] if bracket else core
         long = (_long_form(text, core) or (_long_form(text, core[:-1]) if core.endswith("s") else None)
-                if i not in span and core != name and _TWO_CAPITALS.search(core) else None)
+                if core != name and _TWO_CAPITALS.search(core) else None)
         if not long:
             out.append([w])
             continue
@@ -849,7 +863,7 @@ def _name_span(words: list[str], name: str) -> range:
     if not parts:
         return range(0)
     bare = [w.rstrip(":,") for w in words]
-    for i in range(len(words) - len(parts) + 1):
+    for i in (i for i, w in enumerate(bare) if w == parts[0]):
         if bare[i: i + len(parts)] == parts:
             return range(i, i + len(parts))
     hits = [i for i, w in enumerate(bare) if w in parts]
