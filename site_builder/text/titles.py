@@ -37,7 +37,7 @@ import functools
 import operator
 import re
 from collections import Counter
-from itertools import compress, repeat
+from itertools import compress, filterfalse, repeat
 
 MAX_WORDS = 12
 
@@ -108,21 +108,22 @@ def abbreviations(abstract: str) -> dict[str, str]:
 
 
 @functools.lru_cache(maxsize=64)
-def _analyse(abstract: str) -> tuple[str, list[int], list, tuple | None, list[str], Counter]:
+def _analyse(abstract: str) -> tuple[str, list[int], list, tuple | None, tuple[str, list[str], Counter]]:
     """Clean text, sentence starts, contribution scans, the introduced name, and the lower-case words
     with their counts (``_topic_tokens``; the counts also tell which cue words occur at all, so the
     scans for absent ones are skipped); cached per abstract."""
     text = _clean(abstract)
-    toks = _topic_tokens(text.lower())
+    low = text.lower()
+    toks = _topic_tokens(low)
     vocab = Counter(toks)
     starts = _sentences(text)
     scans = _scan(text, starts, vocab)
-    return text, starts, scans, _find(text, starts, scans, vocab), toks, vocab
+    return text, starts, scans, _find(text, starts, scans, vocab), (low, toks, vocab)
 
 
 def _derive(abstract: str) -> str:
     """The title of ``derive_title``, or "" for an empty abstract; may raise on a bug."""
-    text, starts, scans, found, toks, vocab = _analyse(abstract)
+    text, starts, scans, found, words = _analyse(abstract)
     if not text:
         return ""
     if not found:
@@ -130,9 +131,9 @@ def _derive(abstract: str) -> str:
     else:
         title = _named_title(*found, text, starts, scans)
     name = found[0] if found else ""
-    title = _polish(title, name, text, toks, vocab)
+    title = _polish(title, name, text, words)
     if not found and not _specific(title.split()):  # "A New Model": the first sentence says more
-        title = _polish(_first(text, starts), name, text, toks, vocab)
+        title = _polish(_first(text, starts), name, text, words)
     return title
 
 
@@ -339,8 +340,9 @@ _CAPITAL_APPOSITIVE = re.compile(r"([A-Z][a-z]{2,}[\w-]*)(?:,| [—–]) (?:a|an
 def _find(text: str, starts: list[int], scans: list, vocab: Counter) -> tuple[str, str | None, int] | None:
     """The introduced name, its long form if any, and the index of its sentence; ``vocab`` as ``_scan``'s."""
     found = []
-    if not vocab.keys().isdisjoint(_NAMING_KEYS):
-        for m in _NAMING.finditer(text):
+    keys = [at for key in vocab.keys() & _NAMING_KEYS if (at := text.find(key)) >= 0]
+    if keys:  # no match starts more than 9 characters ("which we call") before the first naming word
+        for m in _NAMING.finditer(text, max(0, min(keys) - 9)):
             i = bisect.bisect_right(starts, m.start()) - 1
             if m.group().startswith("namely") and not any(
                     s[0] == i and s[1] < m.start() and s[2] == "intro" for s in scans):
@@ -778,17 +780,19 @@ _TWO_CAPITALS = re.compile(r"[A-Z]\S*[A-Z]")  # a word that may be an acronym of
 _TOPIC_BREAKS = tuple(",.;:()[]!?\"“”/")  # a pair never spans one
 
 
-def _polish(title: str, name: str, text: str, toks: list[str], vocab: Counter) -> str:
+def _polish(title: str, name: str, text: str, words: tuple[str, list[str], Counter]) -> str:
     """Title-level repairs: anaphora (``This Setting`` → ``the Setting``), the abstract's topic (``_topic``)
     added as ``… for Topic`` when the title lacks most of its words, and acronyms the abstract expands
-    spelled out (``_spelled_out``); at most MAX_TOTAL words."""
+    spelled out (``_spelled_out``); at most MAX_TOTAL words. ``words``: the abstract's lower-case text,
+    words and their counts (``_analyse``)."""
+    low, toks, vocab = words
     words = title.split()
     if _ANAPHOR.search(title):
         words = [_ANAPHORIC.get(w.lower().rstrip(","), w.rstrip(",")) + w[len(w.rstrip(",")):] if i else w
                  for i, w in enumerate(words)]
         if words[0].lower() in _ANAPHORIC:
             words = [_cap(words[1])] + words[2:] if len(words) > 2 else ["The"] + words[1:]
-    topic = _topic(text, toks, vocab, {w.lower().strip(":,").rstrip("s") for w in words})
+    topic = _topic(text, low, toks, vocab, {w.lower().strip(":,").rstrip("s") for w in words})
     link = next((w for w in ("for", "in", "on") if w not in words), "with")  # never "… for X for Y"
     tail = [link] + [_cap(w) for w in topic] if topic and link != "on" and link != "with" else []
     if "(" in text and (_TWO_CAPITALS.search(title) or _TWO_CAPITALS.search(" ".join(topic))):  # an acronym?
@@ -910,15 +914,15 @@ def _cut(units: list[list[str]], limit: int, keep: int) -> list[str]:
     return words
 
 
-def _topic(text: str, toks: list[str], freq: Counter, have: set[str]) -> list[str]:
+def _topic(text: str, low: str, toks: list[str], freq: Counter, have: set[str]) -> list[str]:
     """The abstract's topic: its most weighted phrase of two or three words, none a stop word, that occurs
     at least twice (weight: occurrences times the summed frequency of its words), as first written; []
     if none. Candidates are word runs between stop words and punctuation, as in RAKE (Rose et al.,
     "Automatic keyword extraction from individual documents", 2010). Word pairs are counted by
-    ``Counter`` (C speed), only those of two repeated words; ``toks`` and ``freq`` are the words of
-    ``_topic_tokens`` and their counts. A repeated pair grows to three words when that triple weighs more."""
-    repeated = set(compress(freq, map(operator.gt, freq.values(), repeat(1))))  # a repeated pair's words repeat
-    repeated -= _TOPIC_STOP
+    ``Counter`` (C speed), only those of two repeated words; ``low`` is ``text`` in lower case, ``toks``
+    and ``freq`` its words (``_topic_tokens``) and their counts. A repeated pair grows to three words when that triple weighs more."""
+    repeated = set(filterfalse(_TOPIC_STOP.__contains__,  # a repeated pair's words repeat
+                               compress(freq, map(operator.gt, freq.values(), repeat(1)))))
     if not repeated:
         return []
     at = compress(range(len(toks) - 1), map(repeated.__contains__, toks))  # C speed over the ~190 words
@@ -927,7 +931,6 @@ def _topic(text: str, toks: list[str], freq: Counter, have: set[str]) -> list[st
                 if c > 1 and (a.rstrip("s") not in have or b.rstrip("s") not in have)]
     if not repeated:
         return []
-    low = text.lower()
     pairs = [(counts[a, b] * (freq[a] + freq[b]), a, b) for a, b in repeated]
     score, *best = max(pairs)
     for _, a, b in pairs:  # a repeated pair that continues or precedes the best one: a triple?
