@@ -23,8 +23,10 @@ Sources of the heuristics:
   times the budget, see TITLES.md).
 
 Everything is regular expressions, string tests and counting over one abstract:
-deterministic and linear in its length. The last 64 analyses are cached, so
-``introduced_name`` then ``derive_title`` on one abstract do the work once.
+deterministic and linear in its length. The last 2 analyses are cached, so
+``introduced_name`` then ``derive_title`` on one abstract do the work once (a
+larger cache was slower: its ~25 kB an analysis no longer fit the processor's
+cache, and every new analysis wrote to memory that had left it).
 Measured with ``scripts/title_metric.py`` on the held-out half of the corpus: a
 name for 45% of the abstracts, always contained in the derived title; 41% of a
 real title's content words on average; see TITLES.md.
@@ -107,7 +109,7 @@ def abbreviations(abstract: str) -> dict[str, str]:
         return {}
 
 
-@functools.lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=2)
 def _analyse(abstract: str) -> tuple[str, list[int], list, tuple | None, tuple[str, list[str], Counter]]:
     """Clean text, sentence starts, contribution scans, the introduced name, and the lower-case words
     with their counts (``_topic_tokens``; the counts also tell which cue words occur at all, so the
