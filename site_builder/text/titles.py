@@ -693,6 +693,8 @@ def _shorten(phrase: str, need: int = 2) -> list[str]:
         catenative = head[-1:] and head[-1].lower() in _CATENATIVE
         if verb and (verb not in _TO_VERBS and not verb.endswith(_VERB_ENDS) or catenative):
             continue  # "applied to graphs", "learn to solve": not a boundary
+        while len(head) > 1 and head[-1].lower() in _TRAILING:  # "a system designed": "designed" goes later
+            head.pop()
         if _content(head) >= need and _specific(head):
             phrase = phrase[: m.start()]
             break
