@@ -178,8 +178,8 @@ _FOOTNOTE = re.compile(r"^\s*\^\s*\{?[\d*†‡,\s]+\}?\s*$")
 _UNDERSCORE = re.compile(r"(?<![\w_])_+([^_\s](?:[^_]{0,80}?[^_\s])?)_+(?![\w_])")
 _URL = re.compile(r"(?:https?://|www\.|github\.com/)\S*")
 # A sentence ends at ". " before a capital, but not after "e.g.", "et al." and the like.
-_SPLIT = re.compile(r"[.!?](?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bet al\.)(?<!\bvs\.)(?<!\bcf\.)(?<!\bFig\.)(?<!\bEq\.)"
-                    r"(?<!\bapprox\.)(?<!\betc\.)(?<!\bresp\.)(?<!\bSec\.)(?<!\bNo\.)\s+(?=[A-Z0-9(\"“∂])")
+_SPLIT = re.compile(r"[.!?](?=\s+[A-Z0-9(\"“∂])(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bet al\.)(?<!\bvs\.)(?<!\bcf\.)(?<!\bFig\.)(?<!\bEq\.)"
+                    r"(?<!\bapprox\.)(?<!\betc\.)(?<!\bresp\.)(?<!\bSec\.)(?<!\bNo\.)\s+")
 
 
 def _clean(text: str) -> str:
@@ -711,7 +711,7 @@ def _shorten(phrase: str, need: int = 2) -> list[str]:
 def _finish(words: list[str] | str) -> str:
     """Title Case with small words lower case, balanced parentheses, no quotes or trailing punctuation."""
     text = words if isinstance(words, str) else " ".join(words)
-    if text.count("(") != text.count(")"):
+    if ("(" in text or ")" in text) and text.count("(") != text.count(")"):
         text = re.sub(r"\s?\([^()]*$", "", text).replace("(", "").replace(")", "")
     text = text.lstrip(" ,;:")  # "we introduce \\dataset, a benchmark": the macro went, the comma stays
     words = (_QUOTES.sub("", text) if _QUOTE_MARK.search(text) else text).split()
@@ -725,7 +725,11 @@ def _finish(words: list[str] | str) -> str:
             if out and not out[-1].endswith(":"):
                 out.append(low)
                 continue
-        out.append(w[0].upper() + w[1:] if w.islower() and w.isascii() and w.isalpha() else _cap(w))
+        if w.islower() and w.isascii() and w.isalpha():
+            w = w[0].upper() + w[1:]
+        elif not w.istitle() or "-" in w or "/" in w:  # "Large", "3D": as ``_cap`` would give them
+            w = _cap(w)
+        out.append(w)
     return " ".join(out).strip(" ,;:.-–—")
 
 
@@ -796,7 +800,7 @@ def _polish(title: str, name: str, text: str, words: tuple[str, list[str], Count
                  for i, w in enumerate(words)]
         if words[0].lower() in _ANAPHORIC:
             words = [_cap(words[1])] + words[2:] if len(words) > 2 else ["The"] + words[1:]
-    topic = _topic(text, low, toks, vocab, {w.lower().strip(":,").rstrip("s") for w in words})
+    topic = _topic(text, low, toks, vocab, {w.strip(":,").rstrip("s") for w in " ".join(words).lower().split()})
     link = next((w for w in ("for", "in", "on") if w not in words), "with")  # never "… for X for Y"
     tail = [link] + [_cap(w) for w in topic] if topic and link != "on" and link != "with" else []
     if "(" in text and (_TWO_CAPITALS.search(title) or _TWO_CAPITALS.search(" ".join(topic))):  # an acronym?
