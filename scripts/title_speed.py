@@ -36,13 +36,18 @@ MODULE = "site_builder/text/titles.py"
 def load(rev: str | None):
     """The titles module of git revision ``rev`` (None: the working tree), as a module of its own."""
     if rev is None:
-        path = HERE / MODULE
-    else:
-        source = subprocess.run(["git", "show", f"{rev}:{MODULE}"], cwd=HERE, check=True,
-                                capture_output=True, text=True).stdout
-        path = Path(tempfile.mkdtemp()) / "titles_old.py"
+        return _exec(HERE / MODULE, "titles_now")
+    source = subprocess.run(["git", "show", f"{rev}:{MODULE}"], cwd=HERE, check=True,
+                            capture_output=True, text=True).stdout
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "titles_old.py"
         path.write_text(source, encoding="utf-8")
-    spec = importlib.util.spec_from_file_location(f"titles_{rev or 'now'}".replace("~", "_"), path)
+        return _exec(path, f"titles_{rev}".replace("~", "_").replace("^", "_"))
+
+
+def _exec(path: Path, name: str):
+    """The module of the Python file ``path``, run under ``name``."""
+    spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
     spec.loader.exec_module(module)

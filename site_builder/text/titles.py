@@ -77,11 +77,14 @@ def derive_title(abstract: str) -> str:
     cut at their first natural boundary ("that", "which", a comma, "to" + verb)
     once they hold two content words, one not generic, then before a preposition
     by word 12 (``MAX_WORDS``); "NAME: " may come on top. Then (issue 23)
-    "this/these/such" become "the", acronyms the abstract defines are spelled out
-    (see ``abbreviations``; not the name), and the abstract's topic phrase (two
-    or three repeated words the title lacks) is added as "for Topic" ("in Topic"
-    after a "for"), all within 16 words (``MAX_TOTAL``); a title still without a
-    specific word is made from the first sentence. Title Case keeps small words
+    "this/these/such" become "the", the abstract's topic phrase (two or three
+    repeated words the title lacks) is added as "for Topic" ("in Topic" after a
+    "for"), and acronyms the abstract defines are spelled out (see
+    ``abbreviations``; never the name nor a word of it: an acronym inside the
+    name gets its long form as the tail instead of the topic), all within 16
+    words (``MAX_TOTAL``): the topic gives way first, then the title is cut
+    before a preposition; a title still without a specific word is made from
+    the first sentence. Title Case keeps small words
     (Gruber's list) lower case and acronyms as written. Markdown and TeX marks
     are dropped with their content kept; parentheses stay balanced; no trailing
     punctuation. Returns ``"Untitled"`` for an empty abstract; never raises
