@@ -102,7 +102,7 @@ def _violations(title: str) -> dict[str, bool]:
 
 def _timed(papers: list[dict]) -> tuple[list, list, float]:
     """Names and titles for every paper, with the CPU seconds both calls took: one paper after the other,
-    so ``introduced_name`` reuses the analysis ``derive_title`` cached (the last 64 abstracts), as on a
+    so ``introduced_name`` reuses the analysis ``derive_title`` cached (the last 2 abstracts), as on a
     build; two passes over all papers would analyse every abstract twice."""
     names, titles = [], []
     c0 = time.process_time()

@@ -26,6 +26,7 @@ SCRIPTS = {
     "scripts/index_size.py": [], "scripts/reference_cost.py": [], "scripts/reference_threshold.py": [],
     "scripts/roundtrip_corpus.py": [], "scripts/sample_corpus.py": ["--out", "sample.jsonl"],
     "scripts/search_recall.py": [], "scripts/shard_equality.py": [], "scripts/title_metric.py": [],
+    "scripts/title_speed.py": [],
 }
 
 

@@ -23,8 +23,10 @@ Sources of the heuristics:
   times the budget, see TITLES.md).
 
 Everything is regular expressions, string tests and counting over one abstract:
-deterministic and linear in its length. The last 64 analyses are cached, so
-``introduced_name`` then ``derive_title`` on one abstract do the work once.
+deterministic and linear in its length. The last 2 analyses are cached, so
+``introduced_name`` then ``derive_title`` on one abstract do the work once (a
+larger cache was slower: its ~25 kB an analysis no longer fit the processor's
+cache, and every new analysis wrote to memory that had left it).
 Measured with ``scripts/title_metric.py`` on the held-out half of the corpus: a
 name for 45% of the abstracts, always contained in the derived title; 41% of a
 real title's content words on average; see TITLES.md.
@@ -34,9 +36,10 @@ from __future__ import annotations
 
 import bisect
 import functools
+import operator
 import re
 from collections import Counter
-from itertools import repeat
+from itertools import compress, filterfalse, repeat
 
 MAX_WORDS = 12
 
@@ -74,11 +77,14 @@ def derive_title(abstract: str) -> str:
     cut at their first natural boundary ("that", "which", a comma, "to" + verb)
     once they hold two content words, one not generic, then before a preposition
     by word 12 (``MAX_WORDS``); "NAME: " may come on top. Then (issue 23)
-    "this/these/such" become "the", acronyms the abstract defines are spelled out
-    (see ``abbreviations``; not the name), and the abstract's topic phrase (two
-    or three repeated words the title lacks) is added as "for Topic" ("in Topic"
-    after a "for"), all within 16 words (``MAX_TOTAL``); a title still without a
-    specific word is made from the first sentence. Title Case keeps small words
+    "this/these/such" become "the", the abstract's topic phrase (two or three
+    repeated words the title lacks) is added as "for Topic" ("in Topic" after a
+    "for"), and acronyms the abstract defines are spelled out (see
+    ``abbreviations``; never the name nor a word of it: an acronym inside the
+    name gets its long form as the tail instead of the topic), all within 16
+    words (``MAX_TOTAL``): the topic gives way first, then the title is cut
+    before a preposition; a title still without a specific word is made from
+    the first sentence. Title Case keeps small words
     (Gruber's list) lower case and acronyms as written. Markdown and TeX marks
     are dropped with their content kept; parentheses stay balanced; no trailing
     punctuation. Returns ``"Untitled"`` for an empty abstract; never raises
@@ -106,18 +112,23 @@ def abbreviations(abstract: str) -> dict[str, str]:
         return {}
 
 
-@functools.lru_cache(maxsize=64)
-def _analyse(abstract: str) -> tuple[str, list[int], list, tuple | None]:
-    """Clean text, sentence starts, contribution scans and the introduced name (cached per abstract)."""
+@functools.lru_cache(maxsize=2)
+def _analyse(abstract: str) -> tuple[str, list[int], list, tuple | None, tuple[str, list[str], Counter]]:
+    """Clean text, sentence starts, contribution scans, the introduced name, and the lower-case words
+    with their counts (``_topic_tokens``; the counts also tell which cue words occur at all, so the
+    scans for absent ones are skipped); cached per abstract."""
     text = _clean(abstract)
+    low = text.lower()
+    toks = _topic_tokens(low)
+    vocab = Counter(toks)
     starts = _sentences(text)
-    scans = _scan(text, starts)
-    return text, starts, scans, _find(text, starts, scans)
+    scans = _scan(text, starts, vocab)
+    return text, starts, scans, _find(text, starts, scans, vocab), (low, toks, vocab)
 
 
 def _derive(abstract: str) -> str:
     """The title of ``derive_title``, or "" for an empty abstract; may raise on a bug."""
-    text, starts, scans, found = _analyse(abstract)
+    text, starts, scans, found, words = _analyse(abstract)
     if not text:
         return ""
     if not found:
@@ -125,9 +136,9 @@ def _derive(abstract: str) -> str:
     else:
         title = _named_title(*found, text, starts, scans)
     name = found[0] if found else ""
-    title = _polish(title, name, text)
+    title = _polish(title, name, text, words)
     if not found and not _specific(title.split()):  # "A New Model": the first sentence says more
-        title = _polish(_first(text, starts), name, text)
+        title = _polish(_first(text, starts), name, text, words)
     return title
 
 
@@ -170,8 +181,8 @@ _FOOTNOTE = re.compile(r"^\s*\^\s*\{?[\d*†‡,\s]+\}?\s*$")
 _UNDERSCORE = re.compile(r"(?<![\w_])_+([^_\s](?:[^_]{0,80}?[^_\s])?)_+(?![\w_])")
 _URL = re.compile(r"(?:https?://|www\.|github\.com/)\S*")
 # A sentence ends at ". " before a capital, but not after "e.g.", "et al." and the like.
-_SPLIT = re.compile(r"[.!?](?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bet al\.)(?<!\bvs\.)(?<!\bcf\.)(?<!\bFig\.)(?<!\bEq\.)"
-                    r"(?<!\bapprox\.)(?<!\betc\.)(?<!\bresp\.)(?<!\bSec\.)(?<!\bNo\.)\s+(?=[A-Z0-9(\"“∂])")
+_SPLIT = re.compile(r"[.!?](?=\s+[A-Z0-9(\"“∂])(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bet al\.)(?<!\bvs\.)(?<!\bcf\.)(?<!\bFig\.)(?<!\bEq\.)"
+                    r"(?<!\bapprox\.)(?<!\betc\.)(?<!\bresp\.)(?<!\bSec\.)(?<!\bNo\.)\s+")
 
 
 def _clean(text: str) -> str:
@@ -190,7 +201,7 @@ def _clean(text: str) -> str:
     if "—" in text:
         text = text.replace("—", " — ")
     for mark in ("*", "`", "''"):
-        if mark in text:
+        if mark[0] in text and mark in text:  # one letter is a fast test
             text = text.replace(mark, "")
     if "_" in text:
         text = _UNDERSCORE.sub(r"\1", text)
@@ -211,9 +222,12 @@ def _math_text(m: re.Match) -> str:
     return _MATH_MARKS.sub("", _TEX_ESCAPE.sub(r"\1", body)).strip()
 
 
+_MATCH_END = re.Match.end
+
+
 def _sentences(text: str) -> list[int]:
     """Start offsets of the sentences of plain ``text``."""
-    return [0] + [m.end() for m in _SPLIT.finditer(text)]
+    return [0, *map(_MATCH_END, _SPLIT.finditer(text))]
 
 
 # ------------------ 2. contribution phrases: "we / this paper + verb + object"
@@ -234,23 +248,52 @@ def _forms(verb: str) -> list[str]:
     return forms + ["built"] if verb == "build" else forms
 
 
+def _prefix_tree(words: list[str] | dict) -> str:
+    """A regular expression alternation of ``words`` as a prefix tree, longest match first:
+    ``["study", "studies", "studied"]`` → ``stud(?:i(?:ed|es)|y)``. It matches what ``"|".join(words sorted
+    longest first)`` matches, but a failing position costs one test a letter instead of one a word (the
+    regular expression engine tries alternatives one after another)."""
+    tree: dict = {}
+    for word in words:
+        node = tree
+        for ch in word:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+    return _tree_pattern(tree)
+
+
+def _tree_pattern(node: dict) -> str:
+    """The pattern of one node of ``_prefix_tree``: its branches in letter order, optional where a word ends."""
+    alts = [re.escape(ch) + _tree_pattern(child) for ch, child in sorted(node.items()) if ch]
+    if not alts:
+        return ""
+    body = alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
+    return f"(?:{body})?" if "" in node else body
+
+
 _KIND = {f: kind for kind, verbs in _STEMS.items() for v in verbs.split() for f in _forms(v)}
 _VERB_AT = re.compile(r"(?:(?:\w+ly|also|further|first|then|here|now|thus|hence|therefore|instead|finally|"
-                      r"additionally)[\s,]+){0,3}(?P<verb>" + "|".join(sorted(_KIND, key=len, reverse=True))
+                      r"additionally)[\s,]+){0,3}(?P<verb>" + _prefix_tree(_KIND)
                       + r")\b,?\s*(?P<obj>[^.;]*)")
 _SUBJECTS = ("we ", "We ", "paper ", "work ", "study ", "article ", "by ", "and ")
 # One search a subject: its literal prefix lets the engine skip to each occurrence, and the verb is tried
 # there without a return to Python (a ``str.find`` loop calling ``_VERB_AT`` for each cost ~10 % more).
-_SUBJECT_VERB = [(word, re.compile(re.escape(word) + "(?=" + _VERB_AT.pattern + ")")) for word in _SUBJECTS]
+_SUBJECT_VERB = [(word, word[:-1].lower(), re.compile(re.escape(word) + "(?=" + _VERB_AT.pattern + ")"))
+                 for word in _SUBJECTS]
 _WE = re.compile(r"\b(?:[Ww]e|[Tt]his (?:paper|work|study|article))\b")
 _THIS = re.compile(r"\b(?:[Tt]his|[Oo]ur|[Pp]resent|[Cc]urrent) $")
 
 
-def _scan(text: str, starts: list[int]) -> list[tuple[int, int, str, str, str]]:
+def _scan(text: str, starts: list[int], vocab: Counter) -> list[tuple[int, int, str, str, str]]:
     """Each "we / this paper / by / and + propose/study … + object" of ``text``, in text order:
-    (sentence index, offset, verb kind, verb, object)."""
+    (sentence index, offset, verb kind, verb, object). ``vocab``: the lower-case words of ``text``
+    (``_topic_tokens``); a subject that is not one of them is not searched for."""
     out = []
-    for word, subject_verb in _SUBJECT_VERB:
+    if vocab.keys().isdisjoint(_KIND):
+        return out
+    for word, low, subject_verb in _SUBJECT_VERB:
+        if low not in vocab:
+            continue
         for m in subject_verb.finditer(text):
             pos = m.start()
             if pos == 0 or not text[pos - 1].isalnum():
@@ -280,7 +323,7 @@ _BAD_CHARS = re.compile(r"[,\[\]{}<>|()]")
 _STRONG = re.compile(r"[A-Z].*[A-Z0-9]|∂")
 _NOT_NAME = re.compile(r"\d+[A-Za-z]?|[IVX]+")
 _TERM = re.compile(r"\b(?:problem|task|setting|phenomenon|issue|effect)s?,? (?:is |are |often |commonly |also )*$")
-_NAMING_KEYS = ("called", "dubbed", "named", "termed", "coined", "namely", "denoted", "referred to as", "e call")
+_NAMING_KEYS = frozenset(("called", "dubbed", "named", "termed", "coined", "namely", "denoted", "referred", "call"))
 _NAMING = re.compile(r"(?:called|dubbed|named|termed|coined|namely|denoted(?: by| as)?|referred to as|"
                      r"[Ww]e call (?:it|this|them|our [\w-]+|these [\w-]+(?: [\w-]+)?)|which we call)"
                      r"[,:]?\s+(?:as\s+)?(?:the\s+)?(?P<name>[^.;,:]*)")
@@ -295,15 +338,16 @@ _HEAD_END = re.compile(r"\s(?:that|which|who|whose|using|based on|such as|like|t
 _TOKEN_END = re.compile(r"\s(?:to|on|with|over|against|from|across|in|into|under|for|of)\s")
 _PROBLEM = re.compile(r"(?:an? |the )?(?:[\w-]+ ){0,4}(?:problem|task|setting|phenomenon)s?"
                       r"(?=,| \(| called| named| termed| dubbed| coined| that| which| of|$)")
-_WORD = re.compile(r"\S+")
+_WORD = re.compile(r"(?<!\S)\S*[A-Z∂]\S*")  # a word with a capital or ∂: only such a word is name-like
 _CAPITAL_APPOSITIVE = re.compile(r"([A-Z][a-z]{2,}[\w-]*)(?:,| [—–]) (?:a|an|the) ")
 
 
-def _find(text: str, starts: list[int], scans: list) -> tuple[str, str | None, int] | None:
-    """The introduced name, its long form if any, and the index of its sentence."""
+def _find(text: str, starts: list[int], scans: list, vocab: Counter) -> tuple[str, str | None, int] | None:
+    """The introduced name, its long form if any, and the index of its sentence; ``vocab`` as ``_scan``'s."""
     found = []
-    if any(map(text.__contains__, _NAMING_KEYS)):
-        for m in _NAMING.finditer(text):
+    keys = [at for key in vocab.keys() & _NAMING_KEYS if (at := text.find(key)) >= 0]
+    if keys:  # no match starts more than 9 characters ("which we call") before the first naming word
+        for m in _NAMING.finditer(text, max(0, min(keys) - 9)):
             i = bisect.bisect_right(starts, m.start()) - 1
             if m.group().startswith("namely") and not any(
                     s[0] == i and s[1] < m.start() and s[2] == "intro" for s in scans):
@@ -313,7 +357,7 @@ def _find(text: str, starts: list[int], scans: list) -> tuple[str, str | None, i
             if hit := _named(m["name"], text[: starts[i]]):
                 found.append((i, 0, hit))
                 break
-    for m in _OUR.finditer(text):
+    for m in _OUR.finditer(text) if "our" in vocab else ():
         i = bisect.bisect_right(starts, m.start()) - 1
         if text[m.start() - 1] in "Oo" and _namelike(m["name"]) and m["name"] not in text[: starts[i]]:
             found.append((i, 1, (m["name"], None)))
@@ -385,7 +429,6 @@ def _acronym(text: str, prior: str) -> tuple[int, str, str] | None:
 _DEFINED = re.compile(r"\((?P<acr>[A-Za-z0-9-]{0,10}[A-Z][A-Za-z0-9-]{0,10})\)")
 
 
-@functools.lru_cache(maxsize=64)
 def _defined(text: str) -> tuple[tuple[str, str], ...]:
     """Each ``Long Form (ACR)`` of plain ``text``, first definition of an acronym first: ((ACR, long form), …)."""
     out: dict[str, str] = {}
@@ -397,6 +440,24 @@ def _defined(text: str) -> tuple[tuple[str, str], ...]:
         if n := _initials_match(acr, words):
             out[acr] = " ".join(_strip(w) for w in words[-n:])
     return tuple(out.items())
+
+
+_ACRONYM_SHAPE = re.compile(r"[A-Za-z0-9-]{0,10}[A-Z][A-Za-z0-9-]{0,10}")
+
+
+def _long_form(text: str, acr: str) -> str | None:
+    """The long form ``text`` defines for ``acr``, as ``_defined`` finds it (its first ``Long Form (ACR)``
+    whose initials match), or None; a search for ``(ACR)`` alone is cheaper than finding every definition."""
+    if not (_ACRONYM_SHAPE.fullmatch(acr) and sum(map(str.isupper, acr)) >= 2):
+        return None
+    key = f"({acr})"
+    at = text.find(key)
+    while at >= 0:
+        words = text[max(0, at - 160): at].split()[-12:]
+        if n := _initials_match(acr, words):
+            return " ".join(_strip(w) for w in words[-n:])
+        at = text.find(key, at + 1)
+    return None
 
 
 _DOUBLED = re.compile(r"([a-z])([23])")
@@ -484,6 +545,10 @@ _OPENER = re.compile(r"^(?:(?:\w+ly|However|Recently|Moreover|Nowadays|Today), "
                      r"|In this (?:paper|work|study|article),? )")
 
 
+_NEXT_WORD = re.compile(r"\)?\s+(\w+)")
+_PREPOSITION_PHRASE = re.compile(r",?\s*((?:for|of|on|in|with)\s[^,;]*)")
+
+
 def _before(text: str) -> re.Match | None:
     """``_BEFORE.search(text)``. The pattern starts with ``.*``, so without a line end in ``text`` a match
     starting further on would also start at 0: trying 0 alone (``match``) gives the same, in linear
@@ -499,7 +564,7 @@ def _describe(name: str, long: str | None, sent: str) -> str:
     if not long and (m := _EXPANSION.match(after)) and _initials_match(name, m[1].split()) == len(m[1].split()):
         long, after = m[1], after[m.end():]
     if long:
-        head = m[1] if (m := re.match(r"\)?\s+(\w+)", after)) and m[1].lower().rstrip("s") in _HEADS else ""
+        head = m[1] if (m := _NEXT_WORD.match(after)) and m[1].lower().rstrip("s") in _HEADS else ""
         long = " ".join(w.capitalize() if _ACRONYM_LETTERS.fullmatch(w) else w for w in long.split())
         return f"{name}: {_finish(_shorten(long + ' ' + head))}"  # "enhAnced" (letters of the acronym) → "Enhanced"
     if at < 0:
@@ -508,9 +573,9 @@ def _describe(name: str, long: str | None, sent: str) -> str:
     if m := _AFTER.match(after) or _DASH.match(after):
         found.append(_shorten(m["d"]))
     if (m := _before(sent[:at])) and m["d"].split()[-1].lower().rstrip("s") in _HEADS:
-        more = f" {p[1]}" if (p := re.match(r",?\s*((?:for|of|on|in|with)\s[^,;]*)", after)) else ""
+        more = f" {p[1]}" if (p := _PREPOSITION_PHRASE.match(after)) else ""
         found.append(_shorten(m["d"] + more))
-    if (m := re.match(r"\s+(\w+)", after)) and m[1].lower().rstrip("s") in _HEADS:
+    if (m := _NEXT_WORD.match(after)) and m[0][:1] != ")" and m[1].lower().rstrip("s") in _HEADS:
         np = n[1] if (n := _LAST_NP.match(sent[:at])) else ""
         return _finish(_shorten(np + name + m[0]))
     if (m := _RELATIVE.match(after)) and m[1] not in ("is", "has", "was", "does"):
@@ -602,8 +667,8 @@ _AND_VERBS = set("prove proves show shows demonstrate demonstrates derive derive
 _CATENATIVE = set("learn learns learned how able need needs tend tends fail fails try tries seek seeks want wants "
                   "ability aim aims".split())
 _VERB_ENDS = ("ize", "ise", "ate", "ify", "cile")
-_BOUNDARY = re.compile(
-    r"\s*(?:[,;:!?]|\.(?:\s|$)|\s[—–]\s|\s--?\s|-{2,}|\sas an?\s"
+_BOUNDARY = re.compile(  # the look-ahead fails fast where no boundary can start
+    r"(?=[\s,;:!?.-])\s*(?:[,;:!?]|\.(?:\s|$)|\s[—–]\s|\s--?\s|-{2,}|\sas an?\s"
     r"|\s(?:that|which|who|whose|where|whereby|while|thereby|so that|such that|in order to|based on|as well as"
     r"|leveraging|utilizing|exploiting|enabling|allowing|capable of|tailored|grounded in|i\.e\.|e\.g\.)\b"
     r"|\s(?:by|via|through) \w+ing\b|\sto (?:\w+ly|(?P<verb>[a-z]+))\b|\sand (?P<and>[a-z]+)\b)")
@@ -615,12 +680,14 @@ _TRAILING = _SMALL | set("our its their new given both some is are was were be b
 _ASIDE = re.compile(r"\s\([^()]*\)(?=[\s,.;:]|$)")
 _HYPHEN = re.compile(r"([-/])")
 _QUOTES = re.compile(r"[\"“”‘\[\]{}]|(?<!\w)['’]|['’](?!\w)")
+_QUOTE_MARK = re.compile(r"[\"“”‘\[\]{}'’]")  # a fast test (a character class) whether ``_QUOTES`` may match
 _SHOUTED = re.compile(r"[A-Z]{2,}[a-z]{2,}")
 
 
 def _shorten(phrase: str, need: int = 2) -> list[str]:
     """Cut a phrase at its first natural boundary keeping ``need`` content words, then to MAX_WORDS words."""
-    phrase = _LEAD.sub("", _ASIDE.sub("", phrase[:400]).replace("novel ", "").strip())
+    phrase = phrase[:400]
+    phrase = _LEAD.sub("", (_ASIDE.sub("", phrase) if "(" in phrase else phrase).replace("novel ", "").strip())
     for m in _BOUNDARY.finditer(phrase):
         if m["and"] and m["and"] not in _AND_VERBS:
             continue
@@ -629,6 +696,8 @@ def _shorten(phrase: str, need: int = 2) -> list[str]:
         catenative = head[-1:] and head[-1].lower() in _CATENATIVE
         if verb and (verb not in _TO_VERBS and not verb.endswith(_VERB_ENDS) or catenative):
             continue  # "applied to graphs", "learn to solve": not a boundary
+        while len(head) > 1 and head[-1].lower() in _TRAILING:  # "a system designed": "designed" goes later
+            head.pop()
         if _content(head) >= need and _specific(head):
             phrase = phrase[: m.start()]
             break
@@ -645,15 +714,25 @@ def _shorten(phrase: str, need: int = 2) -> list[str]:
 def _finish(words: list[str] | str) -> str:
     """Title Case with small words lower case, balanced parentheses, no quotes or trailing punctuation."""
     text = words if isinstance(words, str) else " ".join(words)
-    if text.count("(") != text.count(")"):
+    if ("(" in text or ")" in text) and text.count("(") != text.count(")"):
         text = re.sub(r"\s?\([^()]*$", "", text).replace("(", "").replace(")", "")
-    words = _QUOTES.sub("", text).split()
+    text = text.lstrip(" ,;:")  # "we introduce \\dataset, a benchmark": the macro went, the comma stays
+    words = (_QUOTES.sub("", text) if _QUOTE_MARK.search(text) else text).split()
     out: list[str] = []
     for i, w in enumerate(words):
-        if w.lower() in ("a", "an") and i + 1 < len(words):
-            w = _article(words[i + 1])
-        small = out and w.lower() in _SMALL and not out[-1].endswith(":")
-        out.append(w.lower() if small else _cap(w))
+        low = w.lower()
+        if low in _SMALL:
+            if (low == "a" or low == "an") and i + 1 < len(words):
+                w = _article(words[i + 1])
+                low = w.lower()
+            if out and not out[-1].endswith(":"):
+                out.append(low)
+                continue
+        if w.islower() and w.isascii() and w.isalpha():
+            w = w[0].upper() + w[1:]
+        elif not w.istitle() or "-" in w or "/" in w:  # "Large", "3D": as ``_cap`` would give them
+            w = _cap(w)
+        out.append(w)
     return " ".join(out).strip(" ,;:.-–—")
 
 
@@ -700,6 +779,7 @@ those such it efficient effective simple general unified global improved better 
 strategy scheme architecture paradigm procedure case class result way study studying analysis analyzing exploring
 investigating understanding task one two several some many various different based towards toward""".split())
 _ANAPHORIC = {"this": "the", "these": "the", "those": "the", "such": "the", "its": "the", "their": "the"}
+_ANAPHOR = re.compile(r"(?<!\S)(?:" + "|".join(_ANAPHORIC) + r"),?(?!\S)", re.I)  # one of them as a word
 _TOPIC_STOP = _GENERIC | _TRAILING | set("""and or is are can do does how what when why which who that we our us
 they them be been being was were has have had not no more most less much very well between among use used using
 propose proposed proposes present presents introduce introduces paper show shows work results experiments
@@ -707,62 +787,161 @@ experimental demonstrate demonstrates performance methods models approaches algo
 outperforms significantly achieves achieve achieving extensive across large able previous prior recent recently
 further significant improve improves also both each other than then there thus however while where only al et e g
 i ie eg learning data three four tasks problems settings three-dimensional | – — - & +""".split()) - {"model"}
-_TWO_CAPITALS = re.compile(r"[A-Z]\S*[A-Z]")  # a word that may be an acronym of ``_defined``
+_TWO_CAPITALS = re.compile(r"[A-Z]\S*[A-Z]")  # a word that may be an acronym of ``_long_form``
 _TOPIC_BREAKS = tuple(",.;:()[]!?\"“”/")  # a pair never spans one
 
 
-def _polish(title: str, name: str, text: str) -> str:
-    """Title-level repairs: anaphora (``This Setting`` → ``the Setting``), acronyms the abstract expands
-    spelled out (``_expand``), and the abstract's topic (``_topic``) added as ``… for Topic`` when the
-    title lacks most of its words and stays within MAX_TOTAL words."""
+def _polish(title: str, name: str, text: str, words: tuple[str, list[str], Counter]) -> str:
+    """Title-level repairs: anaphora (``This Setting`` → ``the Setting``), the abstract's topic (``_topic``)
+    added as ``… for Topic`` when the title lacks most of its words, and acronyms the abstract expands
+    spelled out (``_spelled_out``); at most MAX_TOTAL words. ``words``: the abstract's lower-case text,
+    words and their counts (``_analyse``)."""
+    low, toks, vocab = words
     words = title.split()
-    if _ANAPHORIC.keys() & {w.lower().rstrip(",") for w in words}:
+    if _ANAPHOR.search(title):
         words = [_ANAPHORIC.get(w.lower().rstrip(","), w.rstrip(",")) + w[len(w.rstrip(",")):] if i else w
                  for i, w in enumerate(words)]
         if words[0].lower() in _ANAPHORIC:
             words = [_cap(words[1])] + words[2:] if len(words) > 2 else ["The"] + words[1:]
-    topic = _topic(text, {w.lower().strip(":,").rstrip("s") for w in words})
-    link = "for" if "for" not in words else "in" if "in" not in words else None  # never "… for X for Y"
-    if topic and link and len(words) + len(topic) < MAX_TOTAL:
-        words += [link] + [_cap(w) for w in topic]
-    title = " ".join(words)
-    if _TWO_CAPITALS.search(title) and (defined := _defined(text)):  # an acronym, maybe defined (cached)
-        title = " ".join(_expand(words, name, dict(defined)))
-    return title
+    topic = _topic(text, low, toks, vocab, {w.strip(":,").rstrip("s") for w in " ".join(words).lower().split()})
+    link = next((w for w in ("for", "in", "on") if w not in words), "with")  # never "… for X for Y"
+    tail = [link] + [_cap(w) for w in topic] if topic and link != "on" and link != "with" else []
+    if "(" in text and (_TWO_CAPITALS.search(title) or _TWO_CAPITALS.search(" ".join(topic))):  # an acronym?
+        return " ".join(_spelled_out(words, tail, link, name, text))
+    return " ".join(words + tail if len(words) + len(tail) <= MAX_TOTAL else words)
 
 
-def _expand(words: list[str], name: str, defined: dict[str, str]) -> list[str]:
-    """Acronyms other than ``name`` replaced by their long form from ``defined``, Title Case, while the
-    title stays within MAX_TOTAL words: ``An NPLL Framework`` → ``A Noisy Partial Label Learning Framework``."""
-    out: list[str] = []
+def _spelled_out(words: list[str], tail: list[str], link: str, name: str, text: str) -> list[str]:
+    """``words`` and the topic ``tail`` with each acronym the abstract defines spelled out (``_units``), within
+    MAX_TOTAL words: the tail goes first, then the title is cut before a preposition. An acronym inside the
+    name (``Clustered IRM``, kept as written) that the title still does not spell out gets its long form
+    as the tail instead of the topic when it fits (``… in Invariant Risk Minimization``)."""
+    body, keep = _units(words, name, text)
+    end = _units(tail, name, text)[0]
+    flat = [w for unit in body + end for w in unit]
+    if len(flat) <= MAX_TOTAL:
+        long = _name_long_form(name, text, flat)
+        size = len(flat) - sum(map(len, end))
+        return flat[:size] + [link] + long if long and size + 1 + len(long) <= MAX_TOTAL else flat
+    return _cut(body, MAX_TOTAL, keep)
+
+
+def _units(words: list[str], name: str, text: str, deep: bool = True) -> tuple[list[list[str]], int]:
+    """``words`` as units, each a word or the long form (``_long_words``) that replaces an acronym the
+    abstract defines (``_long_form``), and how many words the name spans from the start. Neither the name's
+    words nor another use of the name are replaced; an ``(ACR)`` whose long form the title has is dropped.
+    ``An NPLL Framework`` → ``[A] [Noisy Partial Label Learning] [Framework]``."""
+    span = _name_span(words, name)
+    if not _TWO_CAPITALS.search(" ".join(words)):  # no acronym (the topic, mostly)
+        return [[w] for w in words], max(span, default=-1) + 1
+    out: list[list[str]] = []
     for i, w in enumerate(words):
+        if w.islower() or i in span or not _TWO_CAPITALS.search(w):
+            out.append([w])
+            continue
         core = w.rstrip(":,")
-        long = defined.get(core) or (defined.get(core[:-1]) if core.endswith("s") else None)
-        if long and core not in name.split() and len(words) + len(out) - i + long.count(" ") <= MAX_TOTAL:
-            if out and out[-1] in ("A", "An", "a", "an"):
-                out[-1] = _article(long) if len(out) == 1 else _article(long).lower()
-            out += [_cap(x) if j == 0 or x not in _SMALL else x for j, x in enumerate(long.split())]
-            out[-1] += w[len(core):]
-        else:
-            out.append(w)
-    return out
+        if core.endswith(("'s", "’s", "'", "’")):  # a possessive: FTRL’s
+            core = core[:-2] if core.endswith("s") else core[:-1]
+        bracket = core[:1] == "(" and core[-1:] == ")"
+        core = core[1:-1] if bracket else core
+        long = (_long_form(text, core) or (_long_form(text, core[:-1]) if core.endswith("s") else None)
+                if core != name and _TWO_CAPITALS.search(core) else None)
+        if not long:
+            out.append([w])
+            continue
+        unit = _long_words(long, text if deep else "")
+        if bracket:  # "Large Language Models (LLMs)": drop it; "(RL) Based": spell it out
+            if _lacks(unit, words) <= _SMALL:
+                continue
+            w = w.replace("(", "").replace(")", "")
+        if out and out[-1][0] in ("A", "An", "a", "an"):
+            out[-1] = [_article(long) if len(out) == 1 else _article(long).lower()]
+        out.append(unit[:-1] + [unit[-1] + w[w.index(core) + len(core):]])
+    return out, max(span, default=-1) + 1
 
 
-def _topic(text: str, have: set[str] = frozenset()) -> list[str]:
+def _long_words(long: str, text: str) -> list[str]:
+    """A long form in Title Case (``mIni-baTch`` → ``Mini-Batch``); with ``text``, its own acronyms spelled
+    out too (``Discrete DDPMs`` → ``Discrete Denoising Diffusion Probabilistic Models``)."""
+    words = ["-".join(p.capitalize() if _ACRONYM_LETTERS.fullmatch(p) else p for p in w.split("-"))
+             for w in long.split()]
+    words = [_cap(x) if j == 0 or x not in _SMALL else x for j, x in enumerate(words)]
+    if text and _TWO_CAPITALS.search(long):
+        words = [x for unit in _units(words, "", text, False)[0] for x in unit]
+    return words
+
+
+def _name_span(words: list[str], name: str) -> range:
+    """The indices of ``words`` that hold ``name`` (its first occurrence; else from the first to the last
+    word that is a word of the name), never spelled out."""
+    parts = name.split()
+    if not parts:
+        return range(0)
+    bare = [w.rstrip(":,") for w in words]
+    for i in (i for i, w in enumerate(bare) if w == parts[0]):
+        if bare[i: i + len(parts)] == parts:
+            return range(i, i + len(parts))
+    hits = [i for i, w in enumerate(bare) if w in parts]
+    return range(hits[0], hits[-1] + 1) if hits else range(0)
+
+
+def _name_long_form(name: str, text: str, title: list[str]) -> list[str]:
+    """The long form (``_long_words``) of an acronym inside ``name`` (not the name itself: ``IRM`` of
+    ``Clustered IRM``, ``FAST`` of ``FAST+``) that the abstract defines and whose words ``title`` lacks;
+    [] if none."""
+    for part in _WORDS.findall(name) if name else ():
+        if part != name and _TWO_CAPITALS.search(part) and (long := _long_form(text, part)):
+            words = _long_words(long, text)
+            if not _lacks(words, title) <= _SMALL:
+                return words
+    return []
+
+
+_WORDS = re.compile(r"[A-Za-z0-9]+")
+
+
+def _lacks(words: list[str], title: list[str]) -> set[str]:
+    """The words (lower case, letters and digits, without a plural "s") of ``words`` that ``title`` lacks."""
+    have = {w.lower().rstrip("s") for t in title for w in _WORDS.findall(t)}
+    return {w.lower().rstrip("s") for t in words for w in _WORDS.findall(t)} - have
+
+
+def _cut(units: list[list[str]], limit: int, keep: int) -> list[str]:
+    """The words of ``units``, at most ``limit``: cut between units, before a preposition when there is one
+    after word ``keep`` (4 at least), without trailing small words (``_TRAILING``)."""
+    words: list[str] = []
+    ends = []
+    for unit in units:
+        words += unit
+        ends.append(len(words))
+    if len(words) <= limit:
+        return words
+    small = [w.lower() in _SMALL for w in words]
+    fits = [k for k in ends if max(4, keep) <= k <= limit]
+    cuts = [k for k in fits if small[k] and not small[k - 1]]
+    words = words[: cuts[-1] if cuts else fits[-1] if fits else limit]
+    while len(words) > max(1, keep) and words[-1].lower() in _TRAILING:
+        words.pop()
+    return words
+
+
+def _topic(text: str, low: str, toks: list[str], freq: Counter, have: set[str]) -> list[str]:
     """The abstract's topic: its most weighted phrase of two or three words, none a stop word, that occurs
     at least twice (weight: occurrences times the summed frequency of its words), as first written; []
     if none. Candidates are word runs between stop words and punctuation, as in RAKE (Rose et al.,
     "Automatic keyword extraction from individual documents", 2010). Word pairs are counted by
-    ``Counter`` (C speed), words only when a pair qualifies; a repeated pair grows to three words when
-    that triple weighs more."""
-    low = text.lower()
-    toks = _topic_tokens(low)
-    counts = Counter(zip(toks, toks[1:]))
-    repeated = [(a, b) for (a, b), c in counts.items() if c > 1 and a not in _TOPIC_STOP and b not in _TOPIC_STOP
-                and (a.rstrip("s") not in have or b.rstrip("s") not in have)]
+    ``Counter`` (C speed), only those of two repeated words; ``low`` is ``text`` in lower case, ``toks``
+    and ``freq`` its words (``_topic_tokens``) and their counts. A repeated pair grows to three words when that triple weighs more."""
+    repeated = set(filterfalse(_TOPIC_STOP.__contains__,  # a repeated pair's words repeat
+                               compress(freq, map(operator.gt, freq.values(), repeat(1)))))
     if not repeated:
         return []
-    freq = Counter(toks)
+    at = compress(range(len(toks) - 1), map(repeated.__contains__, toks))  # C speed over the ~190 words
+    counts = Counter([(toks[i], toks[i + 1]) for i in at if toks[i + 1] in repeated])
+    repeated = [(a, b) for (a, b), c in counts.items()
+                if c > 1 and (a.rstrip("s") not in have or b.rstrip("s") not in have)]
+    if not repeated:
+        return []
     pairs = [(counts[a, b] * (freq[a] + freq[b]), a, b) for a, b in repeated]
     score, *best = max(pairs)
     for _, a, b in pairs:  # a repeated pair that continues or precedes the best one: a triple?
