@@ -3,7 +3,8 @@
    venues/<venue-slug>/abstracts/<digits>.js
    holding its abstract (a classic script calling siteAbstracts({id: html}), so it loads from file:// too)
    is added once, and the abstract's HTML, made by the site builder's renderer exactly as on the paper's
-   page, replaces the link that readers without JavaScript follow. "Show all abstracts" opens every item;
+   page, is shown in the disclosure (if the file does not load, a link to the paper's page's abstract; the
+   items carry no such link of their own: issue 25, the site's size). "Show all abstracts" opens every item;
    the choice is remembered per site (localStorage, under a key named after the site's root, as stars.js). */
 (function () {
   "use strict";
@@ -21,8 +22,19 @@
     var body = document.createElement("div");
     body.className = "abstract-body";
     body.innerHTML = html;  // the builder's own rendering of the abstract (as on the paper's page), not list text
-    details.replaceChild(body, details.querySelector("a"));
+    var link = details.querySelector("a.abstract-link");  // there if an earlier load failed
+    if (link) details.removeChild(link);
+    details.appendChild(body);
     details.setAttribute("data-filled", "");
+  }
+
+  function linkInstead(details) {  // the file did not load: the paper's page shows the abstract
+    if (details.hasAttribute("data-filled") || details.querySelector("a.abstract-link")) return;
+    var link = document.createElement("a");
+    link.className = "abstract-link";
+    link.href = details.closest("[data-paper-id]").querySelector("a.paper-link").getAttribute("href") + "#abstract";
+    link.textContent = _("Read the abstract");
+    details.appendChild(link);
   }
 
   window.siteAbstracts = function (map) {
@@ -37,6 +49,7 @@
       var tag = document.createElement("script");
       tag.src = src;
       tag.onload = function () { loading[src].forEach(fill); loading[src] = []; };
+      tag.onerror = function () { loading[src].forEach(linkInstead); delete loading[src]; tag.remove(); };
       document.head.appendChild(tag);
     }
     loading[src].push(details);

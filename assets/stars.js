@@ -39,14 +39,19 @@
   var actions = document.querySelector(".reading-actions[data-star]");
   if (actions) {
     var paper = JSON.parse(actions.getAttribute("data-star"));
-    /* What the page shows once is not repeated in data-star (issue 25): the BibTeX entry, the title and venue
-       (Highwire tags), the absolute URL (the canonical link, with a base URL); "My list" keeps them. */
+    /* What the page shows once is not repeated in data-star (issue 25): the BibTeX entry, the title, venue and
+       authors (Highwire tags), the absolute URL (the canonical link, with a base URL); "My list" keeps them. */
     var entry = document.getElementById("bibtex");
-    var meta = function (name) { var m = document.querySelector('meta[name="' + name + '"]'); return m ? m.content : ""; };
+    var metas = function (name) {
+      return Array.prototype.map.call(document.querySelectorAll('meta[name="' + name + '"]'), function (m) { return m.content; });
+    };
+    var meta = function (name) { return metas(name)[0] || ""; };
     var canonical = document.querySelector('link[rel="canonical"]');
     paper.bibtex = entry ? entry.textContent : "";
     paper.title = meta("citation_title");
     paper.venue = meta("citation_conference_title");
+    paper.authors = metas("citation_author");
+    paper.et_al = !!paper.et_al;
     paper.url = canonical ? canonical.href : "";
     var star = actions.querySelector(".star-button");
     var read = actions.querySelector(".read-button");

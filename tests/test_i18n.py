@@ -5,6 +5,7 @@ of the English page words; an unknown language is a located config error."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -84,6 +85,22 @@ def test_a_chinese_site_shows_no_english_page_words(chinese_site):
         left = [p for p in phrases if re.sub(PLACEHOLDER, "", p).strip() in text]
         assert not left, (page.name, left)
     assert "window.SITE_STRINGS" in (chinese_site / "assets" / "strings.js").read_text(encoding="utf-8")
+
+
+def _code(script: str) -> str:
+    """``script`` without its block comments (which may quote _("…") as an example)."""
+    return re.sub(r"/\*.*?\*/", "", script, flags=re.S)
+
+
+def test_every_word_of_the_browser_scripts_reaches_a_chinese_site(chinese_site):
+    """strings.js holds the catalog's messages found in assets/ (i18n.script_strings, by the catalog's
+    locations): a word a script uses, e.g. abstracts.js's link when an abstracts file does not load, is there."""
+    text = (chinese_site / "assets" / "strings.js").read_text(encoding="utf-8")
+    table = json.loads(text.removeprefix("window.SITE_STRINGS = ").removesuffix(";\n"))
+    used = {json.loads(f'"{m}"') for script in (ROOT / "assets").glob("*.js")
+            for m in re.findall(r'\b_\("((?:[^"\\]|\\.)*)"', _code(script.read_text(encoding="utf-8")))}
+    assert "Read the abstract" in used and len(used) > 20
+    assert sorted(used - set(table)) == []
 
 
 def test_an_english_site_loads_no_strings(seed_site):

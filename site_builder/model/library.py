@@ -154,10 +154,9 @@ class Library:
         """What the star button stores for "My list": JSON safe inside an HTML attribute once autoescaped.
 
         Without what the page holds once already, which assets/stars.js takes from there (the BibTeX entry, the
-        title, venue and canonical URL): see :meth:`site_builder.pages.views.Citation.star_data`.
+        title, venue, authors and canonical URL): see :meth:`site_builder.pages.views.Citation.star_data`.
         """
-        return citation.script_json({"id": paper.id, "path": paper.path, "authors": list(paper.authors),
-                                     "et_al": paper.et_al})
+        return citation.star_json(paper)
 
     # --- lists -----------------------------------------------------------
     def status_counts(self) -> dict[str, int]:

@@ -95,12 +95,11 @@ class Citation:
         """What the star button stores for "My list" (JSON, safe in an attribute once autoescaped).
 
         Without what the page holds once already (issue 25), which assets/stars.js takes from there: the BibTeX
-        entry (``#bibtex``), the title and venue (``citation_title``, ``citation_conference_title``) and the
-        absolute URL (the canonical link, present with a base URL).
+        entry (``#bibtex``), the title, venue and authors (``citation_title``, ``citation_conference_title``,
+        ``citation_author``) and the absolute URL (the canonical link, present with a base URL); ``et_al`` only
+        when true.
         """
-        paper = self.paper
-        return citation.script_json({"id": paper.id, "path": paper.path, "authors": list(paper.authors),
-                                     "et_al": paper.et_al})
+        return citation.star_json(self.paper)
 
 
 @dataclass(frozen=True)

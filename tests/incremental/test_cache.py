@@ -384,7 +384,7 @@ def test_cached_page_chrome_gives_the_bytes_of_the_chrome_rendered_each_time(tmp
     assert build_into(tmp_path / "fresh", "--no-cache", "--notes", str(NOTES), seeds=seeds_copy) == 0
     assert len(parts) > 4 * 100
     assert_same_site(tmp_path / "fresh", tmp_path / "cached")
-    footer = '<footer class="site-footer">\n  <nav aria-label="Site"><a href="{}index.html">All venues</a>'
+    footer = '<footer class="site-footer"><nav aria-label="Site"><a href="{}index.html">All venues</a>'
     assert footer.format("") in (tmp_path / "cached" / "index.html").read_text(encoding="utf-8")
     paper = next((tmp_path / "cached" / "papers").glob("*.html"))
     assert footer.format("../") in paper.read_text(encoding="utf-8")

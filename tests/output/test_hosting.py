@@ -44,6 +44,11 @@ def pages_site(tmp_path_factory) -> Path:
     return out
 
 
+def _shared(name: str) -> bool:
+    """Whether the page ``name`` is one of those with Open Graph tags: the home, venue and paper pages."""
+    return name == "index.html" or name.startswith("papers/") or re.fullmatch(r"venues/[^/]+/index\.html", name) is not None
+
+
 def test_hosting_files_without_base_url(seed_site, seed_records):
     assert (seed_site / ".nojekyll").read_text() == ""
     assert not (seed_site / "sitemap.xml").exists()
@@ -52,7 +57,11 @@ def test_hosting_files_without_base_url(seed_site, seed_records):
     for name in html_pages(seed_site):
         html = (seed_site / name).read_text(encoding="utf-8")
         assert 'rel="canonical"' not in html and "og:url" not in html, name
-        assert 'property="og:title"' in html, name
+        # Open Graph tags where a page is shared (paper, venue and home pages), the feed link where a reader looks
+        # for the feed (home and venue pages); not repeated on the other pages (issue 25, the site's size).
+        assert ('property="og:title"' in html) == _shared(name), name
+        assert ('type="application/atom+xml"' in html) == (_shared(name) and not name.startswith("papers/")), name
+        assert "og:description" not in html, name
     # The 404 page's links are root-absolute (served at any depth); every other link is relative.
     not_found = internal_links(seed_site / "404.html")
     assert "/index.html" in not_found and "/search.html" in not_found
@@ -79,8 +88,8 @@ def test_base_url_gives_absolute_urls_only_where_needed(pages_site, seed_site):
         html = (pages_site / name).read_text(encoding="utf-8")
         canonical = re.search(r'<link rel="canonical" href="([^"]+)">', html).group(1)
         assert canonical == urls.canonical_url(BASE, name)
-        assert f'<meta property="og:url" content="{canonical}">' in html
-        assert re.search(r'<meta property="og:title" content="[^"]+">', html)
+        assert (f'<meta property="og:url" content="{canonical}">' in html) == _shared(name), name
+        assert bool(re.search(r'<meta property="og:title" content="[^"]+">', html)) == _shared(name), name
         assert ('content="article"' in html) == name.startswith("papers/")
         # Links stay relative: the only absolute link into the site is the canonical one.
         absolute = [u for u in all_links(pages_site / name) if u.startswith(BASE)]

@@ -213,3 +213,24 @@ def test_axe_finds_no_violation_without_javascript(seed_site, nojs_tab, theme):
     assert nojs_tab.locator(".abstract-toggle object").count() > 2
     results = Axe().run(nojs_tab, options={"iframes": False})
     assert results.violations_count == 0, results.generate_report()
+
+
+def test_an_abstracts_file_that_does_not_load_gives_a_link_to_the_paper_page(seed_site, browser_context):
+    """The items carry no link of their own to the paper's abstract (issue 25, the site's size): when the
+    abstracts file fails to load, abstracts.js puts one in the disclosure; a later opening tries the file again."""
+    tab = browser_context.new_page()
+    tab.route("**/abstracts/*.js", lambda route: route.abort())
+    tab.goto((seed_site / _venue_page(seed_site)).as_uri())
+    first = tab.locator(".paper-item").nth(0)
+    first.locator("summary").click()
+    link = first.locator(".abstract-toggle a.abstract-link")
+    link.wait_for()
+    assert link.get_attribute("href") == first.locator(".paper-link").get_attribute("href") + "#abstract"
+    assert first.locator(".abstract-body").count() == 0
+    tab.unroute("**/abstracts/*.js")
+    first.locator("summary").click()  # closed
+    first.locator("summary").click()  # opened again: the file loads now
+    tab.wait_for_selector(".paper-item >> nth=0 >> .abstract-toggle[data-filled]")
+    assert link.count() == 0 and first.locator(".abstract-body").inner_text().strip()
+    tab.evaluate("localStorage.clear()")
+    tab.close()
