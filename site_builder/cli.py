@@ -14,7 +14,7 @@ from typing import NoReturn
 from .config import ConfigError, resolve_config
 from .pipeline import BuildError, build, keep_objects
 from .progress import Progress, format_bytes
-from .output.writer import OutputError, TemplateFailure
+from .output.writer import CommittedInterrupt, OutputError, TemplateFailure
 
 DEFAULT_CACHE = Path(".cache") / "site-builder"
 
@@ -85,6 +85,9 @@ def run_build(args: argparse.Namespace, out: Path) -> int:
     except OSError as exc:
         print(f"error: cannot write the site: {exc}; {kept(out)}", file=sys.stderr)
         return 2
+    except CommittedInterrupt:
+        print(f"interrupted as the build finished: {out} holds the new site", file=sys.stderr)
+        return 130
     except KeyboardInterrupt:
         print(f"interrupted; {kept(out)}", file=sys.stderr)
         return 130

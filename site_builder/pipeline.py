@@ -36,7 +36,7 @@ from .read.reference import Matched, ReferenceIndex, fill
 from .read.plaintext import Entry
 from .output.search_index import IndexRun
 from .output.rendering import PageReuse, write_pages
-from .output.writer import Output, OutputError, make_environment, unrecorded_names
+from .output.writer import CommittedInterrupt, Output, OutputError, make_environment, unrecorded_names
 
 if TYPE_CHECKING:
     from .model.library import Library, build_library, place_papers
@@ -581,13 +581,16 @@ def _build_site(out: Path, config: SiteConfig, strict: bool, build_cache: BuildC
     except BaseException:  # an error or Ctrl-C anywhere (even while committing): no staging folder is left behind
         _abandon(output, index)
         raise
-    progress.stage("saving the build cache")
-    if inputs is not None and build_cache.enabled:
-        fields = unchanged.report_fields(diagnostics, len(output.written), pages, index_bytes, build_cache.outputs.reused,
-                                         len(site.papers), int(updated.timestamp()))
-        build_cache.outputs.snapshot = unchanged.snapshot(inputs, output.target, output.written, build_cache.outputs.manifest,
-                                                  fields)
-    build_cache.save()
+    try:  # the new site is in place: a Ctrl-C from here on must not be reported as leaving the old one
+        progress.stage("saving the build cache")
+        if inputs is not None and build_cache.enabled:
+            fields = unchanged.report_fields(diagnostics, len(output.written), pages, index_bytes,
+                                             build_cache.outputs.reused, len(site.papers), int(updated.timestamp()))
+            build_cache.outputs.snapshot = unchanged.snapshot(inputs, output.target, output.written,
+                                                              build_cache.outputs.manifest, fields)
+        build_cache.save()
+    except KeyboardInterrupt as exc:
+        raise CommittedInterrupt() from exc
     diagnostics.extend(build_cache.diagnostics)
     return BuildReport(site, diagnostics, len(output.written), updated, library, pages, index_bytes,
                        progress.elapsed, build_cache.outputs.reused, len(site.papers))

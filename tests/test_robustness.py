@@ -5,8 +5,10 @@ from __future__ import annotations
 import filecmp
 import hashlib
 import json
+import os
 import shutil
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -271,3 +273,35 @@ def test_warnings_are_printed_by_file_and_line(tmp_path, capsys):
     places = [(line.split(":")[0], int(line.split(":")[1])) for line in printed]
     assert (first.as_posix(), abstracts[0] + 1) in places and (first.as_posix(), abstracts[-1] + 1) in places
     assert places == sorted(places)
+
+
+def test_ctrl_c_while_a_commit_cleans_up_says_the_new_site_is_in_place_and_the_next_build_removes_the_leftover(
+        tmp_path, monkeypatch, capsys):
+    """Found by the new-user pass: Ctrl-C while the files set aside were being removed said the old site was left
+    as it was, though the new one was in place, and left a ``.site.old-*`` folder no later build removed."""
+    seeds = tmp_path / "seeds"
+    shutil.copytree(SEEDS, seeds)
+    out, cache = tmp_path / "site", tmp_path / "cache"
+    assert build_into(out, "--cache", str(cache), seeds=seeds) == 0
+    listing = sorted(seeds.glob("*.txt"))[0]
+    text = listing.read_text(encoding="utf-8")
+    last = text.rstrip("\n").rsplit("\n", 1)[1]
+    listing.write_text(text.replace(last, last + " One sentence more."), encoding="utf-8")
+    real = writer.shutil.rmtree
+
+    def interrupted(path, *args, **kwargs):
+        if ".site.old-" in str(path):
+            raise KeyboardInterrupt
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(writer.shutil, "rmtree", interrupted)
+    capsys.readouterr()
+    assert build_into(out, "--cache", str(cache), seeds=seeds) == 130
+    assert f"interrupted as the build finished: {out} holds the new site" in capsys.readouterr().err
+    monkeypatch.undo()
+    assert build_into(tmp_path / "fresh", "--no-cache", seeds=seeds) == 0
+    assert_same_site(tmp_path / "fresh", out, placed_map=True)
+    (leftover,) = tmp_path.glob(".site.old-*")
+    os.utime(leftover, (time.time() - 3600, time.time() - 3600))
+    assert build_into(out, "--cache", str(cache), seeds=seeds) == 0
+    assert not list(tmp_path.glob(".site.old-*"))

@@ -13,6 +13,7 @@ copied nor linked. Until that commit the output folder is untouched.
 
 from __future__ import annotations
 
+import glob
 import os
 import re
 import shutil
@@ -35,6 +36,11 @@ MARKER = ".site-builder"
 
 class OutputError(Exception):
     """The output folder cannot be written or replaced."""
+
+
+class CommittedInterrupt(KeyboardInterrupt):
+    """Ctrl-C came while the folders a commit set aside were being removed: the new site is in place whole; what
+    was left of those folders the next commit removes (:func:`remove_leftovers`)."""
 
 
 class TemplateFailure(Exception):
@@ -500,6 +506,7 @@ class Output:
         if t.exists() and (not t.is_dir() or (any(t.iterdir()) and not (t / MARKER).exists())):
             self.discard()
             raise OutputError(f"{t}: exists and was not built by this tool; refusing to replace it")
+        remove_leftovers(t)
         if self.kept:
             self._commit_in_place(listing, recorded)
             return
@@ -507,15 +514,14 @@ class Output:
         try:
             if old is not None:
                 os.replace(t, old / "site")
-            try:
-                os.replace(self.staging, t)
-            except BaseException:
-                if old is not None:
-                    os.replace(old / "site", t)
-                raise
-        finally:
+            os.replace(self.staging, t)
+        except BaseException:
             if old is not None:
+                os.replace(old / "site", t)
                 shutil.rmtree(old, ignore_errors=True)
+            raise
+        if old is not None:
+            clean_up(old)
 
     def _commit_in_place(self, listing: dict | None = None, recorded: dict | frozenset = frozenset()) -> None:
         """Move the staged files into the output folder and remove its files this build does not have.
@@ -559,8 +565,35 @@ class Output:
             _undo_moves(done, made)
             shutil.rmtree(backup, ignore_errors=True)
             raise
-        shutil.rmtree(backup, ignore_errors=True)
-        shutil.rmtree(staging, ignore_errors=True)
+        clean_up(backup, staging)
+
+
+def clean_up(*folders) -> None:
+    """Remove ``folders`` (what a commit set aside once the new site is in place). Raises
+    :class:`CommittedInterrupt` when Ctrl-C stops it: the site is the new one, the rest is a leftover."""
+    try:
+        for folder in folders:
+            shutil.rmtree(folder, ignore_errors=True)
+    except KeyboardInterrupt as exc:
+        raise CommittedInterrupt() from exc
+
+
+#: Seconds after which a folder an interrupted commit (``old``) or build (``building``) left beside the output is
+#: a leftover: a commit sets files aside for seconds, a build of 100,000 papers stages for minutes.
+LEFTOVER_AGE = {"old": 600, "building": 86_400}
+
+
+def remove_leftovers(target: Path) -> None:
+    """Remove the folders beside ``target`` that an interrupted commit or build left (``.<name>.old-*``,
+    ``.<name>.building-*``, made by :func:`tempfile.mkdtemp`), once unchanged for :data:`LEFTOVER_AGE`."""
+    now = time.time()
+    for kind, age in LEFTOVER_AGE.items():
+        for leftover in target.parent.glob(f"{glob.escape(f'.{target.name}.{kind}-')}*"):
+            try:
+                if leftover.is_dir() and not leftover.is_symlink() and now - leftover.stat().st_mtime > age:
+                    shutil.rmtree(leftover, ignore_errors=True)
+            except OSError:
+                pass
 
 
 def _set_aside_unwritten(folder: str, rel: str, written: set[str], backup: str, done: list,
