@@ -30,7 +30,7 @@ from pathlib import Path
 
 from ..diagnostics import Diagnostic
 from .entries import ListResult, ReadError
-from .records import (Record, doi_field, failed, links_in, list_result, read_text, split_keywords, split_links,
+from .records import (Record, bad_year, doi_field, failed, links_in, list_result, read_text, split_keywords, split_links,
                       venue_name, year_in)
 
 
@@ -108,6 +108,7 @@ def _record(block) -> Record:
                     abstract=decode(raw["abstract"], True, _flag(raw, "abstract-spacing", "verbatim"))
                     if isinstance(raw.get("abstract"), str) else "",
                     venue=venue_name(container), year=year_in(text("year", "date")) or year_in(container),
+                    bad_year=bad_year(text("year", "date"), year_in(text("year", "date"))),
                     track=tuple(p.strip() for p in text("track").split("·")) if text("track") else (),
                     keywords=keywords, doi=doi_field(text("doi"), problems), url=landing, code_urls=code,
                     et_al=any(n.lower() == "others" for n in names), problems=problems)

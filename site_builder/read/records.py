@@ -175,15 +175,15 @@ def list_result(path: Path, records: list[Record], diagnostics: list[Diagnostic]
     for record in records:
         if record.bad_year:
             diagnostics.append(Diagnostic(name, record.line, "warning",
-                                          f"entry {record.key or '#' + str(record.line)}: year {record.bad_year!r} "
+                                          f"entry {record.key or 'at line ' + str(record.line)}: year {record.bad_year!r} "
                                           "is not a year; the list's heading or the config gives it, if either does"))
         for problem in record.problems:
             diagnostics.append(Diagnostic(name, record.line, "warning",
-                                          f"entry {record.key or '#' + str(record.line)}: {problem}"))
+                                          f"entry {record.key or 'at line ' + str(record.line)}: {problem}"))
         entry = entry_of(record, name, venue, year)
         if entry is None:
             diagnostics.append(Diagnostic(name, record.line, "warning",
-                                          f"entry {record.key or '#' + str(record.line)} gives neither a title "
+                                          f"entry {record.key or 'at line ' + str(record.line)} gives neither a title "
                                           "nor an abstract; left out"))
         else:
             entries.append(entry)

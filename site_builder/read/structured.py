@@ -32,6 +32,7 @@ from pathlib import Path
 
 from ..diagnostics import Diagnostic
 from .entries import ListResult, ReadError
+from .lines import CJK_NAME_CHARS
 from .records import (Record, bad_year, doi_field, failed, links_in, list_result, read_text, split_keywords,
                       split_links, split_names, venue_name, year_in)
 
@@ -76,7 +77,8 @@ def _kind(value) -> str:
 def typed_fields(data: dict, problems: list[str]) -> dict:
     """``data`` (a flat record) with each field of the wrong kind read as text, a message for each appended to
     ``problems``: a text field (:data:`TEXT_FIELDS`) holding a list (its items joined with spaces) or an object
-    or true/false (as JSON); a list field (:data:`LIST_FIELDS`) holding an object or a number (as JSON), or a
+    or true/false (as JSON); a year that is a list, an object, true/false or a fraction (as JSON, a year read from it
+    when it holds one); a list field (:data:`LIST_FIELDS`) holding an object or a number (as JSON), or a
     list with such items. Numbers in text fields (a year-like title, an id) are text as they are."""
     out = dict(data)
     for name in TEXT_FIELDS:
@@ -85,6 +87,10 @@ def typed_fields(data: dict, problems: list[str]) -> dict:
             out[name] = (" ".join(str(v) for v in value) if isinstance(value, list)
                          else json.dumps(value, ensure_ascii=False))
             problems.append(f"{name} is {_kind(value)}, not text; read as {out[name]!r}")
+    year = data.get("year")
+    if isinstance(year, (list, dict, bool)) or isinstance(year, float) and not year.is_integer():
+        out["year"] = json.dumps(year, ensure_ascii=False)
+        problems.append(f"year is {_kind(year)}, not a year; read as {out['year']!r}")
     for name in LIST_FIELDS:
         value = data.get(name)
         items = value if isinstance(value, list) else [value]
@@ -117,19 +123,31 @@ def flat_record(data: dict, line: int, key: str = "") -> Record:
 
 def csl_record(item: dict, line: int) -> Record:
     """The :class:`Record` of a CSL-JSON item (``title``, ``author``, ``abstract``, ``container-title``,
-    ``issued``, ``keyword``, ``DOI``, ``URL``, code links in ``note``)."""
-    names = []
-    for person in item.get("author") or []:
+    ``issued``, ``keyword``, ``DOI``, ``URL``, code links in ``note``); authors given as text (not name objects),
+    an ``issued`` that gives no year and a DOI that is not one are problems noted."""
+    names, problems, authors = [], [], item.get("author") or []
+    if isinstance(authors, str):
+        problems.append(f"author is text, not a list of names; read as {split_names(authors)!r}")
+        authors = split_names(authors)
+    for person in authors if isinstance(authors, list) else []:
         if isinstance(person, dict):
             names.append(person.get("literal") or " ".join(str(person.get(p, "")) for p in ("given", "family")))
+        elif str(person).strip():
+            names.append(str(person).strip())
     container = str(item.get("container-title") or item.get("event-title") or item.get("event") or "")
-    issued = (item.get("issued") or {}).get("date-parts") if isinstance(item.get("issued"), dict) else None
-    year = _year(issued[0][0]) if issued and issued[0] else None
+    given = item.get("issued")
+    issued = given.get("date-parts") if isinstance(given, dict) else None
+    year = _year(issued[0][0]) if isinstance(issued, list) and issued and isinstance(issued[0], list) and issued[0] \
+        else None
+    if year is None and given not in (None, "", {}):  # {"raw": "2024"}, {"literal": …} or bare text
+        year = year_in(str(given.get("raw") or given.get("literal") or "") if isinstance(given, dict) else str(given))
+    if given not in (None, "", {}) and year is None:
+        problems.append(f"issued {json.dumps(item.get('issued'), ensure_ascii=False)} gives no year (CSL-JSON: "
+                        '{"date-parts": [[2024]]}); the container title, the heading or the config gives it, if any does')
     note = str(item.get("note") or "")
     landing, code = split_links([str(item.get("URL") or ""), *links_in(note)])
     if re.match(r"\s*code\s*:", note, re.IGNORECASE):  # "code: https://…" names code, whatever its host
         code = links_in(note)
-    problems: list[str] = []
     return Record(line=line, key=str(item.get("id") or ""), title=str(item.get("title") or ""), authors=names,
                   abstract=str(item.get("abstract") or ""), venue=venue_name(container),
                   year=year or year_in(container), keywords=split_keywords(str(item.get("keyword") or "")),
@@ -276,14 +294,20 @@ def read_csv(path: Path, venue: str | None = None, year: int | None = None, expl
 _NAME_SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv", "phd"})
 
 
+_CJK_NAME = re.compile(f"[{CJK_NAME_CHARS}]+")
+
+
 def ris_name(name: str) -> str:
     """An RIS author as a reader writes it: RIS gives ``Family, Given`` or ``Family, Given, Suffix``
     (RIS specification, ``AU``: https://web.archive.org/web/2012/http://refman.com/support/risformat_intro.asp),
     so ``Müller, Jörg`` is ``Jörg Müller`` and ``King, Martin Luther, Jr.`` is ``Martin Luther King Jr.``;
-    a name without a comma, or whose comma only sets off a suffix (``John Smith, Jr.``), is kept as given."""
+    a name without a comma, or whose comma only sets off a suffix (``John Smith, Jr.``), is kept as given; a name
+    in Chinese, Japanese or Korean script keeps its order, family name first, with no space (``李, 四`` → ``李四``)."""
     parts = [part.strip() for part in str(name).split(",")]
     if len(parts) < 2 or not parts[0] or not parts[1] or parts[1].lower().rstrip(".") in _NAME_SUFFIXES:
         return str(name).strip()
+    if len(parts) == 2 and all(_CJK_NAME.fullmatch(part) for part in parts):
+        return parts[0] + parts[1]
     return " ".join([parts[1], parts[0], *[p for p in parts[2:] if p]])
 
 

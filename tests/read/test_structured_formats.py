@@ -75,10 +75,10 @@ def test_ris_authors_family_first_read_as_bibtex_reads_them(tmp_path):
     new-user pass: ``Müller, Jörg`` in RIS and ``M{\\"u}ller, J{\\"o}rg`` in BibTeX were two author pages)."""
     path = tmp_path / "refs.ris"
     path.write_text("TY  - CONF\nTI  - Attention Revisited\nAU  - Müller, Jörg\nAU  - King, Martin Luther, Jr.\n"
-                    "AU  - Andrew Ng\nAU  - John Smith, Jr.\nAB  - We revisit attention.\nT2  - ICML 2024\n"
-                    "PY  - 2024\nER  - \n", encoding="utf-8")
+                    "AU  - Andrew Ng\nAU  - John Smith, Jr.\nAU  - 李, 四\nAU  - 山田, 太郎\nAB  - We revisit attention.\n"
+                    "T2  - ICML 2024\nPY  - 2024\nER  - \n", encoding="utf-8")
     (paper,) = formats.read_list(path).entries
-    assert paper.authors == ("Jörg Müller", "Martin Luther King Jr.", "Andrew Ng", "John Smith, Jr.")
+    assert paper.authors == ("Jörg Müller", "Martin Luther King Jr.", "Andrew Ng", "John Smith, Jr.", "李四", "山田太郎")
     bib = tmp_path / "refs.bib"
     bib.write_text(BIB, encoding="utf-8")
     assert formats.read_list(bib).entries[0].authors[0] == paper.authors[0]
@@ -131,7 +131,36 @@ def test_fields_of_the_wrong_kind_and_a_doi_that_is_not_one_are_warnings_naming_
     ris.write_text("TY  - CONF\nTI  - A Paper\nAB  - Text.\nT2  - ICML 2024\nDO  - none given\nER  - \n",
                    encoding="utf-8")
     assert [d.message for d in formats.read_list(ris).diagnostics] == [
-        "entry #1: doi 'none given' is not a DOI (10.…); left out"]
+        "entry at line 1: doi 'none given' is not a DOI (10.…); left out"]
+
+
+def test_a_year_or_authors_of_the_wrong_kind_in_bibtex_jsonl_and_csl_are_warnings(tmp_path):
+    """Found by the second new-user pass: BibTeX's ``year = {twenty}``, a JSON Lines year ``[2025]`` or ``2024.7``,
+    a CSL-JSON ``author`` given as text and an ``issued`` with no year were read without a word."""
+    bib = tmp_path / "refs.bib"
+    bib.write_text("@inproceedings{k, title = {T}, abstract = {An abstract.}, booktitle = {ICLR}, year = {twenty}}\n",
+                   encoding="utf-8")
+    assert [d.message for d in formats.read_list(bib, "ICLR", 2025).diagnostics] == [
+        "entry k: year 'twenty' is not a year; the list's heading or the config gives it, if either does"]
+    jsonl = tmp_path / "papers.jsonl"
+    jsonl.write_text('{"title": "A", "abstract": "An abstract.", "venue": "ICLR", "year": [2025]}\n'
+                     '{"title": "B", "abstract": "Another.", "venue": "ICLR", "year": 2024.7}\n', encoding="utf-8")
+    result = formats.read_list(jsonl)
+    assert [e.year for e in result.entries] == [2025, 2024]
+    assert [d.message for d in result.diagnostics] == ["entry line 1: year is a list, not a year; read as '[2025]'",
+                                                       "entry line 2: year is float, not a year; read as '2024.7'"]
+    csl = tmp_path / "refs.json"
+    csl.write_text(json.dumps([{"type": "paper-conference", "title": "C", "author": "Ann Lee and Bo Chen",
+                                "container-title": "ICML", "issued": "sometime", "abstract": "Text."},
+                               {"type": "paper-conference", "title": "D", "author": [{"family": "Wu", "given": "Di"}],
+                                "container-title": "ICML", "issued": {"raw": "2024-05"}, "abstract": "Text."}]),
+                   encoding="utf-8")
+    result = formats.read_list(csl, "ICML", 2023)
+    assert [(e.authors, e.year) for e in result.entries] == [(("Ann Lee", "Bo Chen"), 2023), (("Di Wu",), 2024)]
+    assert [d.message for d in result.diagnostics] == [
+        "entry at line 1: author is text, not a list of names; read as ['Ann Lee', 'Bo Chen']",
+        'entry at line 1: issued "sometime" gives no year (CSL-JSON: {"date-parts": [[2024]]}); the container title, the '
+        "heading or the config gives it, if any does"]
 
 
 @pytest.mark.parametrize("missing, text", [("year", '{"title": "T", "abstract": "A.", "venue": "ICLR"}'),
