@@ -47,10 +47,18 @@ def parallel_workers(pages: int) -> bool:
 
 def _ignore_interrupt() -> None:
     """Pool initializer: workers ignore SIGINT, so Ctrl-C reaches only the parent, which
-    terminates the pool (leaving no process behind) and discards the staging folder; and they
-    collect garbage (:func:`collect_garbage`)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    terminates the pool (leaving no process behind) and discards the staging folder; they end
+    quietly on SIGTERM (:func:`_worker_signals`); and they collect garbage (:func:`collect_garbage`)."""
+    _worker_signals()
     collect_garbage()
+
+
+def _worker_signals() -> None:
+    """In a forked worker: ignore SIGINT (Ctrl-C is the parent's) and take SIGTERM's default, ending at once:
+    a handler the parent set (the preview server's, raising KeyboardInterrupt) would otherwise print a
+    traceback in each worker the parent terminates (found by the new-user pass)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def collect_garbage() -> None:
@@ -182,7 +190,7 @@ class Background:
 
 
 def _background_main(job: Callable[[], list], connection) -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the parent, which cancels the job
+    _worker_signals()  # Ctrl-C reaches the parent, which cancels the job
     collect_garbage()
     try:
         answer = ("ok", job())

@@ -60,6 +60,33 @@ def test_forked_workers_collect_garbage_when_the_parent_does_not():
     assert background == [True]
 
 
+def _signal_handlers(_=None) -> tuple:
+    import signal
+    return signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
+
+
+@pytest.mark.forks
+def test_forked_workers_ignore_ctrl_c_and_end_quietly_on_sigterm_whatever_the_parent_handles():
+    """Found by the new-user pass: workers inherited the preview server's SIGTERM handler (raising
+    KeyboardInterrupt), so Ctrl-C during its first build printed a traceback from each worker terminated."""
+    import signal
+    if parallel.worker_count() < 2:
+        pytest.skip("needs two cores and fork")
+
+    def raising(signum, frame):
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, raising)
+    try:
+        with parallel.fork_pool(2) as pool:
+            in_pool = pool.map(_signal_handlers, range(2))
+        job = parallel.start_background(lambda: [_signal_handlers()])
+        background = job.result()
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert set(in_pool + background) == {(signal.SIG_IGN, signal.SIG_DFL)}
+
+
 def _seed_model():
     """The seed lists' site model (no cache)."""
     from site_builder.diagnostics import Diagnostics
