@@ -112,7 +112,9 @@ def run_build(args: argparse.Namespace, out: Path) -> int:
         except OSError as exc:
             print(f"{args.zip}: error: cannot write the zip: {exc.strerror or exc}", file=sys.stderr)
             return 2
-        print(f"wrote {count} files into {args.zip}", file=sys.stderr)
+        if not getattr(args, "quiet", False):
+            print(f"wrote {count} files into {args.zip} (the site's, without the build's own marker file)",
+                  file=sys.stderr)
     return 0
 
 

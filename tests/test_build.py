@@ -191,3 +191,6 @@ def test_zip_inside_the_output_folder_is_refused(tmp_path: Path, seed_site: Path
     assert not (out / "site.zip").exists()
     assert build_into(out, "--zip", str(tmp_path / "site.zip")) == 0
     assert (tmp_path / "site.zip").stat().st_size > 0
+    assert f"files into {tmp_path / 'site.zip'}" in capsys.readouterr().err
+    assert build_into(out, "--quiet", "--zip", str(tmp_path / "quiet.zip")) == 0  # diagnostics only (new-user pass)
+    assert (tmp_path / "quiet.zip").stat().st_size > 0 and capsys.readouterr().err == ""
