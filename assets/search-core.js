@@ -51,10 +51,17 @@
   var MARKS = /\p{M}/gu;
 
   /* Step 1: NFKC, lower case, combining marks removed, NFC (ASCII: lower case only). */
+  /* Latin letters that are not a base letter with a mark → the letters a reader types for them (FOLDED in
+     site_builder/search/tokenize.py). */
+  var FOLDED = { "ø": "o", "ł": "l", "đ": "d", "ħ": "h", "ı": "i", "ŧ": "t", "ß": "ss", "æ": "ae", "œ": "oe", "þ": "th",
+                 "ð": "d" };
+  var FOLD = /[øłđħıŧßæœþð]/g;
+
   function normalise(text) {
     text = String(text);
     if (ASCII.test(text)) return text.toLowerCase();
-    return text.normalize("NFKC").toLowerCase().normalize("NFD").replace(MARKS, "").normalize("NFC");
+    return text.normalize("NFKC").toLowerCase().normalize("NFD").replace(MARKS, "").normalize("NFC")
+      .replace(FOLD, function (c) { return FOLDED[c]; });
   }
 
   function endsWith(s, suffixes) {

@@ -8,7 +8,8 @@ Rules, in order (``text`` is any string; no step ever raises):
 
 1. Normalise (:func:`normalise`): NFKC (full-width forms, ligatures, math
    letters → plain), lower case (full mapping), NFD, drop combining marks
-   (Unicode category M*, so ``Schölkopf`` = ``scholkopf``), NFC.
+   (Unicode category M*, so ``Schölkopf`` = ``scholkopf``), NFC, and the Latin
+   letters that have no mark to drop folded (:data:`FOLDED`: ``Łukasz`` = ``lukasz``).
 2. CJK runs (Han, kana, Hangul, Bopomofo; :data:`CJK_RANGES`) become
    overlapping bigrams (``大语言模型`` → 大语 语言 言模 模型), a lone CJK
    character stays one token; the runs are then replaced by a space.
@@ -82,15 +83,23 @@ def _strip_marks(run: re.Match) -> str:
     return out
 
 
+#: Latin letters that are not a base letter with a mark (NFD leaves them whole) → the letters a reader types for
+#: them (``Łukasz`` = ``lukasz``, ``Søren`` = ``soren``, ``Straße`` = ``strasse``); ``FOLDED`` in search-core.js.
+FOLDED = {"ø": "o", "ł": "l", "đ": "d", "ħ": "h", "ı": "i", "ŧ": "t", "ß": "ss", "æ": "ae", "œ": "oe", "þ": "th",
+          "ð": "d"}
+_FOLD = str.maketrans(FOLDED)
+
+
 def normalise(text: str) -> str:
-    """Step 1: NFKC, lower case, combining marks removed, NFC. ASCII text is only lower-cased."""
+    """Step 1: NFKC, lower case, combining marks removed, NFC, :data:`FOLDED` letters folded. ASCII text is only
+    lower-cased."""
     if text.isascii():
         return text.lower()
     text = unicodedata.normalize("NFKC", text).lower()
     if text.isascii():
         return text
     # Marks are never ASCII: only the non-ASCII runs are read (each once).
-    return unicodedata.normalize("NFC", _NON_ASCII.sub(_strip_marks, unicodedata.normalize("NFD", text)))
+    return unicodedata.normalize("NFC", _NON_ASCII.sub(_strip_marks, unicodedata.normalize("NFD", text))).translate(_FOLD)
 
 
 def stem(token: str) -> str:

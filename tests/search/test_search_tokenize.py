@@ -90,6 +90,8 @@ def test_examples():
     assert query_alternatives("gpt4o") == [[["gpt4o"], ["gpt", "4o"]]]
     assert index_tokens("大语言模型") == ["大语", "语言", "言模", "模型"]
     assert normalise("ＧＰＴ－４ｏ Schölkopf") == "gpt-4o scholkopf"
+    # letters with no mark to drop fold too (found by the new-user pass: "lukasz" did not find Łukasz)
+    assert normalise("Łukasz Søren Straße Æsir Œuvre Þór Đorđe") == "lukasz soren strasse aesir oeuvre thor dorde"
     assert index_tokens("the of and") == [] and query_alternatives("~^+-*:") == []
     assert index_tokens("studies methods processes") == ["study", "method", "processe"]
 
