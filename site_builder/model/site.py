@@ -208,6 +208,22 @@ def _draft(entry: Entry, override: dict, diagnostics: Diagnostics, pid: str | No
     return _Draft(entry, pid or paper_id(entry), title, tuple(authors), tuple(track), abstract, slug, venue)
 
 
+def _warn_namesakes(drafts: list[_Draft], diagnostics: Diagnostics) -> None:
+    """A warning for each paper whose list gives the title and authors of a paper before it (in file and line
+    order; case and spacing ignored) with another abstract: two papers are never merged on a guess, but one
+    may be another version of the other, which the curator should know of (found by the new-user pass)."""
+    first: dict[tuple, _Draft] = {}
+    for draft in drafts:
+        if not draft.title or not draft.authors:
+            continue
+        who = (" ".join(draft.title.casefold().split()), tuple(" ".join(a.casefold().split()) for a in draft.authors))
+        other = first.setdefault(who, draft)
+        if other is not draft:
+            diagnostics.warning(draft.entry.path, draft.entry.line,
+                                f"the same title and authors as the paper at {other.entry.path}:{other.entry.line}, "
+                                "with another abstract; kept as two papers (if they are one, list it once)")
+
+
 def unique_slugs(wanted: dict[object, str]) -> dict[object, str]:
     """Map each key to its wanted slug, made unique: every key whose slug collides gets ``-<hash>`` appended.
 
@@ -350,6 +366,7 @@ def _build_site(entries: list[Entry], overrides: dict[str, dict], config: SiteCo
     for pid in sorted(set(overrides) - set(drafts)):
         diagnostics.warning(overrides[pid].get("__source__", "overrides"), overrides[pid].get("__line__", 0),
                             f"override for unknown paper id {pid!r}")
+    _warn_namesakes(list(drafts.values()), diagnostics)
     tracks = _tracks(list(drafts.values()))
     derive, make_slug = memo.derive_title if memo else derive_title, urls.make_slug
     titles: dict[str, str] = {}
