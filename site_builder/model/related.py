@@ -28,11 +28,12 @@ others as sparse ones, terms held by one text only left out (they add to a text'
 itself alone); every weight is an integer below 2**25 and every score below 2**53, so the float64
 products and sums are exact in any order. First each diagonal block (a block's texts against each
 other) gives every text its best ``take`` there; the lowest of them is the text's *cut*, below
-which none of its best ``take`` overall can score. Then each pair of different blocks (the upper
-block triangle) yields only the scores at or above the cut of their row, and one sort of these
-candidates under the total order gives each text's best. The blocks run on every core when
+which none of its best ``take`` overall can score. Then the pairs of different blocks (the upper
+block triangle), in waves of growing distance, yield only the scores at or above the cut of their row;
+after each wave a sort of its candidates and the texts' best so far under the total order gives each text's
+best so far, whose lowest is the next wave's cut. The blocks run on every core when
 :func:`parallel.worker_count` allows; memory O(block² + N·D + candidates), D = :data:`DENSE_TERMS`,
-the candidates some ``take`` per text and block.
+the candidates some ``take`` per text and wave (at most :data:`MERGE_CANDIDATES` held at once).
 
 **Incremental update** (:func:`incremental_related` with the ``previous`` :class:`State`). Texts
 are identified by a key (paper id and text). It applies when the new texts are the old ones with
@@ -340,9 +341,12 @@ def _all_pairs(matrix, take: int, block: int) -> _Best:
 
     First every diagonal block (the rows of a block against each other) gives each row its best
     ``take`` there, and the lowest of them its *cut*: a row's best ``take`` overall all score at least
-    that much. Then each pair of different blocks (the upper block triangle) yields only the scores
-    at or above the cut of their row, and one sort of these candidates under the total order gives
-    each row's best. Memory O(block² + candidates), the candidates some ``take`` per row and block.
+    that much. Then the pairs of different blocks (the upper block triangle) are taken in waves
+    (:func:`_waves`); each pair yields only the scores at or above the cut of their row, and after each
+    wave the candidates are merged into each row's best under the total order, which raises the cuts
+    of the next wave (the ``take``-th best so far): a row gets some ``take`` candidates a wave instead of
+    some ``take`` a block, and at most :data:`MERGE_CANDIDATES` of them wait to be merged. Memory
+    O(block² + N·take + :data:`MERGE_CANDIDATES`).
     """
     n = matrix.shape[0]
     best = _Best(n, take, n)
@@ -355,7 +359,6 @@ def _all_pairs(matrix, take: int, block: int) -> _Best:
                   [sparse[a:a + block].T.tocsr() for a in range(0, n, block)], take]
     try:
         with _blas_one_thread():
-            pairs = count * (count - 1) // 2
             processes = min(parallel.worker_count(), count)
             pool = parallel.fork_pool(processes) if processes >= 2 and n >= MIN_PARALLEL_TEXTS else None
             with (pool if pool is not None else contextlib.nullcontext()):
@@ -364,15 +367,48 @@ def _all_pairs(matrix, take: int, block: int) -> _Best:
                     a = bi * block
                     best.cols[a:a + cols.shape[0], :cols.shape[1]] = cols + a
                     best.scores[a:a + cols.shape[0], :cols.shape[1]] = values
-                cut = np.maximum(best.scores.min(axis=1), 1.0)  # -inf (fewer than take held) and 0: any positive score
-                jobs = ((bi, bj, cut[bi * block:(bi + 1) * block], cut[bj * block:(bj + 1) * block])
-                        for bi in range(count) for bj in range(bi + 1, count))
-                found = list(mapper(_pair_job, jobs, chunksize=4)) if pairs else []
+                for wave in _waves(count):
+                    _pair_wave(best, wave, block, mapper)
     finally:
         _MATRIX[:] = []
+    return best.positive()
+
+
+#: Candidates of block pairs held before they are merged into the rows' best (16 bytes each).
+MERGE_CANDIDATES = 1 << 22
+
+
+def _waves(count: int) -> list[list[tuple[int, int]]]:
+    """The pairs ``(bi, bj)``, ``bi < bj < count``, in waves by their distance ``bj - bi``: 1, then 2–3, 4–7, …
+    (each wave shows a block about as many others again as it has seen); one empty wave for one block (the
+    merge after it puts the rows' best in order)."""
+    waves, low = [], 1
+    while low < count:
+        high = min(2 * low, count)
+        waves.append([(bi, bi + d) for d in range(low, high) for bi in range(count - d)])
+        low = high
+    return waves or [[]]
+
+
+def _pair_wave(best: _Best, wave: list[tuple[int, int]], block: int, mapper) -> None:
+    """The candidates of the block pairs ``wave`` (:func:`_pair_job`, through ``mapper``) at the cuts of ``best``
+    now, merged into ``best``."""
+    cut = np.maximum(best.scores.min(axis=1), 1.0)  # -inf (fewer than take held) and 0: any positive score
+    jobs = ((bi, bj, cut[bi * block:(bi + 1) * block], cut[bj * block:(bj + 1) * block]) for bi, bj in wave)
+    found, held = [], 0
+    for part in mapper(_pair_job, jobs, chunksize=4):
+        found.append(part)
+        held += len(part[0])
+        if held >= MERGE_CANDIDATES:
+            _merge_found(best, found)
+            found, held = [], 0
+    _merge_found(best, found)
+
+
+def _merge_found(best: _Best, found: list) -> None:
+    """Merge the ``(rows, columns, scores)`` candidates of :func:`_pair_job` in ``found`` into ``best``."""
     empty = (np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.float64))
     _merge_candidates(best, *(np.concatenate(parts) for parts in zip(empty, *found)))  # also orders the held ones
-    return best.positive()
 
 
 def _merge_candidates(best: _Best, rows: np.ndarray, cols: np.ndarray, scores: np.ndarray) -> None:
