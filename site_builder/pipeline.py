@@ -121,7 +121,8 @@ def list_files(seeds: Path) -> list[Path]:
 
 
 def read_lists(files: list[Path], config: SiteConfig, diagnostics: Diagnostics,
-               cache: BuildCache | None = None, matched: Matched | None = None) -> list[Entry]:
+               cache: BuildCache | None = None, matched: Matched | None = None,
+               progress: Progress | None = None) -> list[Entry]:
     """Read every list file, with the config's venue for lists whose heading names none;
     a paper listed twice is merged into one (with a warning, see :func:`reader.merge_duplicates`);
     the entries of a list whose config names reference files are filled from them
@@ -129,11 +130,11 @@ def read_lists(files: list[Path], config: SiteConfig, diagnostics: Diagnostics,
 
     With ``cache``, unchanged lists come from the build cache (see :mod:`site_builder.incremental.lists`;
     the result is the same; it takes the cache's :attr:`~BuildCache.file_digests` and
-    :attr:`~BuildCache.defer_writes`).
+    :attr:`~BuildCache.defer_writes`). ``progress`` is advanced per list file.
     """
     configured = [(path, *astuple(config.list_defaults(path.name))) for path in files]
     entries: list[Entry] = []
-    for result in listcache.read_lists(configured, cache):
+    for result in listcache.read_lists(configured, cache, progress=progress):
         diagnostics.extend(result.diagnostics)
         entries.extend(result.entries)
     if config.reference_files():
@@ -479,9 +480,9 @@ def _build_lists(seeds: Path, out: Path, config: SiteConfig, strict: bool, notes
     if manifest is not None:
         build_cache.outputs.check_files_meanwhile(manifest, check)
     try:
-        progress.stage("reading lists")
+        progress.stage("reading lists", len(files), "lists")
         matched = Matched() if config.reference_files() else None
-        entries = read_lists(files, config, diagnostics, build_cache, matched)
+        entries = read_lists(files, config, diagnostics, build_cache, matched, progress)
         if not entries and not diagnostics.errors:
             diagnostics.error(str(seeds), 0, NO_PAPERS_AT_ALL)
         overrides = load_overrides(seeds, diagnostics)
@@ -567,7 +568,7 @@ def _build_site(out: Path, config: SiteConfig, strict: bool, build_cache: BuildC
             # beside the reading-list features, the pages and the other files (see index_run).
             index = IndexRun(site, output, build_cache)
         progress.stage("reading-list features")
-        library = build_library(site, notes, diagnostics, build_cache)
+        library = build_library(site, notes, diagnostics, build_cache, progress)
         if failed():
             _abandon(output, index)
             build_cache.save()

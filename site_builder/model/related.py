@@ -336,7 +336,7 @@ def _blas_one_thread():
     return threadpool_limits(limits=1, user_api="blas")
 
 
-def _all_pairs(matrix, take: int, block: int) -> _Best:
+def _all_pairs(matrix, take: int, block: int, progress=None) -> _Best:
     """The best ``take`` of every row of the integer ``matrix`` (on every core when allowed).
 
     First every diagonal block (the rows of a block against each other) gives each row its best
@@ -346,13 +346,16 @@ def _all_pairs(matrix, take: int, block: int) -> _Best:
     wave the candidates are merged into each row's best under the total order, which raises the cuts
     of the next wave (the ``take``-th best so far): a row gets some ``take`` candidates a wave instead of
     some ``take`` a block, and at most :data:`MERGE_CANDIDATES` of them wait to be merged. Memory
-    O(block² + N·take + :data:`MERGE_CANDIDATES`).
+    O(block² + N·take + :data:`MERGE_CANDIDATES`). ``progress`` (a :class:`~site_builder.progress.Progress`, or
+    None) shows the stage ``related papers``, advanced per block and block pair done.
     """
     n = matrix.shape[0]
     best = _Best(n, take, n)
     if take <= 0:
         return best
     count = (n + block - 1) // block
+    if progress is not None:
+        progress.stage("related papers", count * (count + 1) // 2, "blocks")
     dense, sparse = _split_columns(matrix)
     _MATRIX[:] = [[dense[a:a + block] for a in range(0, n, block)],
                   [sparse[a:a + block] for a in range(0, n, block)],
@@ -367,8 +370,9 @@ def _all_pairs(matrix, take: int, block: int) -> _Best:
                     a = bi * block
                     best.cols[a:a + cols.shape[0], :cols.shape[1]] = cols + a
                     best.scores[a:a + cols.shape[0], :cols.shape[1]] = values
+                    _advance(progress)
                 for wave in _waves(count):
-                    _pair_wave(best, wave, block, mapper)
+                    _pair_wave(best, wave, block, mapper, progress)
     finally:
         _MATRIX[:] = []
     return best.positive()
@@ -390,19 +394,25 @@ def _waves(count: int) -> list[list[tuple[int, int]]]:
     return waves or [[]]
 
 
-def _pair_wave(best: _Best, wave: list[tuple[int, int]], block: int, mapper) -> None:
+def _pair_wave(best: _Best, wave: list[tuple[int, int]], block: int, mapper, progress=None) -> None:
     """The candidates of the block pairs ``wave`` (:func:`_pair_job`, through ``mapper``) at the cuts of ``best``
-    now, merged into ``best``."""
+    now, merged into ``best``; ``progress`` (or None) advanced per pair."""
     cut = np.maximum(best.scores.min(axis=1), 1.0)  # -inf (fewer than take held) and 0: any positive score
     jobs = ((bi, bj, cut[bi * block:(bi + 1) * block], cut[bj * block:(bj + 1) * block]) for bi, bj in wave)
     found, held = [], 0
     for part in mapper(_pair_job, jobs, chunksize=4):
         found.append(part)
         held += len(part[0])
+        _advance(progress)
         if held >= MERGE_CANDIDATES:
             _merge_found(best, found)
             found, held = [], 0
     _merge_found(best, found)
+
+
+def _advance(progress) -> None:
+    if progress is not None:
+        progress.advance()
 
 
 def _merge_found(best: _Best, found: list) -> None:
@@ -636,12 +646,12 @@ def _strings(items: object) -> bool:
     return type(items) is list and all(type(item) is str for item in items)  # plain data from marshal
 
 
-def _full(counts: list[Counter], keys: list[str], k: int, block: int) -> State:
+def _full(counts: list[Counter], keys: list[str], k: int, block: int, progress=None) -> State:
     vocabulary = sorted({t for c in counts for t in c})
     index = {t: i for i, t in enumerate(vocabulary)}
     indptr, indices, data = count_matrix(counts, index)
     matrix = quantized(weights(indptr, indices, data, len(vocabulary)))
-    best = _all_pairs(matrix, max(min(k + SLACK, len(keys) - 1), 0), block)
+    best = _all_pairs(matrix, max(min(k + SLACK, len(keys) - 1), 0), block, progress)
     return State(keys, vocabulary, indptr, indices, data, matrix.data, best.cols, best.scores, best.bounds(), k)
 
 
@@ -1106,15 +1116,16 @@ def incremental_related(texts: Sequence[str], keys: Sequence[str] | None, k: int
 
 
 def _related_state(texts: Sequence[str], keys: Sequence[str] | None, k: int, block: int,
-                   previous: State | None) -> State:
-    """The :class:`State` of :func:`incremental_related` (``previous`` itself when the texts are the same)."""
+                   previous: State | None, progress=None) -> State:
+    """The :class:`State` of :func:`incremental_related` (``previous`` itself when the texts are the same);
+    ``progress`` as for :func:`_all_pairs` (a full computation's)."""
     keys = list(keys) if keys is not None else [text_key("", t) for t in texts]
     if previous is not None and previous.keys == keys and previous.k == k and \
             previous.best_cols.shape[1] == max(min(k + SLACK, len(keys) - 1), 0):
         return previous  # the same texts: the same result
     state = _update(texts, keys, k, previous) if previous is not None else None
     if state is None:
-        state = _full([terms(t) for t in texts], keys, k, block)
+        state = _full([terms(t) for t in texts], keys, k, block, progress)
     return state
 
 
@@ -1150,10 +1161,11 @@ def paper_keys(papers: Sequence) -> list[str]:
 
 
 def related_papers(papers: Sequence, k: int = DEFAULT_K, block: int = DEFAULT_BLOCK,
-                   previous: State | None = None) -> tuple[dict[str, list], State]:
+                   previous: State | None = None, progress=None) -> tuple[dict[str, list], State]:
     """``({paper.id: [related Paper, …]}, state)`` over title and abstract text (:func:`paper_text`);
-    ``previous`` as for :func:`incremental_related`."""
-    state = _related_state(_PaperTexts(papers), paper_keys(papers), k, block, previous)
+    ``previous`` as for :func:`incremental_related`; ``progress`` (a :class:`~site_builder.progress.Progress`, or
+    None) shows a full computation as the stage ``related papers``, advanced per block pair."""
+    state = _related_state(_PaperTexts(papers), paper_keys(papers), k, block, previous, progress)
     n = len(papers)
     if not n:
         return {}, state
