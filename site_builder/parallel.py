@@ -78,17 +78,19 @@ def _run(number: int) -> list:
 
 
 def run_jobs(jobs: list[tuple[Callable[[], list], int]], on_done: Callable[[list, int], None],
-             meanwhile: Callable[[], None] | None = None) -> None:
+             meanwhile: Callable[[], None] | list[Callable[[], None]] | None = None) -> None:
     """Run ``jobs`` (each a callable and its weight for progress) and call ``on_done(results, weight)`` per job.
 
     Jobs are started in the given order (put the longest first). Uses a
     forked pool when :func:`worker_count` allows and the total weight is at
-    least :data:`MIN_PARALLEL_WORK`. ``meanwhile`` (optional) runs in this
-    process once the workers have started (after the jobs when there are no
-    workers). An exception in a job or in ``meanwhile`` is raised here.
+    least :data:`MIN_PARALLEL_WORK`. ``meanwhile`` (optional: a callable, or a
+    list of them run in order) runs in this process once the workers have
+    started (after the jobs when there are no workers); between its steps, the
+    jobs finished so far are handed to ``on_done`` (so a progress line moves
+    while this process works). An exception in a job or in ``meanwhile`` is raised here.
     """
     global _JOBS
-    meanwhile = meanwhile or (lambda: None)
+    steps = meanwhile if isinstance(meanwhile, list) else [meanwhile or (lambda: None)]
     processes = min(worker_count(), len(jobs))
     _JOBS = [job for job, _ in jobs]  # the forked workers find their jobs here
     pool = _pool(processes) if processes >= 2 and sum(w for _, w in jobs) >= MIN_PARALLEL_WORK else None
@@ -96,17 +98,32 @@ def run_jobs(jobs: list[tuple[Callable[[], list], int]], on_done: Callable[[list
         _JOBS = []
         for job, weight in jobs:
             on_done(job(), weight)
-        meanwhile()
+        for step in steps:
+            step()
         return
     weights = [w for _, w in jobs]
     try:
         with pool:  # leaving the block (also on an exception or Ctrl-C) terminates the workers
             results = pool.imap_unordered(_numbered, range(len(jobs)))
-            meanwhile()
+            for step in steps:
+                step()
+                for number, written in _finished(results):
+                    on_done(written, weights[number])
             for number, written in results:
                 on_done(written, weights[number])
     finally:
         _JOBS = []
+
+
+def _finished(results):
+    """The results of ``results`` (an ``imap_unordered`` iterator) that are there already, without waiting
+    (``next(timeout=0)``, https://docs.python.org/3/library/multiprocessing.html#multiprocessing.pool.Pool.imap);
+    the iterator goes on after them."""
+    while True:
+        try:
+            yield results.next(timeout=0)
+        except (multiprocessing.TimeoutError, StopIteration):
+            return
 
 
 def _numbered(number: int) -> tuple[int, list]:

@@ -339,29 +339,37 @@ def write_site(site: Site, output: Output, library: Library | None = None, updat
         progress.stage("planning pages")
         outline = outline_pages(site, library)
 
-        def other_files() -> None:  # beside the page workers (its time is in the "pages" stage then)
-            cache.run_deferred()  # an edited list's cache files (see listcache.read_lists)
-            write_bib_files(site, library, output, cache)
-            write_abstract_files(site, output, cache)
-            write_papers_json(site, output, cache)
-            write_map_data(site, library, output)
+        def assets() -> None:
             output.write_text(".nojekyll", "")
             copy_assets(output)
             if site.config.language != i18n.DEFAULT_LANGUAGE:  # the browser scripts' words (i18n.script_strings)
                 output.write_text(urls.STRINGS_JS, i18n.script_strings(site.config.language))
-            write_hosting_files(env, site, output, updated or datetime.fromtimestamp(0, tz=timezone.utc),
-                                [planned.path for planned in outline], cache)
+
+        # beside the page workers (their time is in the "pages" stage then), one step after another: the
+        # pages' progress is taken between steps (parallel.run_jobs)
+        steps = [cache.run_deferred,  # an edited list's cache files (see listcache.read_lists)
+                 lambda: write_bib_files(site, library, output, cache),
+                 lambda: write_abstract_files(site, output, cache),
+                 lambda: write_papers_json(site, output, cache),
+                 lambda: write_map_data(site, library, output),
+                 assets,
+                 lambda: write_hosting_files(env, site, output, updated or datetime.fromtimestamp(0, tz=timezone.utc),
+                                             [planned.path for planned in outline], cache)]
+
+        def other_files() -> None:
+            for step in steps:
+                step()
 
         if cache.enabled:  # the papers' digests, computed by the index process with the index key
             index.lend_digests(cache.fingerprints)
-        meanwhile = other_files
+        meanwhile = steps
         if cache.enabled and cache.outputs.has_previous:
             # A rebuild: few pages are rendered, in this process, so the other files are written by a forked
             # process meanwhile, on the core the index process leaves mostly idle (see other_files_job).
             background = parallel.start_background(other_files_job(other_files, output, cache))
             if background is not None:
                 cache.deferred_elsewhere()  # the forked process runs them
-                meanwhile = lambda: apply_other_files(background.result(), output, cache)  # noqa: E731
+                meanwhile = [lambda: apply_other_files(background.result(), output, cache)]
         reuse = PageReuse(cache, common_context(site), TEMPLATES)
         write_pages(env, outline, site, library, output, reuse, progress, meanwhile)
         if index.pending:
