@@ -646,10 +646,14 @@ def _strings(items: object) -> bool:
     return type(items) is list and all(type(item) is str for item in items)  # plain data from marshal
 
 
-def _full(counts: list[Counter], keys: list[str], k: int, block: int, progress=None) -> State:
+def _full(texts: Sequence[str], keys: list[str], k: int, block: int, progress=None) -> State:
+    """The :class:`State` of ``texts`` computed whole; their term counts are let go before the block pairs
+    (at 100,000 texts about 0.5 GB of ``Counter`` objects the pairs do not need)."""
+    counts = [terms(t) for t in texts]
     vocabulary = sorted({t for c in counts for t in c})
     index = {t: i for i, t in enumerate(vocabulary)}
     indptr, indices, data = count_matrix(counts, index)
+    del counts, index
     matrix = quantized(weights(indptr, indices, data, len(vocabulary)))
     best = _all_pairs(matrix, max(min(k + SLACK, len(keys) - 1), 0), block, progress)
     return State(keys, vocabulary, indptr, indices, data, matrix.data, best.cols, best.scores, best.bounds(), k)
@@ -1125,7 +1129,7 @@ def _related_state(texts: Sequence[str], keys: Sequence[str] | None, k: int, blo
         return previous  # the same texts: the same result
     state = _update(texts, keys, k, previous) if previous is not None else None
     if state is None:
-        state = _full([terms(t) for t in texts], keys, k, block, progress)
+        state = _full(texts, keys, k, block, progress)
     return state
 
 
