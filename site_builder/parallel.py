@@ -10,7 +10,9 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import os
+import pickle
 import signal
+import tempfile
 import threading
 from typing import Callable
 
@@ -169,22 +171,33 @@ def fork_pool(processes: int):
     return _pool(processes)
 
 
+#: An answer of a background job pickled to more bytes than this is handed over in a file (see
+#: :func:`_background_main`), not through the pipe, whose buffer (64 kB on Linux) would hold the process
+#: until the parent reads it.
+PIPE_ANSWER = 32 * 1024
+
+
 class Background:
     """A job running in a forked process of its own (see :func:`start_background`)."""
 
-    def __init__(self, process, connection) -> None:
+    def __init__(self, process, connection, spill) -> None:
         self._process = process
         self._connection = connection
+        self._spill = spill
 
     def result(self) -> list:
         """Wait for the job and return its result; re-raises the exception the job raised
         (``RuntimeError`` when the process ended without an answer)."""
         try:
             kind, value = self._connection.recv()
+            if kind == "spilled":  # the pickled answer, ``value`` bytes, is in the spill file
+                self._spill.seek(0)
+                kind, value = pickle.loads(self._spill.read(value))
         except EOFError:
             kind, value = "error", RuntimeError(f"the background worker ended with status {self._process.exitcode}")
         finally:
             self._connection.close()
+            self._spill.close()
             self._process.join()
         if kind == "error":
             raise value
@@ -196,9 +209,13 @@ class Background:
             self._process.terminate()
         self._process.join()
         self._connection.close()
+        self._spill.close()
 
 
-def _background_main(job: Callable[[], list], connection) -> None:
+def _background_main(job: Callable[[], list], connection, spill) -> None:
+    """Run ``job`` and hand its answer to the parent: through ``connection`` when it is small, else written
+    to ``spill`` (a file both processes hold) with its size sent, so that this process ends (and gives its
+    memory back) at once instead of waiting, blocked on a full pipe, until the parent reads the answer."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the parent, which cancels the job
     collect_garbage()
     try:
@@ -206,9 +223,19 @@ def _background_main(job: Callable[[], list], connection) -> None:
     except BaseException as exc:  # sent to the parent, raised there
         answer = ("error", exc)
     try:
-        connection.send(answer)
+        data = pickle.dumps(answer, pickle.HIGHEST_PROTOCOL)
     except Exception as exc:  # e.g. an exception that cannot be pickled
-        connection.send(("error", RuntimeError(f"background job failed: {answer[1]!r} ({exc})")))
+        data = pickle.dumps(("error", RuntimeError(f"background job failed: {answer[1]!r} ({exc})")))
+    try:
+        if len(data) <= PIPE_ANSWER:
+            raise OSError("small enough for the pipe")
+        spill.seek(0)
+        spill.write(data)
+        spill.flush()
+    except OSError:  # small, or the file cannot be written: through the pipe
+        connection.send_bytes(data)
+    else:
+        connection.send(("spilled", len(data)))
     connection.close()
 
 
@@ -219,10 +246,11 @@ def start_background(job: Callable[[], list]) -> Background | None:
     if worker_count() < 2 or _FORK is None:
         return None
     try:
+        spill = tempfile.TemporaryFile()
         receiver, sender = _FORK.Pipe(duplex=False)
-        process = _FORK.Process(target=_background_main, args=(job, sender), daemon=True)
+        process = _FORK.Process(target=_background_main, args=(job, sender, spill), daemon=True)
         process.start()
     except (OSError, ValueError):
         return None
     sender.close()
-    return Background(process, receiver)
+    return Background(process, receiver, spill)
