@@ -90,6 +90,8 @@ def run_jobs(jobs: list[tuple[Callable[[], list], int]], on_done: Callable[[list
     started (after the jobs when there are no workers); between its steps, the
     jobs finished so far are handed to ``on_done`` (so a progress line moves
     while this process works). An exception in a job or in ``meanwhile`` is raised here.
+    Once the workers are forked (they hold the jobs), ``jobs`` is emptied: this process lets go of what
+    the jobs hold (e.g. the pages' contexts, ~0.3 GB at 100,000 papers) for ``meanwhile`` to use.
     """
     global _JOBS
     steps = meanwhile if isinstance(meanwhile, list) else [meanwhile or (lambda: None)]
@@ -104,9 +106,12 @@ def run_jobs(jobs: list[tuple[Callable[[], list], int]], on_done: Callable[[list
             step()
         return
     weights = [w for _, w in jobs]
+    count = len(jobs)
+    _JOBS = []  # the workers have their copies
+    jobs.clear()
     try:
         with pool:  # leaving the block (also on an exception or Ctrl-C) terminates the workers
-            results = pool.imap_unordered(_numbered, range(len(jobs)))
+            results = pool.imap_unordered(_numbered, range(count))
             for step in steps:
                 step()
                 for number, written in _finished(results):

@@ -170,6 +170,7 @@ def write_pages(env, outline: list[Planned], site, library, output: Output, reus
     jobs = [(workers.page_job(env, chunk, common, output.staging, reuse.final_key, keep_items if lists else None),
              len(chunk)) for chunk in workers.page_chunks(todo)]
     workers.claim_all(output, [page.path for page, _ in todo])
+    del todo  # the jobs hold the pages; run_jobs lets go of them once the workers have them
 
     def done(results, weight):
         for written in results:
