@@ -534,12 +534,18 @@ def _saved_report(saved: dict, progress: Progress) -> BuildReport:
     return report
 
 
-def _abandon(output: Output | None, index: IndexRun | None) -> None:
-    """Stop the index process and remove the staging folder of a build that will not be committed."""
+#: An interrupted build of at least this many papers leaves removing its staging folder to a process of its own
+#: (:meth:`Output.discard <site_builder.output.writer.Output.discard>`), and returns at once.
+DETACHED_DISCARD_PAPERS = 20_000
+
+
+def _abandon(output: Output | None, index: IndexRun | None, detached: bool = False) -> None:
+    """Stop the index process and remove the staging folder of a build that will not be committed (``detached``:
+    by a process of its own, see :data:`DETACHED_DISCARD_PAPERS`)."""
     if index is not None:
         index.cancel()
     if output is not None:
-        output.discard()
+        output.discard(detached)
 
 
 def _build(out: Path, config: SiteConfig, strict: bool, build_cache: BuildCache, entries: list[Entry],
@@ -587,8 +593,8 @@ def _build_site(out: Path, config: SiteConfig, strict: bool, build_cache: BuildC
         pages = write_site(site, output, library, updated, build_cache, progress, index)
         index_bytes = sum(output.file(path).stat().st_size for path in index.paths)
         output.commit(*build_cache.outputs.output_listing())
-    except BaseException:  # an error or Ctrl-C anywhere (even while committing): no staging folder is left behind
-        _abandon(output, index)
+    except BaseException as exc:  # an error or Ctrl-C anywhere (even while committing): no staging folder is left behind
+        _abandon(output, index, isinstance(exc, KeyboardInterrupt) and len(site.papers) >= DETACHED_DISCARD_PAPERS)
         raise
     progress.stage("saving the build cache")
     if inputs is not None and build_cache.enabled:
