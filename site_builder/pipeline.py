@@ -339,22 +339,9 @@ def write_site(site: Site, output: Output, library: Library | None = None, updat
         progress.stage("planning pages")
         outline = outline_pages(site, library)
 
-        def assets() -> None:
-            output.write_text(".nojekyll", "")
-            copy_assets(output)
-            if site.config.language != i18n.DEFAULT_LANGUAGE:  # the browser scripts' words (i18n.script_strings)
-                output.write_text(urls.STRINGS_JS, i18n.script_strings(site.config.language))
-
         # beside the page workers (their time is in the "pages" stage then), one step after another: the
         # pages' progress is taken between steps (parallel.run_jobs)
-        steps = [cache.run_deferred,  # an edited list's cache files (see listcache.read_lists)
-                 lambda: write_bib_files(site, library, output, cache),
-                 lambda: write_abstract_files(site, output, cache),
-                 lambda: write_papers_json(site, output, cache),
-                 lambda: write_map_data(site, library, output),
-                 assets,
-                 lambda: write_hosting_files(env, site, output, updated or datetime.fromtimestamp(0, tz=timezone.utc),
-                                             [planned.path for planned in outline], cache)]
+        steps = other_file_steps(env, site, library, output, cache, updated, [planned.path for planned in outline])
 
         def other_files() -> None:
             for step in steps:
@@ -381,6 +368,29 @@ def write_site(site: Site, output: Output, library: Library | None = None, updat
             background.cancel()
         raise
     return len(outline)
+
+
+def other_file_steps(env, site: Site, library: Library, output: Output, cache: BuildCache, updated: datetime | None,
+                     pages: list[str]) -> list[Callable[[], None]]:
+    """The steps writing the files beside the pages into ``output``, in order: an edited list's cache files
+    (:meth:`BuildCache.run_deferred`), the ``.bib`` files, the list pages' abstracts, ``papers.json``, the map's
+    data, ``.nojekyll`` and the assets (with the browser scripts' words in another language), then the hosting
+    files (404 page listing the top-level names of ``pages``, sitemap, robots.txt, feeds stamped ``updated``,
+    default the epoch)."""
+    def assets() -> None:
+        output.write_text(".nojekyll", "")
+        copy_assets(output)
+        if site.config.language != i18n.DEFAULT_LANGUAGE:  # the browser scripts' words (i18n.script_strings)
+            output.write_text(urls.STRINGS_JS, i18n.script_strings(site.config.language))
+
+    return [cache.run_deferred,  # an edited list's cache files (see listcache.read_lists)
+            lambda: write_bib_files(site, library, output, cache),
+            lambda: write_abstract_files(site, output, cache),
+            lambda: write_papers_json(site, output, cache),
+            lambda: write_map_data(site, library, output),
+            assets,
+            lambda: write_hosting_files(env, site, output, updated or datetime.fromtimestamp(0, tz=timezone.utc),
+                                        pages, cache)]
 
 
 @dataclass
