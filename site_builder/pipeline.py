@@ -121,7 +121,8 @@ def list_files(seeds: Path) -> list[Path]:
 
 
 def read_lists(files: list[Path], config: SiteConfig, diagnostics: Diagnostics,
-               cache: BuildCache | None = None, matched: Matched | None = None) -> list[Entry]:
+               cache: BuildCache | None = None, matched: Matched | None = None,
+               progress: Progress | None = None) -> list[Entry]:
     """Read every list file, with the config's venue for lists whose heading names none;
     a paper listed twice is merged into one (with a warning, see :func:`reader.merge_duplicates`);
     the entries of a list whose config names reference files are filled from them
@@ -129,11 +130,11 @@ def read_lists(files: list[Path], config: SiteConfig, diagnostics: Diagnostics,
 
     With ``cache``, unchanged lists come from the build cache (see :mod:`site_builder.incremental.lists`;
     the result is the same; it takes the cache's :attr:`~BuildCache.file_digests` and
-    :attr:`~BuildCache.defer_writes`).
+    :attr:`~BuildCache.defer_writes`). ``progress`` is advanced per list file.
     """
     configured = [(path, *astuple(config.list_defaults(path.name))) for path in files]
     entries: list[Entry] = []
-    for result in listcache.read_lists(configured, cache):
+    for result in listcache.read_lists(configured, cache, progress=progress):
         diagnostics.extend(result.diagnostics)
         entries.extend(result.entries)
     if config.reference_files():
@@ -338,29 +339,24 @@ def write_site(site: Site, output: Output, library: Library | None = None, updat
         progress.stage("planning pages")
         outline = outline_pages(site, library)
 
-        def other_files() -> None:  # beside the page workers (its time is in the "pages" stage then)
-            cache.run_deferred()  # an edited list's cache files (see listcache.read_lists)
-            write_bib_files(site, library, output, cache)
-            write_abstract_files(site, output, cache)
-            write_papers_json(site, output, cache)
-            write_map_data(site, library, output)
-            output.write_text(".nojekyll", "")
-            copy_assets(output)
-            if site.config.language != i18n.DEFAULT_LANGUAGE:  # the browser scripts' words (i18n.script_strings)
-                output.write_text(urls.STRINGS_JS, i18n.script_strings(site.config.language))
-            write_hosting_files(env, site, output, updated or datetime.fromtimestamp(0, tz=timezone.utc),
-                                [planned.path for planned in outline], cache)
+        # beside the page workers (their time is in the "pages" stage then), one step after another: the
+        # pages' progress is taken between steps (parallel.run_jobs)
+        steps = other_file_steps(env, site, library, output, cache, updated, [planned.path for planned in outline])
+
+        def other_files() -> None:
+            for step in steps:
+                step()
 
         if cache.enabled:  # the papers' digests, computed by the index process with the index key
             index.lend_digests(cache.fingerprints)
-        meanwhile = other_files
+        meanwhile = steps
         if cache.enabled and cache.outputs.has_previous:
             # A rebuild: few pages are rendered, in this process, so the other files are written by a forked
             # process meanwhile, on the core the index process leaves mostly idle (see other_files_job).
             background = parallel.start_background(other_files_job(other_files, output, cache))
             if background is not None:
                 cache.deferred_elsewhere()  # the forked process runs them
-                meanwhile = lambda: apply_other_files(background.result(), output, cache)  # noqa: E731
+                meanwhile = [lambda: apply_other_files(background.result(), output, cache)]
         reuse = PageReuse(cache, common_context(site), TEMPLATES)
         write_pages(env, outline, site, library, output, reuse, progress, meanwhile)
         if index.pending:
@@ -372,6 +368,29 @@ def write_site(site: Site, output: Output, library: Library | None = None, updat
             background.cancel()
         raise
     return len(outline)
+
+
+def other_file_steps(env, site: Site, library: Library, output: Output, cache: BuildCache, updated: datetime | None,
+                     pages: list[str]) -> list[Callable[[], None]]:
+    """The steps writing the files beside the pages into ``output``, in order: an edited list's cache files
+    (:meth:`BuildCache.run_deferred`), the ``.bib`` files, the list pages' abstracts, ``papers.json``, the map's
+    data, ``.nojekyll`` and the assets (with the browser scripts' words in another language), then the hosting
+    files (404 page listing the top-level names of ``pages``, sitemap, robots.txt, feeds stamped ``updated``,
+    default the epoch)."""
+    def assets() -> None:
+        output.write_text(".nojekyll", "")
+        copy_assets(output)
+        if site.config.language != i18n.DEFAULT_LANGUAGE:  # the browser scripts' words (i18n.script_strings)
+            output.write_text(urls.STRINGS_JS, i18n.script_strings(site.config.language))
+
+    return [cache.run_deferred,  # an edited list's cache files (see listcache.read_lists)
+            lambda: write_bib_files(site, library, output, cache),
+            lambda: write_abstract_files(site, output, cache),
+            lambda: write_papers_json(site, output, cache),
+            lambda: write_map_data(site, library, output),
+            assets,
+            lambda: write_hosting_files(env, site, output, updated or datetime.fromtimestamp(0, tz=timezone.utc),
+                                        pages, cache)]
 
 
 @dataclass
@@ -479,9 +498,9 @@ def _build_lists(seeds: Path, out: Path, config: SiteConfig, strict: bool, notes
     if manifest is not None:
         build_cache.outputs.check_files_meanwhile(manifest, check)
     try:
-        progress.stage("reading lists")
+        progress.stage("reading lists", len(files), "lists")
         matched = Matched() if config.reference_files() else None
-        entries = read_lists(files, config, diagnostics, build_cache, matched)
+        entries = read_lists(files, config, diagnostics, build_cache, matched, progress)
         if not entries and not diagnostics.errors:
             diagnostics.error(str(seeds), 0, NO_PAPERS_AT_ALL)
         overrides = load_overrides(seeds, diagnostics)
@@ -525,12 +544,18 @@ def _saved_report(saved: dict, progress: Progress) -> BuildReport:
     return report
 
 
-def _abandon(output: Output | None, index: IndexRun | None) -> None:
-    """Stop the index process and remove the staging folder of a build that will not be committed."""
+#: An interrupted build of at least this many papers leaves removing its staging folder to a process of its own
+#: (:meth:`Output.discard <site_builder.output.writer.Output.discard>`), and returns at once.
+DETACHED_DISCARD_PAPERS = 20_000
+
+
+def _abandon(output: Output | None, index: IndexRun | None, detached: bool = False) -> None:
+    """Stop the index process and remove the staging folder of a build that will not be committed (``detached``:
+    by a process of its own, see :data:`DETACHED_DISCARD_PAPERS`)."""
     if index is not None:
         index.cancel()
     if output is not None:
-        output.discard()
+        output.discard(detached)
 
 
 def _build(out: Path, config: SiteConfig, strict: bool, build_cache: BuildCache, entries: list[Entry],
@@ -567,7 +592,7 @@ def _build_site(out: Path, config: SiteConfig, strict: bool, build_cache: BuildC
             # beside the reading-list features, the pages and the other files (see index_run).
             index = IndexRun(site, output, build_cache)
         progress.stage("reading-list features")
-        library = build_library(site, notes, diagnostics, build_cache)
+        library = build_library(site, notes, diagnostics, build_cache, progress)
         if failed():
             _abandon(output, index)
             build_cache.save()
@@ -578,8 +603,8 @@ def _build_site(out: Path, config: SiteConfig, strict: bool, build_cache: BuildC
         pages = write_site(site, output, library, updated, build_cache, progress, index)
         index_bytes = sum(output.file(path).stat().st_size for path in index.paths)
         output.commit(*build_cache.outputs.output_listing())
-    except BaseException:  # an error or Ctrl-C anywhere (even while committing): no staging folder is left behind
-        _abandon(output, index)
+    except BaseException as exc:  # an error or Ctrl-C anywhere (even while committing): no staging folder is left behind
+        _abandon(output, index, isinstance(exc, KeyboardInterrupt) and len(site.papers) >= DETACHED_DISCARD_PAPERS)
         raise
     try:  # the new site is in place: a Ctrl-C from here on must not be reported as leaving the old one
         progress.stage("saving the build cache")

@@ -119,6 +119,31 @@ def test_failed_write_keeps_previous_site(previous_site, seed_site, tmp_path, mo
     assert not list(tmp_path.glob(".site.building-*"))
 
 
+def test_an_interrupted_large_build_leaves_its_staging_folder_to_a_process_of_its_own(
+        previous_site, seed_site, tmp_path, monkeypatch):
+    """Ctrl-C in a build of at least ``DETACHED_DISCARD_PAPERS`` papers (here every build): status 130 at once, the
+    previous site as it was, and the staging folder removed by the detached process soon after."""
+    import time
+
+    monkeypatch.setattr(pipeline, "DETACHED_DISCARD_PAPERS", 0)
+    real, calls = writer.Output.write_text, []
+
+    def interrupted(self, path, text):
+        calls.append(path)
+        if len(calls) == 20:
+            raise KeyboardInterrupt
+        real(self, path, text)
+
+    monkeypatch.setattr(writer.Output, "write_text", interrupted)
+    assert build_into(previous_site) == 130
+    assert _unchanged(previous_site, seed_site)
+    for _ in range(300):  # the detached process removes it (a Python start and a small folder)
+        if not list(tmp_path.glob(".site.building-*")):
+            break
+        time.sleep(0.1)
+    assert not list(tmp_path.glob(".site.building-*"))
+
+
 LIST_TEXT = st.lists(
     st.one_of(
         st.text(max_size=80),

@@ -371,12 +371,13 @@ def _store(cache: BuildCache, name: str, read: _Read) -> OSError | None:
 
 # -- all files ----------------------------------------------------------------------------------
 
-def _parse_all(items: list[tuple], sizes: list[int], defer_writes: bool = False, reread_first: bool = True
-               ) -> list[_Read]:
+def _parse_all(items: list[tuple], sizes: list[int], defer_writes: bool = False, reread_first: bool = True,
+               progress=None) -> list[_Read]:
     """:func:`read_one` of every item, largest file first on every core; results in the order of ``items``.
     With ``defer_writes``, the lists read in this process leave the writing of their cache files to
     :meth:`cache.BuildCache.defer` (the workers of a pool write theirs). With ``reread_first``, before
-    forking workers, the lists that can be read from their kept state are read so in this process."""
+    forking workers, the lists that can be read from their kept state are read so in this process. ``progress``
+    (or None) is advanced per list read."""
     global _DEFER
     order = sorted(range(len(items)), key=lambda i: (-sizes[i], i))
     processes = min(parallel.worker_count(), len(items))
@@ -389,12 +390,14 @@ def _parse_all(items: list[tuple], sizes: list[int], defer_writes: bool = False,
         try:
             for i in order:
                 results[i] = read_one(items[i], full=False)
+                if results[i] is not None and progress is not None:
+                    progress.advance()
         finally:
             _DEFER = False
         left = [i for i in order if results[i] is None]
         if len(left) < len(items):
             for i, read in zip(left, _parse_all([items[i] for i in left], [sizes[i] for i in left], defer_writes,
-                                                False)):
+                                                False, progress)):
                 results[i] = read
             return results  # type: ignore[return-value]
     if forked:  # import the renderer's libraries (imported lazily) once, before forking, not in every worker
@@ -405,17 +408,21 @@ def _parse_all(items: list[tuple], sizes: list[int], defer_writes: bool = False,
         try:
             for i in order:
                 results[i] = read_one(items[i])
+                if progress is not None:
+                    progress.advance()
         finally:
             _DEFER = False
         return results  # type: ignore[return-value]
     with pool:
         for i, read in zip(order, pool.imap(read_one, [items[i] for i in order], chunksize=1)):
             results[i] = read
+            if progress is not None:
+                progress.advance()
     return results  # type: ignore[return-value]
 
 
 def read_lists(configured: list[tuple], cache: BuildCache | None = None, digests: dict | None = None,
-               defer_writes: bool | None = None) -> list[ListResult]:
+               defer_writes: bool | None = None, progress=None) -> list[ListResult]:
     """See :func:`_read_lists`; the cyclic garbage collector is paused meanwhile (restored after): reading
     makes hundreds of thousands of objects that live on (few, if any, in garbage cycles), and the
     collections they trigger cost about a third of a rebuild's reading stage.
@@ -424,21 +431,22 @@ def read_lists(configured: list[tuple], cache: BuildCache | None = None, digests
     the lists read in this process (a rebuild's edited lists) are written later, by
     :meth:`cache.BuildCache.run_deferred` (the build runs it beside the pages, in the process that writes
     the other files, or when it saves the cache); the result is the same. ``digests`` default to the
-    cache's :attr:`~cache.BuildCache.file_digests`."""
+    cache's :attr:`~cache.BuildCache.file_digests`. ``progress`` (a :class:`~site_builder.progress.Progress`, or
+    None) is advanced once per list read (or found in the cache)."""
     if cache is not None:
         digests = digests if digests is not None else cache.file_digests
         defer_writes = defer_writes if defer_writes is not None else cache.defer_writes
     enabled = gc.isenabled()
     gc.disable()
     try:
-        return _read_lists(configured, cache, digests, bool(defer_writes))
+        return _read_lists(configured, cache, digests, bool(defer_writes), progress)
     finally:
         if enabled:
             gc.enable()
 
 
 def _read_lists(configured: list[tuple], cache: BuildCache | None = None, digests: dict | None = None,
-                defer_writes: bool = False) -> list[ListResult]:
+                defer_writes: bool = False, progress=None) -> list[ListResult]:
     """The :class:`reader.ListResult` of each ``(path, venue, year)`` or ``(path, venue, year, explicit)``
     (see :func:`reader.read_lists`), in order, duplicates across
     lists merged: the same as :func:`reader.read_lists` (see the module docstring).
@@ -463,8 +471,10 @@ def _read_lists(configured: list[tuple], cache: BuildCache | None = None, digest
             todo.append(index)
             if data is not None:
                 _old_ids(data, old_ids)
+    if progress is not None:
+        progress.advance(len(configured) - len(todo))
     if todo:
-        for i, read in zip(todo, _read_files(cache, [configured[i] for i in todo], old_ids, defer_writes)):
+        for i, read in zip(todo, _read_files(cache, [configured[i] for i in todo], old_ids, defer_writes, progress)):
             reads[i] = read
     _merge([read for read in reads if read is not None])
     return [read.result for read in reads]  # type: ignore[union-attr]
@@ -490,7 +500,8 @@ def _cached_read(cache: BuildCache, data: dict, path, venue: str | None, year: i
     return None
 
 
-def _read_files(cache: BuildCache, configured: list[tuple], old_ids: dict, defer_writes: bool) -> list[_Read]:
+def _read_files(cache: BuildCache, configured: list[tuple], old_ids: dict, defer_writes: bool,
+                progress=None) -> list[_Read]:
     """:func:`read_one` of each ``(path, venue, year, explicit)`` of ``configured``, in order (on every core,
     :func:`_parse_all`), and the per-paper values of each handed to ``cache``. ``old_ids``: the ids the
     old cache files of these lists held (:func:`_old_ids`), which the reads may take again."""
@@ -499,7 +510,7 @@ def _read_files(cache: BuildCache, configured: list[tuple], old_ids: dict, defer
     items = [(str(path), venue, year, explicit, cache.code) for path, venue, year, explicit in configured]
     sizes = [_file_size(path) for path, *_ in configured]
     try:
-        parsed = _parse_all(items, sizes, defer_writes)
+        parsed = _parse_all(items, sizes, defer_writes, progress=progress)
     finally:
         _KNOWN, _CACHE, _IDS = frozenset(), None, {}
     for read in parsed:

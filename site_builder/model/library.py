@@ -70,12 +70,14 @@ class Library:
 
     def __init__(self, site, notes: dict[str, Note] | None = None, k: int = DEFAULT_K,
                  related_state: related.State | None = None, authors: AuthorIndex | None = None,
-                 bib_keys: dict[str, str] | None = None, layout: map_layout.Layout | None = None) -> None:
+                 bib_keys: dict[str, str] | None = None, layout: map_layout.Layout | None = None,
+                 progress=None) -> None:
         self.site = site
         self._layout = layout
         self.base_url = site.config.base_url
         self.authors = authors if authors is not None else AuthorIndex(site.papers)
-        self._related, self.related_state = related.related_papers(list(site.papers), k, previous=related_state)
+        self._related, self.related_state = related.related_papers(list(site.papers), k, previous=related_state,
+                                                                          progress=progress)
         self.bib_keys = bib_keys if bib_keys is not None else bibtex.assign_keys(site.papers)
         self._bibtex: dict[str, str] = {}
         self.notes = notes or {}
@@ -171,7 +173,7 @@ class Library:
 RELATED_STATE = "related.marshal"
 
 
-def build_library(site, notes_dir: Path | None, diagnostics: Diagnostics, cache=None) -> Library:
+def build_library(site, notes_dir: Path | None, diagnostics: Diagnostics, cache=None, progress=None) -> Library:
     """The :class:`Library` of ``site`` with the notes in ``notes_dir`` (None: no notes).
 
     With ``cache`` (a :class:`~site_builder.incremental.cache.BuildCache`), the related papers are updated
@@ -181,14 +183,15 @@ def build_library(site, notes_dir: Path | None, diagnostics: Diagnostics, cache=
     :meth:`~site_builder.incremental.cache.BuildCache.save` at the latest); the author index is kept in
     ``<cache>/authors.marshal`` while the papers' authors are unchanged (:func:`~site_builder.model.authors.cached_index`),
     and the papers' BibTeX base keys in ``<cache>/bibkeys.marshal`` (:func:`~site_builder.model.bibtex.cached_keys`).
-    The paper map is :func:`place_papers`'s.
+    The paper map is :func:`place_papers`'s. ``progress`` (a :class:`~site_builder.progress.Progress`, or None) shows
+    the related papers' full computation (:func:`~site_builder.model.related.related_papers`).
     """
     store = cache.store if cache is not None and cache.folder is not None else None
     previous = load_related(store) if store is not None else None
     authors = cached_index(site.papers, cache)
     bib_keys = bibtex.cached_keys(site.papers, cache, getattr(authors, "input_digest", None))
     library = Library(site, load_notes(notes_dir, site.papers, diagnostics), related_state=previous,
-                      authors=authors, bib_keys=bib_keys)
+                      authors=authors, bib_keys=bib_keys, progress=progress)
     if store is not None and library.related_state is not previous:
         cache.defer(partial(save_related, store, library.related_state))
     return library

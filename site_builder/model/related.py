@@ -28,11 +28,12 @@ others as sparse ones, terms held by one text only left out (they add to a text'
 itself alone); every weight is an integer below 2**25 and every score below 2**53, so the float64
 products and sums are exact in any order. First each diagonal block (a block's texts against each
 other) gives every text its best ``take`` there; the lowest of them is the text's *cut*, below
-which none of its best ``take`` overall can score. Then each pair of different blocks (the upper
-block triangle) yields only the scores at or above the cut of their row, and one sort of these
-candidates under the total order gives each text's best. The blocks run on every core when
+which none of its best ``take`` overall can score. Then the pairs of different blocks (the upper
+block triangle), in waves of growing distance, yield only the scores at or above the cut of their row;
+after each wave a sort of its candidates and the texts' best so far under the total order gives each text's
+best so far, whose lowest is the next wave's cut. The blocks run on every core when
 :func:`parallel.worker_count` allows; memory O(block² + N·D + candidates), D = :data:`DENSE_TERMS`,
-the candidates some ``take`` per text and block.
+the candidates some ``take`` per text and wave (at most :data:`MERGE_CANDIDATES` held at once).
 
 **Incremental update** (:func:`incremental_related` with the ``previous`` :class:`State`). Texts
 are identified by a key (paper id and text). It applies when the new texts are the old ones with
@@ -335,27 +336,32 @@ def _blas_one_thread():
     return threadpool_limits(limits=1, user_api="blas")
 
 
-def _all_pairs(matrix, take: int, block: int) -> _Best:
+def _all_pairs(matrix, take: int, block: int, progress=None) -> _Best:
     """The best ``take`` of every row of the integer ``matrix`` (on every core when allowed).
 
     First every diagonal block (the rows of a block against each other) gives each row its best
     ``take`` there, and the lowest of them its *cut*: a row's best ``take`` overall all score at least
-    that much. Then each pair of different blocks (the upper block triangle) yields only the scores
-    at or above the cut of their row, and one sort of these candidates under the total order gives
-    each row's best. Memory O(block² + candidates), the candidates some ``take`` per row and block.
+    that much. Then the pairs of different blocks (the upper block triangle) are taken in waves
+    (:func:`_waves`); each pair yields only the scores at or above the cut of their row, and after each
+    wave the candidates are merged into each row's best under the total order, which raises the cuts
+    of the next wave (the ``take``-th best so far): a row gets some ``take`` candidates a wave instead of
+    some ``take`` a block, and at most :data:`MERGE_CANDIDATES` of them wait to be merged. Memory
+    O(block² + N·take + :data:`MERGE_CANDIDATES`). ``progress`` (a :class:`~site_builder.progress.Progress`, or
+    None) shows the stage ``related papers``, advanced per block and block pair done.
     """
     n = matrix.shape[0]
     best = _Best(n, take, n)
     if take <= 0:
         return best
     count = (n + block - 1) // block
+    if progress is not None:
+        progress.stage("related papers", count * (count + 1) // 2, "blocks")
     dense, sparse = _split_columns(matrix)
     _MATRIX[:] = [[dense[a:a + block] for a in range(0, n, block)],
                   [sparse[a:a + block] for a in range(0, n, block)],
                   [sparse[a:a + block].T.tocsr() for a in range(0, n, block)], take]
     try:
         with _blas_one_thread():
-            pairs = count * (count - 1) // 2
             processes = min(parallel.worker_count(), count)
             pool = parallel.fork_pool(processes) if processes >= 2 and n >= MIN_PARALLEL_TEXTS else None
             with (pool if pool is not None else contextlib.nullcontext()):
@@ -364,15 +370,55 @@ def _all_pairs(matrix, take: int, block: int) -> _Best:
                     a = bi * block
                     best.cols[a:a + cols.shape[0], :cols.shape[1]] = cols + a
                     best.scores[a:a + cols.shape[0], :cols.shape[1]] = values
-                cut = np.maximum(best.scores.min(axis=1), 1.0)  # -inf (fewer than take held) and 0: any positive score
-                jobs = ((bi, bj, cut[bi * block:(bi + 1) * block], cut[bj * block:(bj + 1) * block])
-                        for bi in range(count) for bj in range(bi + 1, count))
-                found = list(mapper(_pair_job, jobs, chunksize=4)) if pairs else []
+                    _advance(progress)
+                for wave in _waves(count):
+                    _pair_wave(best, wave, block, mapper, progress)
     finally:
         _MATRIX[:] = []
+    return best.positive()
+
+
+#: Candidates of block pairs held before they are merged into the rows' best (16 bytes each).
+MERGE_CANDIDATES = 1 << 22
+
+
+def _waves(count: int) -> list[list[tuple[int, int]]]:
+    """The pairs ``(bi, bj)``, ``bi < bj < count``, in waves by their distance ``bj - bi``: 1, then 2–3, 4–7, …
+    (each wave shows a block about as many others again as it has seen); one empty wave for one block (the
+    merge after it puts the rows' best in order)."""
+    waves, low = [], 1
+    while low < count:
+        high = min(2 * low, count)
+        waves.append([(bi, bi + d) for d in range(low, high) for bi in range(count - d)])
+        low = high
+    return waves or [[]]
+
+
+def _pair_wave(best: _Best, wave: list[tuple[int, int]], block: int, mapper, progress=None) -> None:
+    """The candidates of the block pairs ``wave`` (:func:`_pair_job`, through ``mapper``) at the cuts of ``best``
+    now, merged into ``best``; ``progress`` (or None) advanced per pair."""
+    cut = np.maximum(best.scores.min(axis=1), 1.0)  # -inf (fewer than take held) and 0: any positive score
+    jobs = ((bi, bj, cut[bi * block:(bi + 1) * block], cut[bj * block:(bj + 1) * block]) for bi, bj in wave)
+    found, held = [], 0
+    for part in mapper(_pair_job, jobs, chunksize=4):
+        found.append(part)
+        held += len(part[0])
+        _advance(progress)
+        if held >= MERGE_CANDIDATES:
+            _merge_found(best, found)
+            found, held = [], 0
+    _merge_found(best, found)
+
+
+def _advance(progress) -> None:
+    if progress is not None:
+        progress.advance()
+
+
+def _merge_found(best: _Best, found: list) -> None:
+    """Merge the ``(rows, columns, scores)`` candidates of :func:`_pair_job` in ``found`` into ``best``."""
     empty = (np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.float64))
     _merge_candidates(best, *(np.concatenate(parts) for parts in zip(empty, *found)))  # also orders the held ones
-    return best.positive()
 
 
 def _merge_candidates(best: _Best, rows: np.ndarray, cols: np.ndarray, scores: np.ndarray) -> None:
@@ -600,12 +646,16 @@ def _strings(items: object) -> bool:
     return type(items) is list and all(type(item) is str for item in items)  # plain data from marshal
 
 
-def _full(counts: list[Counter], keys: list[str], k: int, block: int) -> State:
+def _full(texts: Sequence[str], keys: list[str], k: int, block: int, progress=None) -> State:
+    """The :class:`State` of ``texts`` computed whole; their term counts are let go before the block pairs
+    (at 100,000 texts about 0.5 GB of ``Counter`` objects the pairs do not need)."""
+    counts = [terms(t) for t in texts]
     vocabulary = sorted({t for c in counts for t in c})
     index = {t: i for i, t in enumerate(vocabulary)}
     indptr, indices, data = count_matrix(counts, index)
+    del counts, index
     matrix = quantized(weights(indptr, indices, data, len(vocabulary)))
-    best = _all_pairs(matrix, max(min(k + SLACK, len(keys) - 1), 0), block)
+    best = _all_pairs(matrix, max(min(k + SLACK, len(keys) - 1), 0), block, progress)
     return State(keys, vocabulary, indptr, indices, data, matrix.data, best.cols, best.scores, best.bounds(), k)
 
 
@@ -1070,15 +1120,16 @@ def incremental_related(texts: Sequence[str], keys: Sequence[str] | None, k: int
 
 
 def _related_state(texts: Sequence[str], keys: Sequence[str] | None, k: int, block: int,
-                   previous: State | None) -> State:
-    """The :class:`State` of :func:`incremental_related` (``previous`` itself when the texts are the same)."""
+                   previous: State | None, progress=None) -> State:
+    """The :class:`State` of :func:`incremental_related` (``previous`` itself when the texts are the same);
+    ``progress`` as for :func:`_all_pairs` (a full computation's)."""
     keys = list(keys) if keys is not None else [text_key("", t) for t in texts]
     if previous is not None and previous.keys == keys and previous.k == k and \
             previous.best_cols.shape[1] == max(min(k + SLACK, len(keys) - 1), 0):
         return previous  # the same texts: the same result
     state = _update(texts, keys, k, previous) if previous is not None else None
     if state is None:
-        state = _full([terms(t) for t in texts], keys, k, block)
+        state = _full(texts, keys, k, block, progress)
     return state
 
 
@@ -1114,10 +1165,11 @@ def paper_keys(papers: Sequence) -> list[str]:
 
 
 def related_papers(papers: Sequence, k: int = DEFAULT_K, block: int = DEFAULT_BLOCK,
-                   previous: State | None = None) -> tuple[dict[str, list], State]:
+                   previous: State | None = None, progress=None) -> tuple[dict[str, list], State]:
     """``({paper.id: [related Paper, …]}, state)`` over title and abstract text (:func:`paper_text`);
-    ``previous`` as for :func:`incremental_related`."""
-    state = _related_state(_PaperTexts(papers), paper_keys(papers), k, block, previous)
+    ``previous`` as for :func:`incremental_related`; ``progress`` (a :class:`~site_builder.progress.Progress`, or
+    None) shows a full computation as the stage ``related papers``, advanced per block pair."""
+    state = _related_state(_PaperTexts(papers), paper_keys(papers), k, block, previous, progress)
     n = len(papers)
     if not n:
         return {}, state

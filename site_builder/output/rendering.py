@@ -143,11 +143,12 @@ class PageReuse:
 
 
 def write_pages(env, outline: list[Planned], site, library, output: Output, reuse: PageReuse, progress: Progress,
-                meanwhile: Callable[[], None] = lambda: None) -> None:
+                meanwhile: list[Callable[[], None]] = ()) -> None:
     """Write the pages of ``outline`` into ``output`` that ``reuse`` does not keep
-    (:meth:`PageReuse.pages_to_render`), and run ``meanwhile`` (the build's other files): on every core when
-    :func:`site_builder.parallel.parallel_workers` allows (``meanwhile`` then runs in this process while the
-    workers render), else in this process (``meanwhile`` after the pages)."""
+    (:meth:`PageReuse.pages_to_render`), and run the steps ``meanwhile`` (the build's other files), in order: on
+    every core when :func:`site_builder.parallel.parallel_workers` allows (``meanwhile`` then runs in this process
+    while the workers render, the pages' progress taken between its steps), else in this process (``meanwhile``
+    after the pages)."""
     progress.stage("page keys and reuse")
     todo = reuse.pages_to_render(outline, site, library, output)
     progress.stage("pages", len(todo), "pages")
@@ -163,11 +164,13 @@ def write_pages(env, outline: list[Planned], site, library, output: Output, reus
             cache.outputs.record(page.path, reuse.final_key(page, key), output)
             progress.advance()
         keep_items([page for page, _ in todo])
-        meanwhile()
+        for step in meanwhile:
+            step()
         return
     jobs = [(workers.page_job(env, chunk, common, output.staging, reuse.final_key, keep_items if lists else None),
              len(chunk)) for chunk in workers.page_chunks(todo)]
     workers.claim_all(output, [page.path for page, _ in todo])
+    del todo  # the jobs hold the pages; run_jobs lets go of them once the workers have them
 
     def done(results, weight):
         for written in results:

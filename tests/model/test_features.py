@@ -339,8 +339,8 @@ def test_keyword_pages_from_entry_keywords(tmp_path, monkeypatch):
     given: dict[str, tuple[str, ...]] = {}
     real_read_lists = pipeline.read_lists
 
-    def read_lists_with_keywords(files, config, diagnostics, cache=None, matched=None):
-        entries = real_read_lists(files, config, diagnostics, cache, matched)
+    def read_lists_with_keywords(files, config, diagnostics, cache=None, matched=None, progress=None):
+        entries = real_read_lists(files, config, diagnostics, cache, matched, progress)
         out = []
         for i, e in enumerate(entries):
             keywords = (("Diffusion Models", "PDE") if "diffusion" in e.abstract.lower() else ()) + \
