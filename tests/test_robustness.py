@@ -102,18 +102,22 @@ def test_template_error_keeps_previous_site(previous_site, seed_site, tmp_path, 
     assert not list(tmp_path.glob(".site.building-*"))
 
 
-@pytest.mark.parametrize("failure", [OSError(28, "No space left on device"), KeyboardInterrupt()])
-def test_failed_write_keeps_previous_site(previous_site, seed_site, tmp_path, monkeypatch, failure):
-    real = writer.Output.write_text
-    calls = []
+def _failing_write(monkeypatch, failure: BaseException, at: int = 20) -> None:
+    """Make the ``at``-th file the build writes raise ``failure``."""
+    real, calls = writer.Output.write_text, []
 
     def failing(self, path, text):
         calls.append(path)
-        if len(calls) == 20:
+        if len(calls) == at:
             raise failure
         real(self, path, text)
 
     monkeypatch.setattr(writer.Output, "write_text", failing)
+
+
+@pytest.mark.parametrize("failure", [OSError(28, "No space left on device"), KeyboardInterrupt()])
+def test_failed_write_keeps_previous_site(previous_site, seed_site, tmp_path, monkeypatch, failure):
+    _failing_write(monkeypatch, failure)
     assert build_into(previous_site) in (2, 130)
     assert _unchanged(previous_site, seed_site)
     assert not list(tmp_path.glob(".site.building-*"))
@@ -126,15 +130,7 @@ def test_an_interrupted_large_build_leaves_its_staging_folder_to_a_process_of_it
     import time
 
     monkeypatch.setattr(pipeline, "DETACHED_DISCARD_PAPERS", 0)
-    real, calls = writer.Output.write_text, []
-
-    def interrupted(self, path, text):
-        calls.append(path)
-        if len(calls) == 20:
-            raise KeyboardInterrupt
-        real(self, path, text)
-
-    monkeypatch.setattr(writer.Output, "write_text", interrupted)
+    _failing_write(monkeypatch, KeyboardInterrupt())
     assert build_into(previous_site) == 130
     assert _unchanged(previous_site, seed_site)
     for _ in range(300):  # the detached process removes it (a Python start and a small folder)
