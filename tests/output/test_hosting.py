@@ -144,6 +144,10 @@ def test_atom_feeds(seed_site, seed_records, pages_site):
         of_venue = [u for u, r in by_url.items() if (r["venue"], r["year"]) == (venue, year)]
         assert set(targets) <= set(of_venue) and len(targets) == len(set(targets)) == min(FEED_LIMIT, len(of_venue))
         assert root.find(f"{ATOM}title").text.startswith(f"{venue} {year}")
+        # the venue's page names its own feed beside the site's (found by the bytes pass: it named the site's alone)
+        page = (seed_site / feed_path).with_name("index.html").read_text(encoding="utf-8")
+        assert re.search(r'<link rel="alternate" type="application/atom\+xml" title="[^"]+" href="feed.xml">', page)
+        assert re.search(r'<link rel="alternate" type="application/atom\+xml" title="[^"]+" href="../../feed.xml">', page)
     # With a base URL every link is absolute and the entry ids are the same.
     pages_feed = _feed(pages_site / "feed.xml")
     assert [e.find(f"{ATOM}id").text for e in pages_feed.findall(f"{ATOM}entry")] == ids
