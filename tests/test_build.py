@@ -196,19 +196,19 @@ def test_zip_inside_the_output_folder_is_refused(tmp_path: Path, seed_site: Path
     assert (tmp_path / "quiet.zip").stat().st_size > 0 and capsys.readouterr().err == ""
 
 
-def test_the_same_title_and_authors_with_another_abstract_are_two_papers_with_a_warning(tmp_path: Path, capsys):
-    """Found by the new-user pass: a paper in two lists with the same title and authors but another abstract
-    became two papers without a word; never merged on a guess, now named."""
+def test_the_same_title_and_first_author_with_another_abstract_are_two_papers_with_a_warning(tmp_path: Path, capsys):
+    """Found by the new-user passes: a paper in two lists with the same title and first author but another abstract
+    (and here one co-author fewer) became two papers without a word; never merged on a guess, now named."""
     seeds, config = tmp_path / "seeds", tmp_path / "site.toml"
     seeds.mkdir()
     config.write_text('title = "T"\n[default]\nvenue = "NeurIPS"\nyear = 2024\n', encoding="utf-8")
     (seeds / "a.jsonl").write_text(json.dumps({"title": "Sparse Attention at Scale", "authors": ["Ann Lee", "Bo Chen"],
                                                "abstract": "We scale sparse attention to long inputs."}) + "\n",
                                    encoding="utf-8")
-    (seeds / "b.csv").write_text("title,authors,abstract\nSparse  attention at scale,ann lee; Bo Chen,"
+    (seeds / "b.csv").write_text("title,authors,abstract\nSparse  attention at scale,ann lee,"
                                  "A second version of the abstract: sparse attention scales.\n", encoding="utf-8")
     assert build_into(tmp_path / "site", "--no-cache", seeds=seeds, config=config) == 0
     err = capsys.readouterr().err
-    assert (f"{seeds / 'b.csv'}:2: warning: the same title and authors as the paper at {seeds / 'a.jsonl'}:1, "
+    assert (f"{seeds / 'b.csv'}:2: warning: the same title and first author as the paper at {seeds / 'a.jsonl'}:1, "
             "with another abstract; kept as two papers (if they are one, list it once)") in err
     assert len(json.loads((tmp_path / "site" / "papers.json").read_text(encoding="utf-8"))) == 2

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field, fields
 from functools import cached_property
@@ -208,19 +209,23 @@ def _draft(entry: Entry, override: dict, diagnostics: Diagnostics, pid: str | No
     return _Draft(entry, pid or paper_id(entry), title, tuple(authors), tuple(track), abstract, slug, venue)
 
 
+def _same_name_key(text: str) -> str:
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+
+
 def _warn_namesakes(drafts: list[_Draft], diagnostics: Diagnostics) -> None:
-    """A warning for each paper whose list gives the title and authors of a paper before it (in file and line
-    order; case and spacing ignored) with another abstract: two papers are never merged on a guess, but one
-    may be another version of the other, which the curator should know of (found by the new-user pass)."""
+    """A warning for each paper whose list gives the title and first author of a paper before it (in file and
+    line order; case, spacing and Unicode forms ignored) with another abstract: two papers are never merged on a
+    guess, but one may be another version of the other, which the curator should know of (found by the new-user
+    passes)."""
     first: dict[tuple, _Draft] = {}
     for draft in drafts:
         if not draft.title or not draft.authors:
             continue
-        who = (" ".join(draft.title.casefold().split()), tuple(" ".join(a.casefold().split()) for a in draft.authors))
-        other = first.setdefault(who, draft)
+        other = first.setdefault((_same_name_key(draft.title), _same_name_key(draft.authors[0])), draft)
         if other is not draft:
             diagnostics.warning(draft.entry.path, draft.entry.line,
-                                f"the same title and authors as the paper at {other.entry.path}:{other.entry.line}, "
+                                f"the same title and first author as the paper at {other.entry.path}:{other.entry.line}, "
                                 "with another abstract; kept as two papers (if they are one, list it once)")
 
 

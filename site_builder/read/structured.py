@@ -90,7 +90,9 @@ def typed_fields(data: dict, problems: list[str]) -> dict:
     year = data.get("year")
     if isinstance(year, (list, dict, bool)) or isinstance(year, float) and not year.is_integer():
         out["year"] = json.dumps(year, ensure_ascii=False)
-        problems.append(f"year is {_kind(year)}, not a year; read as {out['year']!r}")
+        read = _year(out["year"])
+        if read is not None:  # else the year is not read at all, which Record.bad_year reports
+            problems.append(f"year {out['year']} is {_kind(year)}, not a year; read as {read}")
     for name in LIST_FIELDS:
         value = data.get(name)
         items = value if isinstance(value, list) else [value]
@@ -121,11 +123,27 @@ def flat_record(data: dict, line: int, key: str = "") -> Record:
         bad_year=bad_year(get("year"), _year(get("year"))), problems=problems)
 
 
+def csl_text(name: str, value, problems: list[str]) -> str:
+    """A CSL-JSON text field's value as text: a string as it is; a list of one string (Crossref's form) its
+    string; a list of several joined with spaces, and any other non-text value as JSON, each with a message
+    appended to ``problems``."""
+    if value is None or isinstance(value, str):
+        return value or ""
+    if isinstance(value, list) and len(value) == 1 and isinstance(value[0], str):
+        return value[0]
+    text = " ".join(str(v) for v in value) if isinstance(value, list) else json.dumps(value, ensure_ascii=False)
+    problems.append(f"{name} is {_kind(value)}, not text; read as {text!r}")
+    return text
+
+
 def csl_record(item: dict, line: int) -> Record:
     """The :class:`Record` of a CSL-JSON item (``title``, ``author``, ``abstract``, ``container-title``,
     ``issued``, ``keyword``, ``DOI``, ``URL``, code links in ``note``); authors given as text (not name objects),
     an ``issued`` that gives no year and a DOI that is not one are problems noted."""
     names, problems, authors = [], [], item.get("author") or []
+    title, abstract = (csl_text(name, item.get(name), problems) for name in ("title", "abstract"))
+    container = csl_text("container-title", item.get("container-title") or item.get("event-title") or
+                         item.get("event"), problems)
     if isinstance(authors, str):
         problems.append(f"author is text, not a list of names; read as {split_names(authors)!r}")
         authors = split_names(authors)
@@ -134,7 +152,6 @@ def csl_record(item: dict, line: int) -> Record:
             names.append(person.get("literal") or " ".join(str(person.get(p, "")) for p in ("given", "family")))
         elif str(person).strip():
             names.append(str(person).strip())
-    container = str(item.get("container-title") or item.get("event-title") or item.get("event") or "")
     given = item.get("issued")
     issued = given.get("date-parts") if isinstance(given, dict) else None
     year = _year(issued[0][0]) if isinstance(issued, list) and issued and isinstance(issued[0], list) and issued[0] \
@@ -148,8 +165,8 @@ def csl_record(item: dict, line: int) -> Record:
     landing, code = split_links([str(item.get("URL") or ""), *links_in(note)])
     if re.match(r"\s*code\s*:", note, re.IGNORECASE):  # "code: https://…" names code, whatever its host
         code = links_in(note)
-    return Record(line=line, key=str(item.get("id") or ""), title=str(item.get("title") or ""), authors=names,
-                  abstract=str(item.get("abstract") or ""), venue=venue_name(container),
+    return Record(line=line, key=str(item.get("id") or ""), title=title, authors=names,
+                  abstract=abstract, venue=venue_name(container),
                   year=year or year_in(container), keywords=split_keywords(str(item.get("keyword") or "")),
                   doi=doi_field(item.get("DOI"), problems), url=landing, code_urls=code, problems=problems)
 

@@ -147,20 +147,26 @@ def test_a_year_or_authors_of_the_wrong_kind_in_bibtex_jsonl_and_csl_are_warning
                      '{"title": "B", "abstract": "Another.", "venue": "ICLR", "year": 2024.7}\n', encoding="utf-8")
     result = formats.read_list(jsonl)
     assert [e.year for e in result.entries] == [2025, 2024]
-    assert [d.message for d in result.diagnostics] == ["entry line 1: year is a list, not a year; read as '[2025]'",
-                                                       "entry line 2: year is float, not a year; read as '2024.7'"]
+    assert [d.message for d in result.diagnostics] == ["entry line 1: year [2025] is a list, not a year; read as 2025",
+                                                       "entry line 2: year 2024.7 is float, not a year; read as 2024"]
     csl = tmp_path / "refs.json"
     csl.write_text(json.dumps([{"type": "paper-conference", "title": "C", "author": "Ann Lee and Bo Chen",
                                 "container-title": "ICML", "issued": "sometime", "abstract": "Text."},
-                               {"type": "paper-conference", "title": "D", "author": [{"family": "Wu", "given": "Di"}],
-                                "container-title": "ICML", "issued": {"raw": "2024-05"}, "abstract": "Text."}]),
+                               {"type": "paper-conference", "title": ["D"], "author": [{"family": "Wu", "given": "Di"}],
+                                "container-title": ["ICML"], "issued": {"raw": "2024-05"}, "abstract": "Text."},
+                               {"type": "paper-conference", "title": ["BERT", "for Müller"], "container-title": "ICML",
+                                "author": [{"literal": "Jörg Müller"}], "issued": {"date-parts": [[2024]]},
+                                "abstract": "More text."}]),
                    encoding="utf-8")
     result = formats.read_list(csl, "ICML", 2023)
-    assert [(e.authors, e.year) for e in result.entries] == [(("Ann Lee", "Bo Chen"), 2023), (("Di Wu",), 2024)]
+    assert [(e.title, e.authors, e.year, e.venue) for e in result.entries] == [
+        ("C", ("Ann Lee", "Bo Chen"), 2023, "ICML"), ("D", ("Di Wu",), 2024, "ICML"),
+        ("BERT for Müller", ("Jörg Müller",), 2024, "ICML")]  # Crossref's one-item lists read as their item
     assert [d.message for d in result.diagnostics] == [
         "entry at line 1: author is text, not a list of names; read as ['Ann Lee', 'Bo Chen']",
         'entry at line 1: issued "sometime" gives no year (CSL-JSON: {"date-parts": [[2024]]}); the container title, the '
-        "heading or the config gives it, if any does"]
+        "heading or the config gives it, if any does",
+        "entry at line 1: title is a list, not text; read as 'BERT for Müller'"]
 
 
 @pytest.mark.parametrize("missing, text", [("year", '{"title": "T", "abstract": "A.", "venue": "ICLR"}'),
