@@ -144,7 +144,8 @@
   }
 
   /* One token of a query: an optional "-", an optional known field name and ":", then a quoted phrase
-     (its closing quote optional) or a word (possibly empty). Matches at any non-space position. */
+     (its closing quote optional; “…”, „…“, «…», 「…」 quote as "…" does, see QUOTES) or a word (possibly empty).
+     Matches at any non-space position. */
   var TOKEN = new RegExp("(-?)(?:(" + Object.keys(FIELD_NAMES).join("|") + "):)?(?:\"([^\"]*)\"?|(\\S*))", "iy");
 
   /* One typed word as a group {word, field, reqs}, or null when it yields no term. */
@@ -155,8 +156,11 @@
 
   /* The query's items in typed order: {neg, or (joined to the previous by OR), field, groups, phrase
      (the words of a quoted phrase of two or more words, stop words too, else null)}; items that yield no term dropped. */
+  /* Quotation marks readers' keyboards type for '"' (smart punctuation, German, French, CJK input methods). */
+  var QUOTES = /[\u201c\u201d\u201e\u201f\u00ab\u00bb\u300c\u300d\u300e\u300f\uff02]/g;
+
   function queryItems(query) {
-    var s = String(query == null ? "" : query), at = 0, items = [], or = false;
+    var s = String(query == null ? "" : query).replace(QUOTES, '"'), at = 0, items = [], or = false;
     while (at < s.length) {
       if (/\s/.test(s[at])) { at++; continue; }
       TOKEN.lastIndex = at;

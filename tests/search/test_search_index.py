@@ -207,7 +207,8 @@ def test_exclusions_phrases_and_or_select_what_they_say(seed_site):
     data = site_search_data(seed_site)
     docs = data["docs"]
     queries = ["model", "diffusion", "-diffusion model", "model -diffusion", "language model", '"language model"',
-               "model language", '"model language"', "diffusion OR transformer", "transformer", "-model"]
+               "model language", '"model language"', "diffusion OR transformer", "transformer", "-model",
+               "\u201clanguage model\u201d", "\u201elanguage model\u201c", "\u00ablanguage model\u00bb", "\u300clanguage model\u300d"]
     found = dict(zip(queries, node_json("search_queries.js", {"indexes": [data["index"]], "queries": queries,
                                                               "docs": [docs]})[0]))
     refs = {q: [r[0] for r in found[q]["results"]] for q in queries}
@@ -219,6 +220,9 @@ def test_exclusions_phrases_and_or_select_what_they_say(seed_site):
     next_to = [r for r in refs["language model"] if re.search(r"(?<![^\W_])language\W+model", text[r], re.I)]
     assert 0 < len(next_to) < len(refs["language model"])  # the seeds hold both kinds of paper
     assert refs['"language model"'] == next_to
+    # the quotation marks of smart punctuation and other keyboards quote too (found by the new-user pass)
+    assert all(refs[q] == next_to for q in ["\u201clanguage model\u201d", "\u201elanguage model\u201c",
+                                            "\u00ablanguage model\u00bb", "\u300clanguage model\u300d"])
     assert refs['"model language"'] == [r for r in refs["model language"]
                                         if re.search(r"(?<![^\W_])models?\W+language", text[r], re.I)]
     assert set(refs["diffusion OR transformer"]) == set(refs["diffusion"]) | set(refs["transformer"])
