@@ -102,7 +102,7 @@ def run_build(args: argparse.Namespace, out: Path) -> int:
         reused = f", {report.reused} reused" if report.reused else ""
         found = report.references
         matched = (f"; {found.matched} of {found.matched + found.unmatched} papers matched a reference "
-                   f"({found.near} nearly)" if found is not None else "")
+                   f"({found.near} nearly)" if found is not None and found.matched + found.unmatched else "")
         print(f"built {report.paper_count} paper{'' if report.paper_count == 1 else 's'}, {report.pages} pages, {report.files} files{reused} into {out}; "
               f"index {format_bytes(report.index_bytes)}{matched}; {report.seconds:.1f}s; {warnings} warning(s)", file=sys.stderr)
     if getattr(args, "zip", None):

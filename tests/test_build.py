@@ -212,3 +212,4 @@ def test_the_same_title_and_first_author_with_another_abstract_are_two_papers_wi
     assert (f"{seeds / 'b.csv'}:2: warning: the same title and first author as the paper at {seeds / 'a.jsonl'}:1, "
             "with another abstract; kept as two papers (if they are one, list it once)") in err
     assert len(json.loads((tmp_path / "site" / "papers.json").read_text(encoding="utf-8"))) == 2
+    assert "matched a reference" not in err  # no list names a reference ("0 of 0" was printed; new-user pass)
