@@ -534,10 +534,14 @@ class Output:
         try:
             if old is not None:
                 os.replace(t, old / "site")
-            os.replace(self.staging, t)
+            try:
+                os.replace(self.staging, t)
+            except BaseException:
+                if old is not None:
+                    os.replace(old / "site", t)
+                raise
         except BaseException:
             if old is not None:
-                os.replace(old / "site", t)
                 shutil.rmtree(old, ignore_errors=True)
             raise
         if old is not None:
