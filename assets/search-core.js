@@ -50,13 +50,13 @@
   var ASCII = /^[\x00-\x7f]*$/;
   var MARKS = /\p{M}/gu;
 
-  /* Step 1: NFKC, lower case, combining marks removed, NFC (ASCII: lower case only). */
   /* Latin letters that are not a base letter with a mark → the letters a reader types for them (FOLDED in
      site_builder/search/tokenize.py). */
   var FOLDED = { "ø": "o", "ł": "l", "đ": "d", "ħ": "h", "ı": "i", "ŧ": "t", "ß": "ss", "æ": "ae", "œ": "oe", "þ": "th",
                  "ð": "d" };
   var FOLD = /[øłđħıŧßæœþð]/g;
 
+  /* Step 1: NFKC, lower case, combining marks removed, NFC, FOLDED letters folded (ASCII: lower case only). */
   function normalise(text) {
     text = String(text);
     if (ASCII.test(text)) return text.toLowerCase();
@@ -154,11 +154,11 @@
     return reqs.length ? { word: word, field: field, reqs: reqs } : null;
   }
 
-  /* The query's items in typed order: {neg, or (joined to the previous by OR), field, groups, phrase
-     (the words of a quoted phrase of two or more words, stop words too, else null)}; items that yield no term dropped. */
   /* Quotation marks readers' keyboards type for '"' (smart punctuation, German, French, CJK input methods). */
   var QUOTES = /[\u201c\u201d\u201e\u201f\u00ab\u00bb\u300c\u300d\u300e\u300f\uff02]/g;
 
+  /* The query's items in typed order: {neg, or (joined to the previous by OR), field, groups, phrase
+     (the words of a quoted phrase of two or more words, stop words too, else null)}; items that yield no term dropped. */
   function queryItems(query) {
     var s = String(query == null ? "" : query).replace(QUOTES, '"'), at = 0, items = [], or = false;
     while (at < s.length) {

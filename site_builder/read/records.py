@@ -173,18 +173,17 @@ def list_result(path: Path, records: list[Record], diagnostics: list[Diagnostic]
     name = str(path)
     entries: list[Entry] = []
     for record in records:
+        who = f"entry {record.key or 'at line ' + str(record.line)}"
         if record.bad_year:
             diagnostics.append(Diagnostic(name, record.line, "warning",
-                                          f"entry {record.key or 'at line ' + str(record.line)}: year {record.bad_year!r} "
-                                          "is not a year; the list's heading or the config gives it, if either does"))
+                                          f"{who}: year {record.bad_year!r} is not a year; the list's heading or the "
+                                          "config gives it, if either does"))
         for problem in record.problems:
-            diagnostics.append(Diagnostic(name, record.line, "warning",
-                                          f"entry {record.key or 'at line ' + str(record.line)}: {problem}"))
+            diagnostics.append(Diagnostic(name, record.line, "warning", f"{who}: {problem}"))
         entry = entry_of(record, name, venue, year)
         if entry is None:
             diagnostics.append(Diagnostic(name, record.line, "warning",
-                                          f"entry {record.key or 'at line ' + str(record.line)} gives neither a title "
-                                          "nor an abstract; left out"))
+                                          f"{who} gives neither a title nor an abstract; left out"))
         else:
             entries.append(entry)
     if not entries and not any(d.level == "error" for d in diagnostics):

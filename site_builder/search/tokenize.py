@@ -69,25 +69,23 @@ _ASCII_WORD = re.compile(r"[a-z]+")
 
 
 _NON_ASCII = re.compile(r"[^\x00-\x7f]+")
-#: Non-ASCII runs (of NFD text) → the run without its combining marks (category M*).
+#: Latin letters that are not a base letter with a mark (NFD leaves them whole) → the letters a reader types for
+#: them (``Łukasz`` = ``lukasz``, ``Søren`` = ``soren``, ``Straße`` = ``strasse``); ``FOLDED`` in search-core.js.
+FOLDED = {"ø": "o", "ł": "l", "đ": "d", "ħ": "h", "ı": "i", "ŧ": "t", "ß": "ss", "æ": "ae", "œ": "oe", "þ": "th",
+          "ð": "d"}
+_FOLD = str.maketrans(FOLDED)
+#: Non-ASCII runs (of NFD text) → the run without its combining marks (category M*), :data:`FOLDED` letters folded.
 _UNMARKED: dict[str, str] = {}
 
 
 def _strip_marks(run: re.Match) -> str:
     text = run.group()
     out = _UNMARKED.get(text)
-    if out is None:
-        out = "".join(c for c in text if not unicodedata.category(c).startswith("M"))
+    if out is None:  # folding before NFC is the same as after: no mark is left to compose with
+        out = "".join(c for c in text if not unicodedata.category(c).startswith("M")).translate(_FOLD)
         if len(_UNMARKED) < 100_000:
             _UNMARKED[text] = out
     return out
-
-
-#: Latin letters that are not a base letter with a mark (NFD leaves them whole) → the letters a reader types for
-#: them (``Łukasz`` = ``lukasz``, ``Søren`` = ``soren``, ``Straße`` = ``strasse``); ``FOLDED`` in search-core.js.
-FOLDED = {"ø": "o", "ł": "l", "đ": "d", "ħ": "h", "ı": "i", "ŧ": "t", "ß": "ss", "æ": "ae", "œ": "oe", "þ": "th",
-          "ð": "d"}
-_FOLD = str.maketrans(FOLDED)
 
 
 def normalise(text: str) -> str:
@@ -99,7 +97,7 @@ def normalise(text: str) -> str:
     if text.isascii():
         return text
     # Marks are never ASCII: only the non-ASCII runs are read (each once).
-    return unicodedata.normalize("NFC", _NON_ASCII.sub(_strip_marks, unicodedata.normalize("NFD", text))).translate(_FOLD)
+    return unicodedata.normalize("NFC", _NON_ASCII.sub(_strip_marks, unicodedata.normalize("NFD", text)))
 
 
 def stem(token: str) -> str:
