@@ -169,19 +169,23 @@
   }
 
   /* Facets of the manifest: document number → {venue, year, track} (frozen, one object for the documents of
-     one facet). */
+     one facet; null for a number outside the index), from an array of every document's, made on the first call. */
   function factsOf(manifest) {
-    var runs = numbers(manifest.runs, 0, manifest.runs.length, []), ends = [], facet = [], at = 0;
-    for (var i = 0; i < runs.length; i += 2) { ends.push(at += runs[i]); facet.push(runs[i + 1]); }
-    if (at !== manifest.count) throw bad("facet runs do not add up");
-    var made = new Map();  /* facet number → its facts, one object each */
+    var runs = numbers(manifest.runs, 0, manifest.runs.length, []), total = 0, byDoc = null;
+    for (var i = 0; i < runs.length; i += 2) total += runs[i];
+    if (total !== manifest.count) throw bad("facet runs do not add up");
+    function fill() {
+      var made = new Map(), at = 0;  /* facet number → its facts, one object each */
+      byDoc = new Array(manifest.count);
+      for (var r = 0; r < runs.length; r += 2) {
+        var n = runs[r + 1], f = manifest.facets[n] || null;
+        if (f && !made.has(n)) made.set(n, Object.freeze({ venue: f[0], year: f[1], track: f[2] }));
+        for (var end = at + runs[r], value = f ? made.get(n) : null; at < end; at++) byDoc[at] = value;
+      }
+    }
     return function (d) {
-      var lo = 0, hi = ends.length;
-      while (lo < hi) { var mid = (lo + hi) >>> 1; if (ends[mid] <= d) lo = mid + 1; else hi = mid; }
-      var n = lo < ends.length ? facet[lo] : -1, f = n >= 0 ? manifest.facets[n] : null;
-      if (!f) return null;
-      if (!made.has(n)) made.set(n, Object.freeze({ venue: f[0], year: f[1], track: f[2] }));
-      return made.get(n);
+      if (!byDoc) fill();
+      return d >= 0 && d < byDoc.length ? byDoc[d] : null;
     };
   }
 
@@ -244,13 +248,15 @@
   }
 
   /* lunr.Index.query's first pass: the query vectors, the documents prohibited, and the matching field
-     slots (document * F + field) in the order lunr first meets them, each with the bits of the terms
-     that matched it (term number t: bit t % 32 of word t >> 5). */
-  function matchFields(lunr, index, query, plan, decodedOf, count) {
-    var fields = index.fields, F = fields.length, W = plan.words;
-    var m = { vectors: fields.map(function () { return new lunr.Vector(); }), prohibited: null, order: [],
-              ids: new Int32Array(count * F).fill(-1), masks: [] };
-    var seen = Object.create(null);
+     slots (document * F + field) in the order lunr first meets them (order[0..n), typed), each with the
+     bits of the terms that matched it (term number t: bit t % 32 of masks[id * W + (t >> 5)]). work.ids
+     (an Int32Array of count * F, every entry -1) maps a slot to its id; the caller sets the entries used
+     back to -1 (resetIds). The typed arrays are work's scratch (see scratch). */
+  function matchFields(lunr, index, query, plan, decodedOf, count, work) {
+    var fields = index.fields, F = fields.length, W = plan.words, scans = [];
+    var m = { vectors: fields.map(function () { return new lunr.Vector(); }), prohibited: null, ids: work.ids, n: 0 };
+    var ids = work.ids;
+    var seen = Object.create(null), size = 0;
     query.clauses.forEach(function (clause, c) {
       plan.expanded[c].forEach(function (term) {
         var decoded = decodedOf(term), bit = plan.ids.get(term);
@@ -264,21 +270,38 @@
           m.vectors[f].upsert(decoded.index, clause.boost, function (a, b) { return a + b; });
           if (seen[term + "/" + name]) return;
           seen[term + "/" + name] = true;
-          for (var j = 0; j < docs.length; j++) {
-            var slot = docs[j] * F + f, id = m.ids[slot];
-            if (id < 0) { id = m.ids[slot] = m.order.length; m.order.push(slot); for (var w = 0; w < W; w++) m.masks.push(0); }
-            m.masks[id * W + (bit >> 5)] |= 1 << (bit & 31);
-          }
+          scans.push({ docs: docs, f: f, word: bit >> 5, bit: 1 << (bit & 31) });
+          size += docs.length;
         });
       });
+    });
+    var most = Math.min(size, count * F), order = m.order = scratch(work, "order", Int32Array, most);
+    var masks = m.masks = scratch(work, "masks", Int32Array, most * W).fill(0, 0, most * W);
+    scans.forEach(function (scan) {
+      var docs = scan.docs, f = scan.f, word = scan.word, bit = scan.bit;
+      for (var j = 0; j < docs.length; j++) {
+        var slot = docs[j] * F + f, id = ids[slot];
+        if (id < 0) { id = ids[slot] = m.n; order[m.n++] = slot; }
+        masks[id * W + word] |= bit;
+      }
     });
     return m;
   }
 
+  /* work[name]: a typed array of Type with at least size entries, kept for the next query (grown by half
+     again when too small); its entries are what the last user left. */
+  function scratch(work, name, Type, size) {
+    var a = work[name];
+    if (!a || a.length < size) a = work[name] = new Type(Math.max(size, a ? a.length + (a.length >> 1) : 1024));
+    return a;
+  }
+
+  function resetIds(m) { for (var i = 0; i < m.n; i++) m.ids[m.order[i]] = -1; }
+
   /* Each matching slot's dot product with its field's query vector, summed in ascending term order as
      lunr.Vector.prototype.dot sums it. */
-  function dotProducts(m, F, decodedAt) {
-    var dots = new Float64Array(m.order.length);
+  function dotProducts(m, F, decodedAt, work) {
+    var dots = scratch(work, "dots", Float64Array, m.n).fill(0, 0, m.n);
     m.vectors.forEach(function (vector, f) {
       var el = vector.elements;
       for (var i = 0; i < el.length; i += 2) {
@@ -290,17 +313,60 @@
     return dots;
   }
 
-  /* {term: {field: true}} of a document whose slots (ids) matched, made once per distinct match. */
-  function matchedOf(m, plan, fields, ids, cache) {
-    var W = plan.words, F = fields.length, key = "";
-    for (var i = 0; i < ids.length; i++) {
-      key += (m.order[ids[i]] % F) + ":";
-      for (var w = 0; w < W; w++) key += m.masks[ids[i] * W + w] + ",";
+  /* The documents of m in the order lunr first meets them, prohibited ones left out: {n, docs, scores
+     (summed over a document's slots in slot order, as lunr sums them), first, next (a document's slot ids:
+     first[r], then next[id] until -1)}, in work's scratch; work.at: an Int32Array of count, every entry -1,
+     left so. */
+  function documentsOf(m, F, dots, mags, work) {
+    var n = 0, docs = scratch(work, "docs", Int32Array, m.n), scores = scratch(work, "scores", Float64Array, m.n);
+    var first = scratch(work, "first", Int32Array, m.n), next = scratch(work, "next", Int32Array, m.n);
+    var last = scratch(work, "last", Int32Array, m.n), at = work.at;
+    for (var id = 0; id < m.n; id++) {
+      var f = m.order[id] % F, d = (m.order[id] - f) / F;
+      if (m.prohibited && m.prohibited[d]) continue;
+      var score = dots[id] / mags[f] || 0, r = at[d];
+      next[id] = -1;
+      if (r >= 0) { scores[r] += score; next[last[r]] = id; last[r] = id; continue; }
+      r = at[d] = n++;
+      docs[r] = d; scores[r] = score; first[r] = last[r] = id;
     }
-    var matched = cache.get(key);
-    if (matched) return matched;
-    matched = Object.create(null);
-    ids.forEach(function (id) {
+    for (var i = 0; i < n; i++) at[docs[i]] = -1;
+    return { n: n, docs: docs, scores: scores, first: first, next: next };
+  }
+
+  /* {term: {field: true}} of each document of found, one object for the documents matched alike: the
+     same fields through the same terms (signature: field and term bits of each slot, hashed with FNV-1a,
+     compared whole on a hash hit). */
+  function matchedOf(m, plan, fields, found) {
+    var W = plan.words, F = fields.length, byHash = new Map(), out = new Array(found.n), sig = [];
+    for (var r = 0; r < found.n; r++) {
+      var h = 2166136261, k = 0;
+      for (var id = found.first[r]; id >= 0; id = found.next[id]) {
+        sig[k++] = m.order[id] % F;
+        for (var w = 0; w < W; w++) sig[k++] = m.masks[id * W + w];
+      }
+      for (var i = 0; i < k; i++) h = Math.imul(h ^ sig[i], 16777619);
+      var bucket = byHash.get(h) || [], hit = null;
+      for (var b = 0; b < bucket.length && !hit; b++) if (sameSignature(bucket[b].sig, sig, k)) hit = bucket[b];
+      if (!hit) {
+        hit = { sig: sig.slice(0, k), matched: matchedTerms(m, plan, fields, found.first[r], found.next) };
+        bucket.push(hit);
+        byHash.set(h, bucket);
+      }
+      out[r] = hit.matched;
+    }
+    return out;
+  }
+
+  function sameSignature(a, sig, k) {
+    if (a.length !== k) return false;
+    for (var i = 0; i < k; i++) if (a[i] !== sig[i]) return false;
+    return true;
+  }
+
+  function matchedTerms(m, plan, fields, id, next) {
+    var W = plan.words, F = fields.length, matched = Object.create(null);
+    for (; id >= 0; id = next[id]) {
       var field = fields[m.order[id] % F];
       for (var w = 0; w < W; w++) {
         for (var bits = m.masks[id * W + w]; bits !== 0; bits &= bits - 1) {
@@ -308,34 +374,61 @@
           (matched[term] || (matched[term] = Object.create(null)))[field] = true;
         }
       }
-    });
-    cache.set(key, matched);
+    }
     return matched;
+  }
+
+  /* The numbers 0..n-1 by scores, highest first, ties in ascending number (as lunr's stable sort of its
+     results, made in that order, leaves them): the distinct scores sorted by the typed array's own numeric
+     sort, then the numbers counted into their score's place (a comparator sort of n numbers took 5 times
+     as long at 40,000). */
+  function byScore(scores, n, work) {
+    var values = scratch(work, "values", Float64Array, n), distinct = 0, idx = scratch(work, "idx", Int32Array, n);
+    values.set(scores.subarray(0, n));
+    values.subarray(0, n).sort();
+    for (var i = 0; i < n; i++) {
+      if (values[i] !== values[i]) return comparedByScore(scores, n);  // NaN: no order to count into
+      if (i === 0 || values[i] !== values[distinct - 1]) values[distinct++] = values[i];
+    }
+    var rank = scratch(work, "rank", Int32Array, n), start = scratch(work, "start", Int32Array, distinct + 1).fill(0, 0, distinct + 1);
+    for (i = 0; i < n; i++) {
+      var lo = 0, hi = distinct, x = scores[i];
+      while (lo < hi) { var mid = (lo + hi) >>> 1; if (values[mid] < x) lo = mid + 1; else hi = mid; }
+      rank[i] = distinct - 1 - lo;
+      start[rank[i] + 1]++;
+    }
+    for (var k = 0; k < distinct; k++) start[k + 1] += start[k];
+    for (i = 0; i < n; i++) idx[start[rank[i]]++] = i;
+    return idx;
+  }
+
+  function comparedByScore(scores, n) {
+    var idx = new Int32Array(n);
+    for (var i = 0; i < n; i++) idx[i] = i;
+    return idx.sort(function (a, b) { return (scores[b] - scores[a]) || (a - b); });
   }
 
   /* lunr.Index.query(fn) over decoded terms (decodedOf(term), decodedAt(lunr's _index)), with the same
      results, scores and order: [{ref, score, matched: {term: {field: true}}}] (matched in place of lunr's
-     matchData, shared by documents matched alike). Queries fastEnough does not take go to index.query. */
-  function scoreQuery(lunr, index, decodedOf, decodedAt, count, fn) {
+     matchData, shared by documents matched alike). Queries fastEnough does not take go to index.query.
+     work: {ids: Int32Array(count * F), at: Int32Array(count) (their entries -1), refs: []} and the scratch
+     arrays, reused between queries (fresh typed arrays of 100,000 entries for every query cost more in
+     garbage collection than the scoring). */
+  function scoreQuery(lunr, index, decodedOf, decodedAt, count, fn, work) {
     var query = new lunr.Query(index.fields);
     fn.call(query, query);
     if (!fastEnough(query)) return index.query(function (q) { query.clauses.forEach(function (c) { q.clause(c); }); });
     var fields = index.fields, F = fields.length, plan = expandClauses(lunr, index, query);
-    var m = matchFields(lunr, index, query, plan, decodedOf, count), dots = dotProducts(m, F, decodedAt);
+    var m = matchFields(lunr, index, query, plan, decodedOf, count, work), dots = dotProducts(m, F, decodedAt, work);
     var mags = m.vectors.map(function (v) { return v.magnitude(); });
-    var results = [], at = new Int32Array(count).fill(-1), slotsOf = [];
-    for (var id = 0; id < m.order.length; id++) {
-      var f = m.order[id] % F, d = (m.order[id] - f) / F;
-      if (m.prohibited && m.prohibited[d]) continue;
-      var score = dots[id] / mags[f] || 0;
-      if (at[d] >= 0) { results[at[d]].score += score; slotsOf[at[d]].push(id); continue; }
-      at[d] = results.length;
-      results.push({ ref: d.toString(36), score: score, matched: null });
-      slotsOf.push([id]);
+    var found = documentsOf(m, F, dots, mags, work), matched = matchedOf(m, plan, fields, found);
+    resetIds(m);
+    var sorted = byScore(found.scores, found.n, work), results = new Array(found.n), refs = work.refs;
+    for (var i = 0; i < found.n; i++) {
+      var r = sorted[i], d = found.docs[r];
+      results[i] = { ref: refs[d] || (refs[d] = d.toString(36)), score: found.scores[r], matched: matched[r] };
     }
-    var cache = new Map();
-    results.forEach(function (r, i) { r.matched = matchedOf(m, plan, fields, slotsOf[i], cache); });
-    return results.sort(function (a, b) { return b.score - a.score; });
+    return results;
   }
 
   /* lunr's posting of a decoded term over fields: {_index, field: {ref: {}}}. */
@@ -415,11 +508,13 @@
       return current;
     }
 
+    var work = null;
     function scorer() {
       var loaded = index();
+      work = work || { ids: new Int32Array(count * F).fill(-1), at: new Int32Array(count).fill(-1), refs: [] };
       return { query: function (fn) {
         return scoreQuery(lunr, loaded, function (t) { return decoded.get(t); }, function (i) { return byIndex.get(i); },
-                          count, fn);
+                          count, fn, work);
       } };
     }
 
@@ -451,6 +546,7 @@
     var fields = manifest.fields, first = manifest.first, loaded = loadedTerms(lunr, fields, manifest.count);
     var start = numbers(manifest.start, 0, manifest.start.length, []), facts = factsOf(manifest);
     var loading = new Map(), records = new Map(), recordLoading = new Map();
+    var factsByRef = new Map();  /* ref → facts: a page asks for the facts of every result of every search */
 
     function shard(k) {
       if (loaded.has(k)) return Promise.resolve();
@@ -500,7 +596,11 @@
       toJSON: function () { return loaded.toJSON(manifest.version); },
       docs: function () { var out = {}; records.forEach(function (r, ref) { out[ref] = r; }); return out; },
       record: function (ref) { return records.get(ref); },
-      facts: function (ref) { return facts(parseInt(ref, 36)); }
+      facts: function (ref) {
+        var f = factsByRef.get(ref);
+        if (f === undefined) factsByRef.set(ref, f = facts(parseInt(ref, 36)));
+        return f;
+      }
     };
   }
 

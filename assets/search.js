@@ -83,10 +83,11 @@
     return note ? note.tags : [];
   }
 
-  function passes(item, sel, except) {
+  /* Do a result's facet values (valuesFor) hold one of the values chosen in sel for every facet but except? */
+  function passes(values, sel, except) {
     return facets.every(function (f) {
       var chosen = sel[f.key];
-      return f.key === except || !chosen.length || item.values[f.key].some(function (v) { return chosen.indexOf(v) >= 0; });
+      return f.key === except || !chosen.length || values[f.key].some(function (v) { return chosen.indexOf(v) >= 0; });
     });
   }
 
@@ -116,15 +117,16 @@
       var facts = engine.facts(r.ref) || none;
       return { ref: r.ref, year: facts.year || 0, order: i, values: valuesFor(r.ref, facts, shared) };
     });
-    var chosen = facets.some(function (f) { return st.sel[f.key].length > 0; }), counts = {};
+    var chosen = facets.some(function (f) { return st.sel[f.key].length > 0; }), counts = {}, alike = new Map();
+    items.forEach(function (it) { alike.set(it.values, (alike.get(it.values) || 0) + 1); });
     facets.forEach(function (f) {
       var c = new Map();
-      items.forEach(function (it) {
-        if (!chosen || passes(it, st.sel, f.key)) it.values[f.key].forEach(function (v) { c.set(v, (c.get(v) || 0) + 1); });
+      alike.forEach(function (n, values) {  /* results sharing their values counted at once */
+        if (!chosen || passes(values, st.sel, f.key)) values[f.key].forEach(function (v) { c.set(v, (c.get(v) || 0) + n); });
       });
       counts[f.key] = c;
     });
-    var shown = chosen ? items.filter(function (it) { return passes(it, st.sel, null); }) : items;
+    var shown = chosen ? items.filter(function (it) { return passes(it.values, st.sel, null); }) : items;
     if (st.sort === "year") shown.sort(function (a, b) { return (b.year - a.year) || (a.order - b.order); });
     return { groups: found.groups, excludedOnly: found.excludedOnly, total: items.length, shown: shown, counts: counts,
              failed: found.failed };
@@ -260,8 +262,9 @@
   }
 
   /* Search the box's text, then show the page of results as their records arrive: the first FIRST (one
-     round of requests, which a browser sends at once even over HTTP/1.1) with the status, facets and pager,
-     then the others, appended. A Promise of the search (compute), once all shown; a search started later
+     round of requests, which a browser sends at once even over HTTP/1.1) with the status and pager, then,
+     in a task of their own (the list drawn first: at 100,000 papers the facets' elements took as long as
+     the results'), the facets, then the other results, appended. A Promise of the search (compute), once all shown; a search started later
      wins (an earlier one shows nothing more). The list is aria-busy until its page is whole. */
   var FIRST = 6;
   var latest = 0;
@@ -274,7 +277,8 @@
       var pages = Math.max(1, Math.ceil(found.shown.length / PER_PAGE));
       var first = (Math.min(state.page, pages) - 1) * PER_PAGE, page = found.shown.slice(first, first + PER_PAGE);
       return shownWhenLoaded(page.slice(0, FIRST), found, run, function (items) { render(found, pages, items); })
-        .then(function () {
+        .then(nextTask).then(function () {
+          if (run === latest) renderFacets(found);
           return shownWhenLoaded(page.slice(FIRST), found, run, function (items) {
             items.forEach(function (it) { results.appendChild(resultItem(it, found.groups)); });
           });
@@ -284,6 +288,8 @@
         });
     });
   }
+
+  function nextTask() { return new Promise(function (resolve) { window.setTimeout(resolve, 0); }); }
 
   /* Load the records of items, then, if run is still the latest search, give them to done (none when some
      could not be loaded, now or before: found.failed is set, and the status says so). */
@@ -302,7 +308,6 @@
     status.textContent = statusText(found, pages);
     results.start = (state.page - 1) * PER_PAGE + 1;
     page.forEach(function (it) { results.appendChild(resultItem(it, found.groups)); });
-    renderFacets(found);
     renderPager(pages);
   }
 
@@ -314,7 +319,16 @@
       if (step && url !== window.location.pathname + window.location.search) window.history.pushState(null, "", url);
       else window.history.replaceState(null, "", url);
     } catch (e) { /* some file:// contexts refuse; the URL then keeps the submitted query */ }
-    if (header) header.value = input.value;
+  }
+
+  /* While the reader types, the URL follows once typing pauses (URL_PAUSE ms): replacing the history entry
+     took some 5 ms a key in Chromium. A step, Back or Forward, leaving the page or choosing a result brings
+     it up to date at once. */
+  var URL_PAUSE = 300, urlTimer = null;
+  function syncUrlNow(step) {
+    window.clearTimeout(urlTimer);
+    urlTimer = null;
+    syncUrl(step);
   }
 
   var timer = null;
@@ -322,11 +336,21 @@
     window.clearTimeout(timer);
     timer = null;
     var shown = show();
-    syncUrl(step === true);
+    if (header) header.value = input.value;
+    if (step === true) syncUrlNow(true);
+    else {
+      window.clearTimeout(urlTimer);
+      urlTimer = window.setTimeout(syncUrlNow, URL_PAUSE, false);
+    }
     return shown;
   }
+  function pendingUrl() { if (urlTimer) syncUrlNow(false); }
+  window.addEventListener("pagehide", pendingUrl);
+  results.addEventListener("click", pendingUrl, true);
 
   window.addEventListener("popstate", function () {
+    window.clearTimeout(urlTimer);
+    urlTimer = null;
     state = readState(window.location.search);
     input.value = state.q;
     sortSelect.value = state.sort;
@@ -355,6 +379,7 @@
   input.addEventListener("keydown", function (e) {
     if (e.key === "ArrowDown") {
       e.preventDefault();
+      pendingUrl();
       (timer ? update() : Promise.resolve()).then(function () { if (links().length) select(0); });
     }
   });
