@@ -370,6 +370,28 @@ def test_back_returns_to_the_search_before(base, page):
     assert page.locator("#search-input").input_value() == "learning"
 
 
+def url_query(page) -> str | None:
+    return page.evaluate("new URLSearchParams(location.search).get('q')")
+
+
+def test_the_url_follows_typing_and_is_current_when_a_result_is_chosen_at_once(base, page):
+    """While the reader types, the URL follows once typing pauses (assets/search.js, URL_PAUSE); a result
+    chosen before that pause still leaves the typed query in the history entry Back returns to."""
+    open_search(page, base("search.html?q=learning"))
+    page.locator("#search-input").fill("")
+    page.locator("#search-input").type("diffusion", delay=20)
+    page.wait_for_function("new URLSearchParams(location.search).get('q') === 'diffusion'")
+    first = hrefs(page)[0]
+    page.locator("#search-input").fill("graph")
+    page.wait_for_function("h => { const a = document.querySelector('#search-results a.result-title');"
+                           " return a && a.getAttribute('href') !== h; }", arg=first)
+    with page.expect_navigation():
+        page.locator("#search-results a.result-title").first.click()
+    page.go_back()
+    page.wait_for_function("new URLSearchParams(location.search).get('q') === 'graph'")
+    assert page.locator("#search-input").input_value() == "graph"
+
+
 @pytest.mark.parametrize("missing", ["terms", "records"])
 def test_a_missing_index_file_says_search_could_not_be_loaded(seed_site, tmp_path, page, missing):
     """A site whose shards or records cannot be loaded (a half-uploaded site) says so instead of showing
