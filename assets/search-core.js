@@ -354,8 +354,8 @@
      a phrase: its words next to each other in the record, record(ref) giving it; without record phrases
      match as words); excluded items must not: one-term ones through lunr's PROHIBITED presence, the others
      checked after a second query. Returns {groups, excludedOnly (the query holds exclusions alone),
-     results: [{ref, score, titleGroups, terms (the index terms it matched, in no set order)}]}, results sorted by
-     title matches then score.
+     results: [{ref, score, titleGroups, terms (the index terms it matched, in no set order), order}]}, results
+     sorted by title matches then score (a scorer's hits become the results, keeping their other fields).
      Never throws on any query. */
   function search(lunr, index, query, record) {
     var parsed = parseSearch(query), groups = parsed.groups;
@@ -388,7 +388,12 @@
     hits.forEach(function (hit) {
       if (anyDropped && dropped[hit.ref]) return;
       var verdict = judge(hit, matchedTerms(hit));
-      if (verdict) results.push({ ref: hit.ref, score: hit.score, titleGroups: verdict.titleGroups, terms: verdict.terms });
+      if (!verdict) return;
+      if (hit.matched) {  /* the scorer's hit, made for this query: the result itself (no second object) */
+        hit.titleGroups = verdict.titleGroups;
+        hit.terms = verdict.terms;
+        results.push(hit);
+      } else results.push({ ref: hit.ref, score: hit.score, titleGroups: verdict.titleGroups, terms: verdict.terms });
     });
     results.forEach(function (r, i) { r.order = i; });
     results.sort(function (a, b) { return (b.titleGroups - a.titleGroups) || (b.score - a.score) || (a.order - b.order); });

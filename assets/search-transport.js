@@ -210,6 +210,18 @@
     return out;
   }
 
+  /* The document number of a ref (base 36, lower case, as the index writes it), or -1 for another string;
+     parseInt(ref, 36) took a tenth of a search page's time at 100,000 papers, asked for every result. */
+  function refNumber(ref) {
+    var d = 0;
+    for (var i = 0; i < ref.length; i++) {
+      var c = ref.charCodeAt(i), v = c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 122 ? c - 87 : -1;
+      if (v < 0) return -1;
+      d = d * 36 + v;
+    }
+    return ref.length ? d : -1;
+  }
+
   /* Is document d's ref (base 36) a canonical array index, i.e. written with digits only? */
   function digitsOnly(d) {
     do { if (d % 36 >= 10) return false; d = Math.floor(d / 36); } while (d > 0);
@@ -409,8 +421,9 @@
   }
 
   /* lunr.Index.query(fn) over decoded terms (decodedOf(term), decodedAt(lunr's _index)), with the same
-     results, scores and order: [{ref, score, matched: {term: {field: true}}}] (matched in place of lunr's
-     matchData, shared by documents matched alike). Queries fastEnough does not take go to index.query.
+     results, scores and order: [{ref, score, matched: {term: {field: true}}, titleGroups, terms, order}]
+     (matched in place of lunr's matchData, shared by documents matched alike; the last three for
+     core.search to fill in, so that the hit is its result). Queries fastEnough does not take go to index.query.
      work: {ids: Int32Array(count * F), at: Int32Array(count) (their entries -1), refs: []} and the scratch
      arrays, reused between queries (fresh typed arrays of 100,000 entries for every query cost more in
      garbage collection than the scoring). */
@@ -426,7 +439,8 @@
     var sorted = byScore(found.scores, found.n, work), results = new Array(found.n), refs = work.refs;
     for (var i = 0; i < found.n; i++) {
       var r = sorted[i], d = found.docs[r];
-      results[i] = { ref: refs[d] || (refs[d] = d.toString(36)), score: found.scores[r], matched: matched[r] };
+      results[i] = { ref: refs[d] || (refs[d] = d.toString(36)), score: found.scores[r], matched: matched[r],
+                     titleGroups: 0, terms: null, order: 0 };  /* the fields core.search gives its results */
     }
     return results;
   }
@@ -546,7 +560,6 @@
     var fields = manifest.fields, first = manifest.first, loaded = loadedTerms(lunr, fields, manifest.count);
     var start = numbers(manifest.start, 0, manifest.start.length, []), facts = factsOf(manifest);
     var loading = new Map(), records = new Map(), recordLoading = new Map();
-    var factsByRef = new Map();  /* ref → facts: a page asks for the facts of every result of every search */
 
     function shard(k) {
       if (loaded.has(k)) return Promise.resolve();
@@ -596,11 +609,7 @@
       toJSON: function () { return loaded.toJSON(manifest.version); },
       docs: function () { var out = {}; records.forEach(function (r, ref) { out[ref] = r; }); return out; },
       record: function (ref) { return records.get(ref); },
-      facts: function (ref) {
-        var f = factsByRef.get(ref);
-        if (f === undefined) factsByRef.set(ref, f = facts(parseInt(ref, 36)));
-        return f;
-      }
+      facts: function (ref) { return facts(refNumber(ref)); }
     };
   }
 
