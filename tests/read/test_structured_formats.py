@@ -96,6 +96,28 @@ def test_a_csv_cell_with_a_doubled_quote_and_a_line_break_reads_as_written(tmp_p
     assert first.abstract == "An abstract, with commas\nand a newline." and second.title == "No abstract CSV"
 
 
+def test_a_csv_row_with_more_cells_than_columns_keeps_its_text_and_names_its_line(tmp_path):
+    """A comma inside an unquoted abstract or title splits it into cells (found by the new-user pass: the row
+    became a paper of its first cells, the rest of the abstract lost). The cells are joined again where the row's
+    year still reads as a year; a row no joining fits is left out, each with a warning naming file and line."""
+    path = tmp_path / "papers.csv"
+    path.write_text("title,authors,venue,year,abstract\n"
+                    "Plain Paper,Ann Lee,ICLR,2025,We study graphs, trees, and forests.\n"
+                    "Graphs, Trees and Forests,Bo Chen; Ann Lee,ICLR,2024,An abstract without commas.\n"
+                    "Both, Split,Cy Wu,ICLR,2023,First part, second part.\n"
+                    "Shifted,Ann Lee,ICLR,not a year,x,y\n", encoding="utf-8")
+    result = formats.read_list(path)
+    assert [(e.title, e.authors, e.year, e.abstract) for e in result.entries] == [
+        ("Plain Paper", ("Ann Lee",), 2025, "We study graphs, trees, and forests."),
+        ("Graphs, Trees and Forests", ("Bo Chen", "Ann Lee"), 2024, "An abstract without commas."),
+        ("Both, Split", ("Cy Wu",), 2023, "First part, second part.")]
+    messages = [str(d) for d in result.diagnostics]
+    assert [m.split(": ")[0] for m in messages] == [f"{path}:{n}" for n in (2, 3, 4, 5)]
+    assert "abstract (3 cells)" in messages[0] and "title (2 cells)" in messages[1]
+    assert "abstract (2 cells), title (2 cells)" in messages[2] and "row left out" in messages[3]
+    assert all("quote" in m for m in messages)
+
+
 def test_a_year_that_is_not_a_year_is_a_warning_naming_it(tmp_path):
     """A row whose year cell is not a year takes the config's year with a warning naming the cell's text (found by
     the new-user pass: it was taken silently, or, without a config's year, the error named no year)."""
