@@ -7,7 +7,8 @@
    The whole search lives in the URL: search.html?q=…&venue=…&year=…&track=…&status=…&tag=…&sort=year&page=2
    (a facet may be given several times: its values are alternatives; different facets must all hold).
    Facets count the current results: a value's count is how many results it would show with the other
-   facets' choices kept. Results are shown PER_PAGE at a time. */
+   facets' choices kept; facets without a query list every paper they hold, in the site's order. Results are
+   shown PER_PAGE at a time. */
 (function () {
   "use strict";
   var _ = window.siteWords;  // page words in the site's language (assets/words.js)
@@ -94,10 +95,22 @@
      [{ref, year, order, values}...] (sorted as st.sort says), counts: {facet: Map(value → count)}, failed
      (the index's files could not be loaded)}. Never rejects. */
   function compute(st) {
+    if (!st.q.trim() && chosenCount(st)) return Promise.resolve(counted(st, everyPaper()));
     return engine.search(core, st.q).then(null, function (e) {
       if (window.console) console.error("search failed for", st.q, e);
       return { groups: [], results: [], excludedOnly: false, failed: true };
     }).then(function (found) { return counted(st, found); });
+  }
+
+  /* The facets alone are a query: every paper, in the site's order (the manifest's), for them to narrow. */
+  function everyPaper() {
+    var all = [];
+    for (var d = 0; d < window.SEARCH_SHARDS.count; d++) all.push({ ref: d.toString(36) });
+    return { groups: [], results: all, excludedOnly: false, everyPaper: true };
+  }
+
+  function chosenCount(st) {
+    return facets.reduce(function (n, f) { return n + st.sel[f.key].length; }, 0);
   }
 
   /* The facet values of ref: {facet key: [value...]}, shared by the results with the same facts and no note. */
@@ -127,7 +140,7 @@
     var shown = chosen ? items.filter(function (it) { return passes(it, st.sel, null); }) : items;
     if (st.sort === "year") shown.sort(function (a, b) { return (b.year - a.year) || (a.order - b.order); });
     return { groups: found.groups, excludedOnly: found.excludedOnly, total: items.length, shown: shown, counts: counts,
-             failed: found.failed };
+             failed: found.failed, everyPaper: found.everyPaper };
   }
 
   function resultItem(it, groups) {
@@ -151,10 +164,10 @@
 
   function statusText(found, pages) {
     var n = found.shown.length;
-    if (!state.q.trim()) return "";
+    if (!state.q.trim() && !found.everyPaper) return "";
     if (found.failed) return _("Search could not be loaded");
     if (found.excludedOnly) return _("No results: add a word to search for; words with a minus only leave papers out");
-    if (!found.groups.length) return _("No results: the query holds only common words or punctuation");
+    if (!found.groups.length && !found.everyPaper) return _("No results: the query holds only common words or punctuation");
     if (!n) return found.total ? _("No results with these choices (%(total)s without them)", {total: found.total}) : _("No results");
     var text = n === 1 ? _("1 result") : _("%(num)s results", {num: n});
     if (pages > 1) {
@@ -227,7 +240,7 @@
       });
     }
     narrow.hidden = !facetBox.firstChild;
-    var chosen = facets.reduce(function (n, f) { return n + state.sel[f.key].length; }, 0);
+    var chosen = chosenCount(state);
     narrowLabel.textContent = chosen ? _("Narrow the results (%(num)s chosen)", {num: chosen}) : _("Narrow the results");
     var again = focused && document.getElementById(focused);
     if (again) again.focus();

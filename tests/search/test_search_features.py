@@ -144,6 +144,22 @@ def test_facets_count_combine_and_live_in_the_url(base, page):
     assert "track" not in state(page) and len(hrefs(page)) == min(20, len(both))
 
 
+def test_facets_without_a_query_list_their_papers_in_the_sites_order(base, page):
+    """``search.html?venue=…`` (a facet link without words) lists the venue's papers, the facets counting them
+    (found by the new-user pass: the page showed nothing)."""
+    papers = [p for p in seed_model().papers if (p.venue.name, p.venue.year) == ("ICML", 2025)]
+    open_search(page, base("search.html?venue=ICML+2025"))
+    assert hrefs(page) == [p.path for p in papers][:20] and len(papers) > 1
+    assert page.locator("#search-status").inner_text() == f"{len(papers)} results"
+    tracks = {" · ".join(p.track.parts): sum(q.track == p.track for q in papers) for p in papers if p.track}
+    shown = facet_counts(page, "track")  # the first 8 of a long facet
+    assert shown == {t: tracks[t] for t in shown} and len(shown) == min(8, len(tracks))
+    track = max(tracks, key=tracks.get)
+    toggle(page, "track", track)
+    assert hrefs(page) == [p.path for p in papers if p.track and " · ".join(p.track.parts) == track]
+    assert state(page) == {"venue": ["ICML 2025"], "track": [track]}
+
+
 def test_old_filter_links_still_work(base, page):
     """Links made before facets (``?q=…&venue=…&track=…``) show the same narrowed results."""
     open_search(page, base("search.html?q=learning"))
