@@ -320,7 +320,9 @@
   }
 
   /* The URL keeps the whole search. A step the reader takes (a query sent, a facet, the sort, a page) is a
-     new history entry, so Back returns to the search before it; typing only replaces the current one. */
+     new history entry, so Back returns to the search before it. Typing is one step a burst: its first search
+     pushes an entry, the next ones replace it, until another step, Back or Forward, or the box losing the
+     focus ends the burst (as the address bar's history of a search page keeps one entry per query). */
   function syncUrl(step) {
     var url = window.location.pathname + stateQuery(state, state.page);
     try {
@@ -330,16 +332,25 @@
     if (header) header.value = input.value;
   }
 
-  var timer = null;
+  var timer = null, typing = false;
   function update(step) {
     window.clearTimeout(timer);
     timer = null;
     var shown = show();
     syncUrl(step === true);
+    typing = false;
+    return shown;
+  }
+
+  /* The search of what was typed: a step when it starts a burst of typing, else a replacement. */
+  function typed() {
+    var starts = !typing, shown = update(starts);
+    typing = true;
     return shown;
   }
 
   window.addEventListener("popstate", function () {
+    typing = false;
     state = readState(window.location.search);
     input.value = state.q;
     sortSelect.value = state.sort;
@@ -363,12 +374,13 @@
      costs one search; a search takes a few milliseconds even at 10,000 papers. */
   input.addEventListener("input", function () {
     state.page = 1;
-    if (!timer) timer = window.setTimeout(update, 0);
+    if (!timer) timer = window.setTimeout(typed, 0);
   });
+  input.addEventListener("blur", function () { if (!timer) typing = false; });
   input.addEventListener("keydown", function (e) {
     if (e.key === "ArrowDown") {
       e.preventDefault();
-      (timer ? update() : Promise.resolve()).then(function () { if (links().length) select(0); });
+      (timer ? typed() : Promise.resolve()).then(function () { if (links().length) select(0); });
     }
   });
   results.addEventListener("keydown", function (e) {

@@ -386,6 +386,34 @@ def test_back_returns_to_the_search_before(base, page):
     assert page.locator("#search-input").input_value() == "learning"
 
 
+def test_typing_is_one_step_in_the_history(base, page):
+    """A burst of typing is one history entry: Back returns to the search before it, the sort chosen before
+    typing included (found by the new-user pass: typing replaced that entry, so Back skipped it)."""
+    open_search(page, base("search.html?q=learning"))
+    page.select_option("#search-sort", "year")
+    page.wait_for_function("location.search.indexOf('sort=year') >= 0")
+    settled(page)
+    sorted_url, sorted_hrefs = page.url, hrefs(page)
+    page.fill("#search-input", "")
+    page.locator("#search-input").press_sequentially("diffusion model")
+    page.wait_for_function("new URLSearchParams(location.search).get('q') === 'diffusion model'")
+    settled(page)
+    typed_url = page.url
+    page.go_back()
+    page.wait_for_function(f"location.href === {json.dumps(sorted_url)}")
+    settled(page)
+    assert page.locator("#search-input").input_value() == "learning" and hrefs(page) == sorted_hrefs
+    assert page.locator("#search-sort").input_value() == "year"
+    page.go_forward()
+    page.wait_for_function(f"location.href === {json.dumps(typed_url)}")
+    page.go_back()
+    page.wait_for_function(f"location.href === {json.dumps(sorted_url)}")
+    page.go_back()
+    page.wait_for_function(f"location.href === {json.dumps(base('search.html?q=learning'))}")
+    settled(page)
+    assert page.locator("#search-sort").input_value() == ""
+
+
 @pytest.mark.parametrize("missing", ["terms", "records"])
 def test_a_missing_index_file_says_search_could_not_be_loaded(seed_site, tmp_path, page, missing):
     """A site whose shards or records cannot be loaded (a half-uploaded site) says so instead of showing
