@@ -103,7 +103,7 @@ def typed_fields(data: dict, problems: list[str]) -> dict:
     return out
 
 
-def flat_record(data: dict, line: int, key: str = "") -> Record:
+def flat_record(data: dict, line: int) -> Record:
     """The :class:`Record` of a flat paper object (JSON Lines, CSV, paperlists, ``papers.json``; field names
     in the module doc); a field of the wrong kind is read as text with a problem noted (:func:`typed_fields`),
     as is a DOI field that holds no DOI. Raises nothing."""
@@ -115,7 +115,7 @@ def flat_record(data: dict, line: int, key: str = "") -> Record:
     landing, code = split_links([str(u) for u in (get("landing_url"), get("site"), get("url_landing")) if u])
     track = get("track") or get("primary_area") or ""
     return Record(
-        line=line, key=str(get("id") or key), title="" if get("title_derived") is True else str(get("title") or ""),
+        line=line, key=str(get("id") or ""), title="" if get("title_derived") is True else str(get("title") or ""),
         authors=names, abstract=str(get("abstract") or ""), venue=_venue(get("venue") or get("conference") or ""),
         year=_year(get("year")) or year_in(str(get("venue") or "")),
         track=tuple(p.strip() for p in str(track).split("·")) if track else (),
@@ -265,7 +265,7 @@ def read_jsonl(path: Path, venue: str | None = None, year: int | None = None, ex
         except ValueError as exc:
             data = exc
         if isinstance(data, dict):
-            records.append(flat_record(data, number, f"line {number}"))
+            records.append(flat_record(data, number))
         else:
             reason = f"not JSON ({data})" if isinstance(data, ValueError) else "not a JSON object"
             diagnostics.append(Diagnostic(str(path), number, "warning", f"{reason}; line left out"))
@@ -298,10 +298,10 @@ def read_csv(path: Path, venue: str | None = None, year: int | None = None, expl
             if any(cell.strip() for cell in row):
                 row, problem = csv_row_cells(row, header, delimiter)
                 if problem:
-                    diagnostics.append(Diagnostic(str(path), line, "warning", f"row {line}: {problem}"))
+                    diagnostics.append(Diagnostic(str(path), line, "warning", problem))
                 if row is not None:
                     data = {h: cell for h, cell in zip(header, row) if cell.strip()}
-                    records.append(flat_record(data, line, f"row {line}"))
+                    records.append(flat_record(data, line))
             line = reader.line_num + 1
     except csv.Error as exc:
         diagnostics.append(Diagnostic(str(path), line, "warning", f"malformed CSV ({exc}); the rest is left out"))

@@ -127,7 +127,7 @@ def test_a_year_that_is_not_a_year_is_a_warning_naming_it(tmp_path):
     result = formats.read_list(path, "ICLR", 2025)
     assert [(e.title, e.year) for e in result.entries] == [("Bad Year", 2025), ("Good Year", 2024)]
     assert [str(d) for d in result.diagnostics] == [
-        f"{path}:2: warning: entry row 2: year 'twenty' is not a year; the list's heading or the config gives it, "
+        f"{path}:2: warning: entry at line 2: year 'twenty' is not a year; the list's heading or the config gives it, "
         "if either does"]
 
 
@@ -145,10 +145,10 @@ def test_fields_of_the_wrong_kind_and_a_doi_that_is_not_one_are_warnings_naming_
     assert (first.title, first.authors, first.doi) == ("Graph Networks", ('{"name": "Ann Lee"}',), None)
     assert (second.authors, second.doi) == (("Bo Chen", "7"), "10.5555/1")
     assert [str(d) for d in result.diagnostics] == [
-        f"{path}:1: warning: entry line 1: title is a list, not text; read as 'Graph Networks'",
-        f"{path}:1: warning: entry line 1: authors is not text or a list of texts; read as ['{{\"name\": \"Ann Lee\"}}']",
-        f"{path}:1: warning: entry line 1: doi 'see the paper' is not a DOI (10.…); left out",
-        f"{path}:2: warning: entry line 2: authors is not text or a list of texts; read as ['Bo Chen', '7']"]
+        f"{path}:1: warning: entry at line 1: title is a list, not text; read as 'Graph Networks'",
+        f"{path}:1: warning: entry at line 1: authors is not text or a list of texts; read as ['{{\"name\": \"Ann Lee\"}}']",
+        f"{path}:1: warning: entry at line 1: doi 'see the paper' is not a DOI (10.…); left out",
+        f"{path}:2: warning: entry at line 2: authors is not text or a list of texts; read as ['Bo Chen', '7']"]
     ris = tmp_path / "refs.ris"
     ris.write_text("TY  - CONF\nTI  - A Paper\nAB  - Text.\nT2  - ICML 2024\nDO  - none given\nER  - \n",
                    encoding="utf-8")
@@ -169,8 +169,8 @@ def test_a_year_or_authors_of_the_wrong_kind_in_bibtex_jsonl_and_csl_are_warning
                      '{"title": "B", "abstract": "Another.", "venue": "ICLR", "year": 2024.7}\n', encoding="utf-8")
     result = formats.read_list(jsonl)
     assert [e.year for e in result.entries] == [2025, 2024]
-    assert [d.message for d in result.diagnostics] == ["entry line 1: year [2025] is a list, not a year; read as 2025",
-                                                       "entry line 2: year 2024.7 is float, not a year; read as 2024"]
+    assert [d.message for d in result.diagnostics] == ["entry at line 1: year [2025] is a list, not a year; read as 2025",
+                                                       "entry at line 2: year 2024.7 is float, not a year; read as 2024"]
     csl = tmp_path / "refs.json"
     csl.write_text(json.dumps([{"type": "paper-conference", "title": "C", "author": "Ann Lee and Bo Chen",
                                 "container-title": "ICML", "issued": "sometime", "abstract": "Text."},
