@@ -447,7 +447,7 @@ def test_a_missing_reference_file_is_an_error_naming_it(tmp_path, capsys):
     seeds, config = _seed_site_copy(tmp_path)
     (seeds / "refs" / "published.csl.json").unlink()
     assert build_into(tmp_path / "site", "--no-cache", seeds=seeds, config=config) == 1
-    assert f"{tmp_path / 'seeds' / 'refs' / 'published.csl.json'}:0: error: cannot read the file" in capsys.readouterr().err
+    assert f"{tmp_path / 'seeds' / 'refs' / 'published.csl.json'}: error: cannot read the file" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("value", ["3", "[1, 2]", '[""]'])
