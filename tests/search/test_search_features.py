@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -412,6 +413,25 @@ def test_typing_is_one_step_in_the_history(base, page):
     page.wait_for_function(f"location.href === {json.dumps(base('search.html?q=learning'))}")
     settled(page)
     assert page.locator("#search-sort").input_value() == ""
+
+
+def test_without_javascript_the_search_page_says_where_to_find_papers(seed_site, browser_context):
+    """Without JavaScript the header's form leads to a page that says the words are still in the address and
+    links to the venues, the authors and the map's topics, pages that exist (found by the new-user pass: it
+    said only that search needs JavaScript)."""
+    tab = browser_context.new_page()
+    browser_context.new_cdp_session(tab).send("Emulation.setScriptExecutionDisabled", {"value": True})
+    tab.goto((seed_site / "index.html").as_uri())
+    tab.fill("#site-search", "diffusion")
+    with tab.expect_navigation():
+        tab.keyboard.press("Enter")
+    assert parse_qs(urlsplit(tab.url).query) == {"q": ["diffusion"]}
+    note = tab.locator("main noscript p")
+    assert note.is_visible() and "your words are still in the address bar" in note.inner_text()
+    links = [Path(urlsplit(u).path) for u in note.locator("a").evaluate_all("as => as.map(a => a.href)")]
+    assert links == [seed_site / "index.html", seed_site / "authors" / "index.html", seed_site / "map.html"]
+    assert all(link.is_file() for link in links)
+    tab.close()
 
 
 @pytest.mark.parametrize("missing", ["terms", "records"])
