@@ -46,12 +46,7 @@
     return out;
   }
 
-  function el(tag, cls, text) {
-    var node = document.createElement(tag);
-    if (cls) node.className = cls;
-    if (text) node.textContent = text;
-    return node;
-  }
+  var el = window.siteElement;  // (assets/words.js)
 
   var appendMarked = core.appendMarked;  // text with the query's words in <mark>, as text nodes
 
