@@ -55,6 +55,18 @@
   var FOLDED = { "ø": "o", "ł": "l", "đ": "d", "ħ": "h", "ı": "i", "ŧ": "t", "ß": "ss", "æ": "ae", "œ": "oe", "þ": "th",
                  "ð": "d" };
   var FOLD = /[øłđħıŧßæœþð]/g;
+  /* German umlauts → their transliteration (DIN 5007-2: Müller = Mueller), indexed beside the folded form
+     (TRANSLITERATED and transliterated in tokenize.py); the query is searched as typed. */
+  var TRANSLITERATED = { "ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue" };
+  var UMLAUT = /[äöüÄÖÜ]/g;
+
+  /* text (NFC) with its German umlauts transliterated, or null when it holds none. */
+  function transliterated(text) {
+    text = String(text);
+    if (ASCII.test(text)) return null;
+    text = text.normalize("NFC");
+    return text.search(UMLAUT) < 0 ? null : text.replace(UMLAUT, function (c) { return TRANSLITERATED[c]; });
+  }
 
   /* Step 1: NFKC, lower case, combining marks removed, NFC, FOLDED letters folded (ASCII: lower case only). */
   function normalise(text) {
@@ -258,29 +270,38 @@
   }
 
   /* Does words hold phrase (both phraseWords) as consecutive words? The phrase's last word may be the
-     start of a word (from PREFIX_MIN characters on), as a typed word is. */
-  function holdsPhrase(words, phrase) {
+     start of a word (from PREFIX_MIN characters on), as a typed word is. german: the phraseWords of words'
+     text transliterated (as long as words, German umlauts spelt out) or null; a word matches either. */
+  function holdsPhrase(words, phrase, german) {
     var n = phrase.length, last = phrase[n - 1], prefix = isPrefixToken(last);
+    function is(j, word) { return words[j] === word || (german !== null && german[j] === word); }
+    function starts(j) {
+      return words[j].lastIndexOf(last, 0) === 0 || (german !== null && german[j].lastIndexOf(last, 0) === 0);
+    }
     for (var i = 0; i + n <= words.length; i++) {
       var k = 0;
-      while (k < n - 1 && words[i + k] === phrase[k]) k++;
-      if (k === n - 1 && (words[i + k] === last || (prefix && words[i + k].lastIndexOf(last, 0) === 0))) return true;
+      while (k < n - 1 && is(i + k, phrase[k])) k++;
+      if (k === n - 1 && (is(i + k, last) || (prefix && starts(i + k)))) return true;
     }
     return false;
   }
 
-  /* The phraseWords of each text of a result record an index field covers (all fields: field null);
-     made once per record object (records are made once by SearchTransport.records). */
+  /* The phraseWords of each text of a result record an index field covers (all fields: field null), as
+     [words, german] (german: those of the text transliterated when it has German umlauts, as the index holds
+     both, else null); made once per record object (records are made once by SearchTransport.records). */
   var RECORD_WORDS = typeof WeakMap === "function" ? new WeakMap() : null;
   function recordWords(doc, field) {
     var all = RECORD_WORDS && RECORD_WORDS.get(doc);
     if (!all) {
       all = {};
       var texts = { title: doc.title, authors: (doc.authors || []).join(", "), track: doc.track, abstract: doc.abstract };
-      Object.keys(texts).forEach(function (f) { all[f] = texts[f] ? phraseWords(String(texts[f])) : []; });
+      Object.keys(texts).forEach(function (f) {
+        var text = texts[f] ? String(texts[f]) : "", german = text ? transliterated(text) : null;
+        all[f] = [text ? phraseWords(text) : [], german === null ? null : phraseWords(german)];
+      });
       if (RECORD_WORDS && typeof doc === "object") RECORD_WORDS.set(doc, all);
     }
-    return field ? [all[field] || []] : [all.title, all.authors, all.track, all.abstract];
+    return field ? [all[field] || [[], null]] : [all.title, all.authors, all.track, all.abstract];
   }
 
   /* Does the record doc hold item's phrase word next to word (in item's field when it names one)?
@@ -289,7 +310,7 @@
     if (!item.phrase || !doc) return true;
     var phrase = phraseWords(item.phrase.join(" "));
     if (!phrase.length) return true;
-    return recordWords(doc, item.field).some(function (words) { return holdsPhrase(words, phrase); });
+    return recordWords(doc, item.field).some(function (w) { return holdsPhrase(w[0], phrase, w[1]); });
   }
 
   function itemMatched(item, matched, doc) {
@@ -545,7 +566,7 @@
 
   return {
     CJK_RANGES: CJK_RANGES, CONNECTORS: CONNECTORS, STOP_WORDS: STOP_WORDS, PREFIX_MIN: PREFIX_MIN,
-    FIELD_NAMES: FIELD_NAMES, normalise: normalise, stem: stem, indexTokens: indexTokens,
+    FIELD_NAMES: FIELD_NAMES, normalise: normalise, transliterated: transliterated, stem: stem, indexTokens: indexTokens,
     queryAlternatives: queryAlternatives, isPrefixToken: isPrefixToken, parseQuery: parseQuery,
     parseSearch: parseSearch, queryTerms: queryTerms, phraseWords: phraseWords, search: search, highlight: highlight,
     sentences: sentences, snippet: snippet, appendMarked: appendMarked

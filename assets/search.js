@@ -7,7 +7,8 @@
    The whole search lives in the URL: search.html?q=…&venue=…&year=…&track=…&status=…&tag=…&sort=year&page=2
    (a facet may be given several times: its values are alternatives; different facets must all hold).
    Facets count the current results: a value's count is how many results it would show with the other
-   facets' choices kept. Results are shown PER_PAGE at a time. */
+   facets' choices kept; facets without a query list every paper they hold, in the site's order. Results are
+   shown PER_PAGE at a time. */
 (function () {
   "use strict";
   var _ = window.siteWords;  // page words in the site's language (assets/words.js)
@@ -45,12 +46,7 @@
     return out;
   }
 
-  function el(tag, cls, text) {
-    var node = document.createElement(tag);
-    if (cls) node.className = cls;
-    if (text) node.textContent = text;
-    return node;
-  }
+  var el = window.siteElement;  // (assets/words.js)
 
   var appendMarked = core.appendMarked;  // text with the query's words in <mark>, as text nodes
 
@@ -95,10 +91,22 @@
      [{ref, year, order, values}...] (sorted as st.sort says), counts: {facet: Map(value → count)}, failed
      (the index's files could not be loaded)}. Never rejects. */
   function compute(st) {
+    if (!st.q.trim() && chosenCount(st)) return Promise.resolve(counted(st, everyPaper()));
     return engine.search(core, st.q).then(null, function (e) {
       if (window.console) console.error("search failed for", st.q, e);
       return { groups: [], results: [], excludedOnly: false, failed: true };
     }).then(function (found) { return counted(st, found); });
+  }
+
+  /* The facets alone are a query: every paper, in the site's order (the manifest's), for them to narrow. */
+  function everyPaper() {
+    var all = [];
+    for (var d = 0; d < window.SEARCH_SHARDS.count; d++) all.push({ ref: d.toString(36) });
+    return { groups: [], results: all, excludedOnly: false, everyPaper: true };
+  }
+
+  function chosenCount(st) {
+    return facets.reduce(function (n, f) { return n + st.sel[f.key].length; }, 0);
   }
 
   /* The facet values of ref: {facet key: [value...]}, shared by the results with the same facts and no note. */
@@ -129,7 +137,7 @@
     var shown = chosen ? items.filter(function (it) { return passes(it.values, st.sel, null); }) : items;
     if (st.sort === "year") shown.sort(function (a, b) { return (b.year - a.year) || (a.order - b.order); });
     return { groups: found.groups, excludedOnly: found.excludedOnly, total: items.length, shown: shown, counts: counts,
-             failed: found.failed };
+             failed: found.failed, everyPaper: found.everyPaper };
   }
 
   function resultItem(it, groups) {
@@ -153,10 +161,10 @@
 
   function statusText(found, pages) {
     var n = found.shown.length;
-    if (!state.q.trim()) return "";
+    if (!state.q.trim() && !found.everyPaper) return "";
     if (found.failed) return _("Search could not be loaded");
     if (found.excludedOnly) return _("No results: add a word to search for; words with a minus only leave papers out");
-    if (!found.groups.length) return _("No results: the query holds only common words or punctuation");
+    if (!found.groups.length && !found.everyPaper) return _("No results: the query holds only common words or punctuation");
     if (!n) return found.total ? _("No results with these choices (%(total)s without them)", {total: found.total}) : _("No results");
     var text = n === 1 ? _("1 result") : _("%(num)s results", {num: n});
     if (pages > 1) {
@@ -229,7 +237,7 @@
       });
     }
     narrow.hidden = !facetBox.firstChild;
-    var chosen = facets.reduce(function (n, f) { return n + state.sel[f.key].length; }, 0);
+    var chosen = chosenCount(state);
     narrowLabel.textContent = chosen ? _("Narrow the results (%(num)s chosen)", {num: chosen}) : _("Narrow the results");
     var again = focused && document.getElementById(focused);
     if (again) again.focus();
@@ -312,7 +320,9 @@
   }
 
   /* The URL keeps the whole search. A step the reader takes (a query sent, a facet, the sort, a page) is a
-     new history entry, so Back returns to the search before it; typing only replaces the current one. */
+     new history entry, so Back returns to the search before it. Typing is one step a burst: its first search
+     pushes an entry, the next ones replace it, until another step, Back or Forward, or the box losing the
+     focus ends the burst (as the address bar's history of a search page keeps one entry per query). */
   function syncUrl(step) {
     var url = window.location.pathname + stateQuery(state, state.page);
     try {
@@ -323,34 +333,51 @@
 
   /* While the reader types, the URL follows once typing pauses (URL_PAUSE ms): replacing the history entry
      took some 5 ms a key in Chromium. A step, Back or Forward, leaving the page or choosing a result brings
-     it up to date at once. */
-  var URL_PAUSE = 300, urlTimer = null;
+     it up to date at once. urlPush: the URL waiting is a burst's first (a new entry). */
+  var URL_PAUSE = 300, urlTimer = null, urlPush = false;
   function syncUrlNow(step) {
     window.clearTimeout(urlTimer);
     urlTimer = null;
+    urlPush = false;
     syncUrl(step);
   }
-
-  var timer = null;
-  function update(step) {
-    window.clearTimeout(timer);
-    timer = null;
-    var shown = show();
-    if (header) header.value = input.value;
-    if (step === true) syncUrlNow(true);
-    else {
-      window.clearTimeout(urlTimer);
-      urlTimer = window.setTimeout(syncUrlNow, URL_PAUSE, false);
-    }
-    return shown;
+  function urlLater(push) {
+    urlPush = urlPush || push;
+    window.clearTimeout(urlTimer);
+    urlTimer = window.setTimeout(function () { syncUrlNow(urlPush); }, URL_PAUSE);
   }
-  function pendingUrl() { if (urlTimer) syncUrlNow(false); }
+  function pendingUrl() { if (urlTimer) syncUrlNow(urlPush); }
   window.addEventListener("pagehide", pendingUrl);
   results.addEventListener("click", pendingUrl, true);
+
+  var timer = null, typing = false;
+  function searchBox() {
+    window.clearTimeout(timer);
+    timer = null;
+    if (header) header.value = input.value;
+    return show();
+  }
+
+  /* A step's search (a query sent, a facet, the sort, a page): its own history entry, at once. */
+  function update() {
+    var shown = searchBox();
+    typing = false;
+    syncUrlNow(true);
+    return shown;
+  }
+
+  /* The search of what was typed: a new entry when it starts a burst of typing, else a replacement. */
+  function typed() {
+    var starts = !typing, shown = searchBox();
+    typing = true;
+    urlLater(starts);
+    return shown;
+  }
 
   window.addEventListener("popstate", function () {
     window.clearTimeout(urlTimer);
     urlTimer = null;
+    urlPush = typing = false;
     state = readState(window.location.search);
     input.value = state.q;
     sortSelect.value = state.sort;
@@ -374,13 +401,13 @@
      costs one search; a search takes a few milliseconds even at 10,000 papers. */
   input.addEventListener("input", function () {
     state.page = 1;
-    if (!timer) timer = window.setTimeout(update, 0);
+    if (!timer) timer = window.setTimeout(typed, 0);
   });
+  input.addEventListener("blur", function () { if (!timer) typing = false; });
   input.addEventListener("keydown", function (e) {
     if (e.key === "ArrowDown") {
       e.preventDefault();
-      pendingUrl();
-      (timer ? update() : Promise.resolve()).then(function () { if (links().length) select(0); });
+      (timer ? typed() : Promise.resolve()).then(function () { pendingUrl(); if (links().length) select(0); });
     }
   });
   results.addEventListener("keydown", function (e) {
@@ -389,8 +416,8 @@
     if (e.key === "ArrowDown") { e.preventDefault(); select(i + 1); }
     else if (e.key === "ArrowUp") { e.preventDefault(); select(i - 1); }
   });
-  form.addEventListener("submit", function (e) { e.preventDefault(); state.page = 1; update(true); });
-  sortSelect.addEventListener("change", function () { state.page = 1; update(true); });
+  form.addEventListener("submit", function (e) { e.preventDefault(); state.page = 1; update(); });
+  sortSelect.addEventListener("change", function () { state.page = 1; update(); });
   facetBox.addEventListener("change", function (e) {
     var t = e.target, key = t.getAttribute && t.getAttribute("data-facet");
     if (!key) return;
@@ -398,7 +425,7 @@
     if (t.checked && at < 0) chosen.push(t.value);
     if (!t.checked && at >= 0) chosen.splice(at, 1);
     state.page = 1;
-    update(true);
+    update();
   });
   facetBox.addEventListener("click", function (e) {
     var key = e.target.getAttribute && e.target.getAttribute("data-more");
@@ -411,7 +438,7 @@
     if (!a) return;
     e.preventDefault();
     state.page = parseInt(a.getAttribute("data-page"), 10) || 1;
-    update(true).then(function () {
+    update().then(function () {
       var top = links()[0];
       if (top) top.focus();
       status.scrollIntoView({ block: "start" });

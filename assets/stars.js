@@ -28,12 +28,7 @@
     }
   }
 
-  function el(tag, cls, text) {
-    var node = document.createElement(tag);
-    if (cls) node.className = cls;
-    if (text) node.textContent = text;
-    return node;
-  }
+  var el = window.siteElement;  // (assets/words.js)
 
   /* --- Paper page: star and read buttons ------------------------------------------------- */
   var actions = document.querySelector(".reading-actions[data-star]");

@@ -81,12 +81,7 @@
     return loading;
   }
 
-  function el(tag, cls, text) {
-    var node = document.createElement(tag);
-    if (cls) node.className = cls;
-    if (text) node.textContent = text;
-    return node;
-  }
+  var el = window.siteElement;  // (assets/words.js)
 
 
   function allResultsUrl(q) { return form.action.replace(/[?#].*$/, "") + "?q=" + encodeURIComponent(q); }

@@ -162,8 +162,8 @@ def toml_error_location(exc: tomllib.TOMLDecodeError) -> tuple[str, int, int]:
 def _toml_error(path: Path, exc: tomllib.TOMLDecodeError) -> ConfigError:
     """A located :class:`ConfigError` for a TOML syntax error (:func:`toml_error_location`)."""
     message, line, column = toml_error_location(exc)
-    where = f"{line}:{column}" if line else "0"
-    return ConfigError(f"{path}:{where}: error: not valid TOML: {message}", located=True)
+    where = f"{path}:{line}:{column}" if line else str(path)  # no line: the whole file, as diagnostics.WHOLE_FILE
+    return ConfigError(f"{where}: error: not valid TOML: {message}", located=True)
 
 
 #: The config read when none is named: ``site.toml`` in the working directory, when present.

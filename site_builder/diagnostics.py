@@ -1,6 +1,7 @@
 """Diagnostics: what the build could not place, named by file and line.
 
-Format follows compilers and Sphinx: ``path:line: warning: message``.
+Format follows compilers and Sphinx: ``path:line: warning: message``; a message about a whole file (line
+:data:`WHOLE_FILE`) names the path alone, ``path: warning: message``, as GCC and Sphinx write one.
 """
 
 from __future__ import annotations
@@ -9,6 +10,8 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 Level = Literal["warning", "error"]
+#: The line of a diagnostic about a whole file (shown as the path alone).
+WHOLE_FILE = 0
 
 
 @dataclass(frozen=True, order=True)
@@ -16,7 +19,7 @@ class Diagnostic:
     """One message about one place in the input.
 
     ``path`` is the input file as given on the command line, ``line`` is
-    1-based (0 when the message concerns the whole file).
+    1-based (:data:`WHOLE_FILE`, 0, when the message concerns the whole file: then shown without a line).
     """
 
     path: str
@@ -25,7 +28,8 @@ class Diagnostic:
     message: str
 
     def __str__(self) -> str:
-        return f"{self.path}:{self.line}: {self.level}: {self.message}"
+        where = self.path if self.line == WHOLE_FILE else f"{self.path}:{self.line}"
+        return f"{where}: {self.level}: {self.message}"
 
 
 @dataclass

@@ -94,3 +94,17 @@ def test_functions_are_small():
                     long.append(f"{name}.{node.name}: {lines} lines")
     assert long == []
     assert statistics.median(lengths) <= 8
+
+
+def test_no_browser_script_repeats_a_function_of_another():
+    """A helper the page scripts share is written once (``el``, the element maker, was in search.js, typeahead.js
+    and stars.js: now ``window.siteElement`` in words.js, which every page loads before them)."""
+    import re
+    from collections import defaultdict
+
+    files = defaultdict(set)
+    for path in sorted((ROOT / "assets").glob("*.js")):
+        text = path.read_text(encoding="utf-8")
+        for found in re.finditer(r"^( *)function (\w+)\(([^)]*)\) \{\n(.*?)\n\1\}", text, re.S | re.M):
+            files[found.group(2, 3, 4)].add(path.name)
+    assert {key[0]: sorted(names) for key, names in files.items() if len(names) > 1} == {}

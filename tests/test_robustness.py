@@ -164,7 +164,8 @@ def test_reader_fuzz_never_crashes_and_always_answers(data):
     result = _read_bytes(data)
     assert result.entries or result.diagnostics
     for diagnostic in result.diagnostics:
-        assert str(diagnostic).startswith(f"{result.path}:{diagnostic.line}: {diagnostic.level}: ")
+        where = f"{result.path}:{diagnostic.line}" if diagnostic.line else result.path  # a whole file: the path alone
+        assert str(diagnostic).startswith(f"{where}: {diagnostic.level}: ")
     for entry in result.entries:
         assert entry.abstract.strip()
 

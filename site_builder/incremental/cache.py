@@ -46,7 +46,7 @@ stale cache never changes the output: the same inputs always give the same
 bytes (``tests/incremental/test_cache.py`` compares cold and warm builds file by file).
 
 A cache file that cannot be read or parsed is ignored with a warning
-(``<path>:0: warning: …``) and rewritten; a cache folder that cannot be
+(``<path>: warning: …``) and rewritten; a cache folder that cannot be
 written only costs speed (one warning).
 """
 
@@ -72,7 +72,7 @@ class BuildCache:
     values of its own; :attr:`memo`, the per-paper work (:class:`~.memo.WorkMemo`); :attr:`outputs`, the record
     of the output folder's files and page reuse (:class:`~.outputs.OutputRecord`); and the cache files written
     off the build's path (:meth:`defer`). Problems with the cache become warnings in ``diagnostics`` (as
-    ``<file>:0: warning: …``); they never fail the build.
+    ``<file>: warning: …``); they never fail the build.
     """
 
     def __init__(self, folder: Path | None, diagnostics: Diagnostics | None = None):

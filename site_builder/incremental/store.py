@@ -12,7 +12,7 @@ Every file is a dict ``{"format": FORMAT, "code": code version, "digest": key, *
 :data:`MAGIC`, a checksum, then :mod:`marshal` data (version :data:`MARSHAL_VERSION`): str, bytes, int, float,
 None, tuples, lists and dicts only (numpy arrays are kept as their bytes, see :func:`array_bytes`). A missing
 file, or one of another format or code version, is quietly a miss; an unreadable, damaged or malformed one is a miss with a
-warning ``<path>:0: warning: cache file corrupt, ignored: …`` (:meth:`Store.corrupt`) and is rewritten; a
+warning ``<path>: warning: cache file corrupt, ignored: …`` (:meth:`Store.corrupt`) and is rewritten; a
 cache folder that cannot be written costs only speed (one warning a build, :meth:`Store.warn_write`).
 """
 
@@ -113,7 +113,7 @@ def _value(data: dict) -> dict:
 
 class Store:
     """The files of the cache ``folder`` (None: disabled, nothing is kept) for code version ``code``;
-    problems with them become warnings in ``diagnostics`` (as ``<file>:0: warning: …``), never failures."""
+    problems with them become warnings in ``diagnostics`` (as ``<file>: warning: …``), never failures."""
 
     def __init__(self, folder: Path | None, code: str, diagnostics: Diagnostics):
         self.folder = Path(folder) if folder is not None else None

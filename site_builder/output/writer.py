@@ -50,10 +50,12 @@ class TemplateFailure(Exception):
 
 def template_location(exc: BaseException) -> str:
     """``file:line`` of the innermost template frame in ``exc``'s traceback (Jinja2 maps frames to
-    template lines), or ``templates:0`` when none is found."""
+    template lines), or the exception's file (``file:line``, or the file alone, ``templates`` when it names none)
+    when none is found."""
     frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename.endswith(".html")]
     if not frames:
-        return f"{getattr(exc, 'filename', None) or 'templates'}:{getattr(exc, 'lineno', None) or 0}"
+        name, line = getattr(exc, "filename", None) or "templates", getattr(exc, "lineno", None)
+        return f"{name}:{line}" if line else name
     return f"{frames[-1].filename}:{frames[-1].lineno}"
 
 

@@ -14,7 +14,8 @@ Each file becomes :class:`~site_builder.read.records.Record`\\ s, then entries (
   ``author`` as ``"A; B"``, ``abstract``, ``status``, ``track``, ``site``, ``github``, ``keywords``; and our
   ``papers.json``).
 - **CSV** (``*.csv``, Python's :mod:`csv`, dialect sniffed): a header row naming the fields, as for JSON Lines;
-  several authors or keywords in one cell are separated by ``;``.
+  several authors or keywords in one cell are separated by ``;``; a row with more cells than column names is
+  read as text cells split by an unquoted delimiter (:func:`csv_row_cells`).
 - **RIS** (``*.ris``, read with rispy, https://github.com/MrTango/rispy): ``TI``/``T1``, ``AU``/``A1``, ``AB``,
   ``T2``/``JO``/``BT`` (the venue), ``PY``/``Y1``, ``KW``, ``DO``, ``UR``.
 
@@ -102,7 +103,7 @@ def typed_fields(data: dict, problems: list[str]) -> dict:
     return out
 
 
-def flat_record(data: dict, line: int, key: str = "") -> Record:
+def flat_record(data: dict, line: int) -> Record:
     """The :class:`Record` of a flat paper object (JSON Lines, CSV, paperlists, ``papers.json``; field names
     in the module doc); a field of the wrong kind is read as text with a problem noted (:func:`typed_fields`),
     as is a DOI field that holds no DOI. Raises nothing."""
@@ -114,7 +115,7 @@ def flat_record(data: dict, line: int, key: str = "") -> Record:
     landing, code = split_links([str(u) for u in (get("landing_url"), get("site"), get("url_landing")) if u])
     track = get("track") or get("primary_area") or ""
     return Record(
-        line=line, key=str(get("id") or key), title="" if get("title_derived") is True else str(get("title") or ""),
+        line=line, key=str(get("id") or ""), title="" if get("title_derived") is True else str(get("title") or ""),
         authors=names, abstract=str(get("abstract") or ""), venue=_venue(get("venue") or get("conference") or ""),
         year=_year(get("year")) or year_in(str(get("venue") or "")),
         track=tuple(p.strip() for p in str(track).split("·")) if track else (),
@@ -264,7 +265,7 @@ def read_jsonl(path: Path, venue: str | None = None, year: int | None = None, ex
         except ValueError as exc:
             data = exc
         if isinstance(data, dict):
-            records.append(flat_record(data, number, f"line {number}"))
+            records.append(flat_record(data, number))
         else:
             reason = f"not JSON ({data})" if isinstance(data, ValueError) else "not a JSON object"
             diagnostics.append(Diagnostic(str(path), number, "warning", f"{reason}; line left out"))
@@ -295,16 +296,76 @@ def read_csv(path: Path, venue: str | None = None, year: int | None = None, expl
     try:
         for row in reader:
             if any(cell.strip() for cell in row):
-                if len(row) > len(header):
-                    diagnostics.append(Diagnostic(str(path), line, "warning",
-                                                  f"{len(row)} cells under {len(header)} column names; "
-                                                  "the extra cells are left out"))
-                data = {h: cell for h, cell in zip(header, row) if cell.strip()}
-                records.append(flat_record(data, line, f"row {line}"))
+                row, problem = csv_row_cells(row, header, delimiter)
+                if problem:
+                    diagnostics.append(Diagnostic(str(path), line, "warning", problem))
+                if row is not None:
+                    data = {h: cell for h, cell in zip(header, row) if cell.strip()}
+                    records.append(flat_record(data, line))
             line = reader.line_num + 1
     except csv.Error as exc:
         diagnostics.append(Diagnostic(str(path), line, "warning", f"malformed CSV ({exc}); the rest is left out"))
     return list_result(path, records, diagnostics, venue, year)
+
+
+#: The CSV columns of free text, where an unquoted delimiter most likely split a cell, most likely first.
+_CSV_TEXT_COLUMNS = ("abstract", "title", "authors", "author", "keywords", "track", "primary_area")
+#: The CSV columns whose cells have a form of their own: a row's cells fit its columns only if these hold it.
+_CSV_LINKS = re.compile(r"\s*[^\s;]*[./][^\s;]*(\s*;\s*[^\s;]+)*\s*")
+_CSV_FORMED = {"year": re.compile(r"\s*(19[5-9]\d|20\d\d|2100)\s*"), "doi": re.compile(r"\s*\S*10\.\d{4,9}/\S+\s*"),
+               **dict.fromkeys(("landing_url", "site", "url_landing", "code_urls", "github", "code"), _CSV_LINKS)}
+#: Extra cells beyond which the ways of sharing them among several text columns are not all tried (one column
+#: still takes any number).
+_CSV_SHARED_EXTRA = 8
+
+
+def csv_row_cells(row: list[str], header: list[str], delimiter: str) -> tuple[list[str] | None, str]:
+    """A CSV row's cells, one per column of ``header``, and a problem to warn about (``""`` when none).
+
+    A row with more cells than the header has names is most likely a text cell (abstract, title, authors, …)
+    holding the delimiter without being quoted (RFC 4180, section 2.6: such a cell must be quoted): the extra
+    cells are given back to the text columns, joined by the delimiter, so no text is lost. Of the ways to share
+    them, those that leave every cell of a column of fixed form (year, DOI, links) in its form are kept, the one
+    giving most to the abstract, then the title, … taken (:data:`_CSV_TEXT_COLUMNS`), and the problem says what
+    was joined; a row no way fits is left out (``None``), the problem saying so. Raises nothing."""
+    extra = len(row) - len(header)
+    if extra <= 0:
+        return row, ""
+    columns = [header.index(name) for name in _CSV_TEXT_COLUMNS if name in header]
+    for shares in _csv_shares(extra, len(columns)):
+        cells = _csv_joined(row, dict(zip(columns, shares)), delimiter)
+        if all(not cells[i].strip() or _CSV_FORMED[name].fullmatch(cells[i])
+               for i, name in enumerate(header) if name in _CSV_FORMED):
+            joined = ", ".join(f"{header[c]} ({share + 1} cells)" for c, share in zip(columns, shares) if share)
+            return cells, (f"{len(row)} cells under {len(header)} column names: read as an unquoted {delimiter!r} "
+                           f"in {joined}, joined again; quote a cell that holds a {delimiter!r}")
+    return None, (f"{len(row)} cells under {len(header)} column names, and no text cell joined again fits the "
+                  f"columns; row left out: quote each cell that holds a {delimiter!r}")
+
+
+def _csv_shares(extra: int, columns: int):
+    """Each way to share ``extra`` cells among ``columns`` text columns (a tuple per way), those giving most to
+    the first columns first; a single column alone above :data:`_CSV_SHARED_EXTRA` extra cells."""
+    if columns == 0:
+        return
+    if columns == 1 or extra > _CSV_SHARED_EXTRA:
+        for c in range(columns):
+            yield tuple(extra if i == c else 0 for i in range(columns))
+        return
+    for first in range(extra, -1, -1):
+        for rest in _csv_shares(extra - first, columns - 1):
+            yield (first, *rest)
+
+
+def _csv_joined(row: list[str], shares: dict[int, int], delimiter: str) -> list[str]:
+    """``row`` with each column ``c`` of ``shares`` (its index in the header) joined with the ``shares[c]``
+    cells that follow it."""
+    cells, i, column = [], 0, 0
+    while i < len(row):
+        take = shares.get(column, 0) + 1
+        cells.append(delimiter.join(row[i:i + take]))
+        i, column = i + take, column + 1
+    return cells
 
 
 #: What follows a name's comma when it is a suffix, not the given names (lower case, no final dot).

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from ..model.site import Paper
-from .tokenize import query_alternatives, term_counts
+from .tokenize import query_alternatives, term_counts, transliterated
 
 #: Indexed fields and their lunr boosts, in index order.
 FIELDS = (("title", 10), ("authors", 3), ("track", 2), ("abstract", 1))
@@ -37,13 +37,24 @@ def field_counts(texts: Iterable[str]) -> tuple[dict[str, int], int]:
     counts = term_counts(texts[0])
     length = sum(counts.values())
     if len(texts) == 1 or MARKUP.isdisjoint(texts[0]):
-        return counts, length
-    for text in texts[1:]:
+        return counts, with_transliterated(counts, length, texts[:1])
+    return counts, with_transliterated(counts, with_terms(counts, length, texts[1:]), texts)
+
+
+def with_terms(counts: dict[str, int], length: int, texts: Iterable[str]) -> int:
+    """Add to ``counts`` once each the terms of ``texts`` it lacks; the token count ``length`` with them."""
+    for text in texts:
         for t in term_counts(text):
             if t not in counts:
                 counts[t] = 1
                 length += 1
-    return counts, length
+    return length
+
+
+def with_transliterated(counts: dict[str, int], length: int, texts: list[str]) -> int:
+    """Add to ``counts`` the terms of ``texts`` with German umlauts transliterated (``Müller`` → ``mueller``,
+    :func:`~site_builder.search.tokenize.transliterated`) it lacks, once each, as a derived form; the token count."""
+    return with_terms(counts, length, filter(None, map(transliterated, texts)))
 
 
 def search_texts(paper: Paper) -> dict[str, list[str]]:
@@ -63,7 +74,7 @@ def document_terms(texts: dict[str, list[str]]) -> dict[str, tuple[dict[str, int
         parts = texts.get(name) or []
         if name == "authors":  # one text, a line per author: the same terms as author by author
             counts = term_counts("\n".join(parts))
-            out[name] = (counts, sum(counts.values()))
+            out[name] = (counts, with_transliterated(counts, sum(counts.values()), parts))
         else:
             out[name] = field_counts(parts)
     return out

@@ -9,7 +9,8 @@ Rules, in order (``text`` is any string; no step ever raises):
 1. Normalise (:func:`normalise`): NFKC (full-width forms, ligatures, math
    letters → plain), lower case (full mapping), NFD, drop combining marks
    (Unicode category M*, so ``Schölkopf`` = ``scholkopf``), NFC, and the Latin
-   letters that have no mark to drop folded (:data:`FOLDED`: ``Łukasz`` = ``lukasz``).
+   letters that have no mark to drop folded (:data:`FOLDED`: ``Łukasz`` = ``lukasz``). A text with German
+   umlauts is indexed a second time transliterated (:func:`transliterated`: ``Müller`` also as ``mueller``).
 2. CJK runs (Han, kana, Hangul, Bopomofo; :data:`CJK_RANGES`) become
    overlapping bigrams (``大语言模型`` → 大语 语言 言模 模型), a lone CJK
    character stays one token; the runs are then replaced by a space.
@@ -74,6 +75,11 @@ _NON_ASCII = re.compile(r"[^\x00-\x7f]+")
 FOLDED = {"ø": "o", "ł": "l", "đ": "d", "ħ": "h", "ı": "i", "ŧ": "t", "ß": "ss", "æ": "ae", "œ": "oe", "þ": "th",
           "ð": "d"}
 _FOLD = str.maketrans(FOLDED)
+#: German umlauts → their transliteration (DIN 5007-2; what a reader types without them: ``Müller`` = ``Mueller``),
+#: indexed beside the folded form (:func:`transliterated`); ``TRANSLITERATED`` in search-core.js.
+TRANSLITERATED = {"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue"}
+_TRANSLITERATE = str.maketrans(TRANSLITERATED)
+_UMLAUT = re.compile("[äöüÄÖÜ]")
 #: Non-ASCII runs (of NFD text) → the run without its combining marks (category M*), :data:`FOLDED` letters folded.
 _UNMARKED: dict[str, str] = {}
 
@@ -98,6 +104,16 @@ def normalise(text: str) -> str:
         return text
     # Marks are never ASCII: only the non-ASCII runs are read (each once).
     return unicodedata.normalize("NFC", _NON_ASCII.sub(_strip_marks, unicodedata.normalize("NFD", text)))
+
+
+def transliterated(text: str) -> str | None:
+    """``text`` (NFC) with its German umlauts transliterated (:data:`TRANSLITERATED`, ``Müller`` → ``Mueller``), or
+    None when it holds none. Its terms are indexed beside ``text``'s (``search/documents.py``), so ``mueller`` and
+    ``muller`` both find Müller, while the query is searched as typed (``queue`` stays ``queue``)."""
+    if text.isascii():
+        return None
+    text = unicodedata.normalize("NFC", text)
+    return text.translate(_TRANSLITERATE) if _UMLAUT.search(text) else None
 
 
 def stem(token: str) -> str:

@@ -264,7 +264,7 @@ def test_a_related_state_value_that_does_not_hold_together_is_refused(tmp_path):
         store.keep(RELATED_STATE, value)
         assert load_related(store) is None, name
         assert [str(d) for d in store.diagnostics.items] == [
-            f"{tmp_path / RELATED_STATE}:0: warning: cache file corrupt, ignored: {refused.value}"], name
+            f"{tmp_path / RELATED_STATE}: warning: cache file corrupt, ignored: {refused.value}"], name
     with pytest.raises(ValueError, match="arrays of inconsistent shapes"):
         related.state_of(bad_values["bound short"])
 
@@ -323,7 +323,7 @@ def test_a_list_cache_file_naming_a_class_runs_nothing(tmp_path):
     entries, messages, build_cache = cached_results(seeds, ROOT / "site.toml", cache)
     assert (entries, messages) == reader_results(seeds, ROOT / "site.toml")
     assert not marker.exists()
-    assert [str(d) for d in build_cache.diagnostics] == [f"{target}:0: warning: cache file corrupt, ignored: "
+    assert [str(d) for d in build_cache.diagnostics] == [f"{target}: warning: cache file corrupt, ignored: "
                                                          "not a cache file"]
 
 

@@ -60,7 +60,7 @@ def test_a_corrupt_file_is_a_miss_with_the_cache_warning(tmp_path):
     problems = ["not a cache file", "checksum mismatch", "truncated cache file", "checksum mismatch",
                 "not a cache file"]
     assert [str(d) for d in store.diagnostics.warnings] == [
-        f"{tmp_path / name}.marshal:0: warning: cache file corrupt, ignored: {problem}"
+        f"{tmp_path / name}.marshal: warning: cache file corrupt, ignored: {problem}"
         for name, problem in zip(names, problems)]
 
 
@@ -146,7 +146,7 @@ def test_cached_computes_once_and_a_malformed_value_is_computed_again_with_a_war
     store = make(tmp_path)
     assert cached(store) == [1, 2] and len(calls) == 2
     assert [str(d) for d in store.diagnostics.warnings] == [
-        f"{tmp_path / 'v.marshal'}:0: warning: cache file corrupt, ignored: not a list"]
+        f"{tmp_path / 'v.marshal'}: warning: cache file corrupt, ignored: not a list"]
     assert make(tmp_path).get("v.marshal", "k") == {"v": [1, 2]}  # rewritten
 
 

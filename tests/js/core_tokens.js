@@ -1,6 +1,6 @@
 // The JS side of the tokenizer (assets/search-core.js) over many strings, for the agreement
 // test with site_builder/tokenize.py. Reads a JSON list of strings from stdin; prints
-// [{norm, tokens, query}] (query: SearchCore.queryAlternatives of the string).
+// [{norm, tokens, query, german}] (query: SearchCore.queryAlternatives of the string; german: SearchCore.transliterated).
 // With --classes: prints the code points that are word characters (L*, N*) and marks (M*).
 "use strict";
 const path = require("path");
@@ -19,6 +19,7 @@ if (process.argv[2] === "--classes") {
 } else {
   const texts = JSON.parse(require("fs").readFileSync(0, "utf8"));
   process.stdout.write(JSON.stringify(texts.map((t) => ({
-    norm: core.normalise(t), tokens: core.indexTokens(t), query: core.queryAlternatives(t)
+    norm: core.normalise(t), tokens: core.indexTokens(t), query: core.queryAlternatives(t),
+    german: core.transliterated(t)
   }))));
 }

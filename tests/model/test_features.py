@@ -427,7 +427,7 @@ def test_unreadable_and_duplicate_notes(tmp_path, seed_records, capsys):
     assert build_into(out, "--notes", str(notes)) == 0
     err = capsys.readouterr().err
     assert f"{notes / 'b.md'}:1: warning: second note on paper {pid}" in err
-    assert f"{notes / 'c.md'}:0: warning: cannot read note" in err
+    assert f"{notes / 'c.md'}: warning: cannot read note" in err
     html = (out / seed_records[0]["url"]).read_text(encoding="utf-8")
     assert "First." in html and "Second." not in html
 

@@ -294,7 +294,7 @@ def test_a_corrupt_bibtex_keys_file_is_ignored_with_a_warning(tmp_path, corpus_p
         cache = BuildCache(tmp_path / "cache")
         assert bibtex.cached_keys(papers, cache, digest) == plain_assign_keys(papers)
         assert [str(d) for d in cache.diagnostics.warnings] == [
-            f"{path}:0: warning: cache file corrupt, ignored: not the papers' base keys"]
+            f"{path}: warning: cache file corrupt, ignored: not the papers' base keys"]
     cache = BuildCache(tmp_path / "cache")  # rewritten: taken without a warning
     assert bibtex.cached_keys(papers, cache, digest) == plain_assign_keys(papers) and not cache.diagnostics.warnings
 

@@ -177,6 +177,42 @@ def test_a_paper_page_at_abstract_only_shows_its_abstract_alone(seed_site, seed_
             assert nojs_tab.locator(other).is_visible() != alone, (fragment, other)
 
 
+#: The darkest pixel (luminance 0–255) of each row of a PNG, read in a canvas of a page with JavaScript.
+_DARKEST_ROWS = """async (url) => {
+  const img = new Image(); img.src = url; await img.decode();
+  const c = document.createElement("canvas"); c.width = img.width; c.height = img.height;
+  const g = c.getContext("2d"); g.drawImage(img, 0, 0);
+  const d = g.getImageData(0, 0, c.width, c.height).data, rows = [];
+  for (let y = 0; y < c.height; y++) {
+    let least = 255;
+    for (let x = 0; x < c.width; x++) {
+      const i = (y * c.width + x) * 4;
+      least = Math.min(least, 0.2126 * d[i] + 0.7152 * d[i + 1] + 0.0722 * d[i + 2]);
+    }
+    rows.push(least);
+  }
+  return rows;
+}"""
+
+
+def test_without_javascript_a_long_abstract_shows_it_scrolls(seed_site, nojs_tab, page):
+    """The disclosure's box (the paper's page at #abstract-only) fades its last lines out while text lies below
+    them, so a reader sees there is more to scroll (found by the new-user pass: the box gave no hint)."""
+    import base64
+
+    nojs_tab.emulate_media(color_scheme="light")
+    nojs_tab.goto((seed_site / _venue_page(seed_site)).as_uri())
+    item = nojs_tab.locator(".paper-item").first
+    item.locator("summary").click()
+    frame = _frame_of(item.locator("object"))
+    height, shown = frame.evaluate("() => [document.scrollingElement.scrollHeight, document.scrollingElement.clientHeight]")
+    assert height > shown + 100, "the seed's first abstract overflows the box"
+    png = item.locator("object").screenshot()
+    rows = page.evaluate(_DARKEST_ROWS, "data:image/png;base64," + base64.b64encode(png).decode("ascii"))
+    middle, bottom = min(rows[len(rows) // 3: 2 * len(rows) // 3]), min(rows[-24:])
+    assert middle < 80 and bottom > middle + 60, (middle, bottom)  # text in the middle, faded at the bottom
+
+
 def test_with_javascript_no_disclosure_loads_a_paper_page(seed_site, browser_context):
     tab = browser_context.new_page()
     requests: list[str] = []

@@ -31,7 +31,7 @@ def test_a_file_no_format_reads_is_an_error_naming_it(tmp_path):
     result = formats.read_list(path)
     assert result.entries == []
     assert [str(d) for d in result.diagnostics] == [
-        f"{path}:0: error: no reader for files named *.xyz; lists are {', '.join(formats.suffixes())} files"]
+        f"{path}: error: no reader for files named *.xyz; lists are {', '.join(formats.suffixes())} files"]
 
 
 def test_the_build_takes_the_files_of_known_suffixes_only(tmp_path):

@@ -212,7 +212,7 @@ def test_unreadable_file_is_an_error_diagnostic(tmp_path, data):  # (an empty fi
     result = read_list(path, "ICML", 2025)
     assert result.entries == []
     assert [d.level for d in result.diagnostics] == ["error"]
-    assert str(result.diagnostics[0]).startswith(f"{path}:0: error: ")
+    assert str(result.diagnostics[0]).startswith(f"{path}: error: ")
 
 
 def test_list_without_paper_is_an_error():

@@ -96,6 +96,28 @@ def test_a_csv_cell_with_a_doubled_quote_and_a_line_break_reads_as_written(tmp_p
     assert first.abstract == "An abstract, with commas\nand a newline." and second.title == "No abstract CSV"
 
 
+def test_a_csv_row_with_more_cells_than_columns_keeps_its_text_and_names_its_line(tmp_path):
+    """A comma inside an unquoted abstract or title splits it into cells (found by the new-user pass: the row
+    became a paper of its first cells, the rest of the abstract lost). The cells are joined again where the row's
+    year still reads as a year; a row no joining fits is left out, each with a warning naming file and line."""
+    path = tmp_path / "papers.csv"
+    path.write_text("title,authors,venue,year,abstract\n"
+                    "Plain Paper,Ann Lee,ICLR,2025,We study graphs, trees, and forests.\n"
+                    "Graphs, Trees and Forests,Bo Chen; Ann Lee,ICLR,2024,An abstract without commas.\n"
+                    "Both, Split,Cy Wu,ICLR,2023,First part, second part.\n"
+                    "Shifted,Ann Lee,ICLR,not a year,x,y\n", encoding="utf-8")
+    result = formats.read_list(path)
+    assert [(e.title, e.authors, e.year, e.abstract) for e in result.entries] == [
+        ("Plain Paper", ("Ann Lee",), 2025, "We study graphs, trees, and forests."),
+        ("Graphs, Trees and Forests", ("Bo Chen", "Ann Lee"), 2024, "An abstract without commas."),
+        ("Both, Split", ("Cy Wu",), 2023, "First part, second part.")]
+    messages = [str(d) for d in result.diagnostics]
+    assert [m.split(": ")[0] for m in messages] == [f"{path}:{n}" for n in (2, 3, 4, 5)]
+    assert "abstract (3 cells)" in messages[0] and "title (2 cells)" in messages[1]
+    assert "abstract (2 cells), title (2 cells)" in messages[2] and "row left out" in messages[3]
+    assert all("quote" in m for m in messages)
+
+
 def test_a_year_that_is_not_a_year_is_a_warning_naming_it(tmp_path):
     """A row whose year cell is not a year takes the config's year with a warning naming the cell's text (found by
     the new-user pass: it was taken silently, or, without a config's year, the error named no year)."""
@@ -105,7 +127,7 @@ def test_a_year_that_is_not_a_year_is_a_warning_naming_it(tmp_path):
     result = formats.read_list(path, "ICLR", 2025)
     assert [(e.title, e.year) for e in result.entries] == [("Bad Year", 2025), ("Good Year", 2024)]
     assert [str(d) for d in result.diagnostics] == [
-        f"{path}:2: warning: entry row 2: year 'twenty' is not a year; the list's heading or the config gives it, "
+        f"{path}:2: warning: entry at line 2: year 'twenty' is not a year; the list's heading or the config gives it, "
         "if either does"]
 
 
@@ -123,10 +145,10 @@ def test_fields_of_the_wrong_kind_and_a_doi_that_is_not_one_are_warnings_naming_
     assert (first.title, first.authors, first.doi) == ("Graph Networks", ('{"name": "Ann Lee"}',), None)
     assert (second.authors, second.doi) == (("Bo Chen", "7"), "10.5555/1")
     assert [str(d) for d in result.diagnostics] == [
-        f"{path}:1: warning: entry line 1: title is a list, not text; read as 'Graph Networks'",
-        f"{path}:1: warning: entry line 1: authors is not text or a list of texts; read as ['{{\"name\": \"Ann Lee\"}}']",
-        f"{path}:1: warning: entry line 1: doi 'see the paper' is not a DOI (10.…); left out",
-        f"{path}:2: warning: entry line 2: authors is not text or a list of texts; read as ['Bo Chen', '7']"]
+        f"{path}:1: warning: entry at line 1: title is a list, not text; read as 'Graph Networks'",
+        f"{path}:1: warning: entry at line 1: authors is not text or a list of texts; read as ['{{\"name\": \"Ann Lee\"}}']",
+        f"{path}:1: warning: entry at line 1: doi 'see the paper' is not a DOI (10.…); left out",
+        f"{path}:2: warning: entry at line 2: authors is not text or a list of texts; read as ['Bo Chen', '7']"]
     ris = tmp_path / "refs.ris"
     ris.write_text("TY  - CONF\nTI  - A Paper\nAB  - Text.\nT2  - ICML 2024\nDO  - none given\nER  - \n",
                    encoding="utf-8")
@@ -147,8 +169,8 @@ def test_a_year_or_authors_of_the_wrong_kind_in_bibtex_jsonl_and_csl_are_warning
                      '{"title": "B", "abstract": "Another.", "venue": "ICLR", "year": 2024.7}\n', encoding="utf-8")
     result = formats.read_list(jsonl)
     assert [e.year for e in result.entries] == [2025, 2024]
-    assert [d.message for d in result.diagnostics] == ["entry line 1: year [2025] is a list, not a year; read as 2025",
-                                                       "entry line 2: year 2024.7 is float, not a year; read as 2024"]
+    assert [d.message for d in result.diagnostics] == ["entry at line 1: year [2025] is a list, not a year; read as 2025",
+                                                       "entry at line 2: year 2024.7 is float, not a year; read as 2024"]
     csl = tmp_path / "refs.json"
     csl.write_text(json.dumps([{"type": "paper-conference", "title": "C", "author": "Ann Lee and Bo Chen",
                                 "container-title": "ICML", "issued": "sometime", "abstract": "Text."},
@@ -425,7 +447,7 @@ def test_a_missing_reference_file_is_an_error_naming_it(tmp_path, capsys):
     seeds, config = _seed_site_copy(tmp_path)
     (seeds / "refs" / "published.csl.json").unlink()
     assert build_into(tmp_path / "site", "--no-cache", seeds=seeds, config=config) == 1
-    assert f"{tmp_path / 'seeds' / 'refs' / 'published.csl.json'}:0: error: cannot read the file" in capsys.readouterr().err
+    assert f"{tmp_path / 'seeds' / 'refs' / 'published.csl.json'}: error: cannot read the file" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("value", ["3", "[1, 2]", '[""]'])

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -142,6 +143,22 @@ def test_facets_count_combine_and_live_in_the_url(base, page):
     assert page.locator("#search-facets input:checked").count() == 3
     toggle(page, "track", track)
     assert "track" not in state(page) and len(hrefs(page)) == min(20, len(both))
+
+
+def test_facets_without_a_query_list_their_papers_in_the_sites_order(base, page):
+    """``search.html?venue=…`` (a facet link without words) lists the venue's papers, the facets counting them
+    (found by the new-user pass: the page showed nothing)."""
+    papers = [p for p in seed_model().papers if (p.venue.name, p.venue.year) == ("ICML", 2025)]
+    open_search(page, base("search.html?venue=ICML+2025"))
+    assert hrefs(page) == [p.path for p in papers][:20] and len(papers) > 1
+    assert page.locator("#search-status").inner_text() == f"{len(papers)} results"
+    tracks = {" · ".join(p.track.parts): sum(q.track == p.track for q in papers) for p in papers if p.track}
+    shown = facet_counts(page, "track")  # the first 8 of a long facet
+    assert shown == {t: tracks[t] for t in shown} and len(shown) == min(8, len(tracks))
+    track = max(tracks, key=tracks.get)
+    toggle(page, "track", track)
+    assert hrefs(page) == [p.path for p in papers if p.track and " · ".join(p.track.parts) == track]
+    assert state(page) == {"venue": ["ICML 2025"], "track": [track]}
 
 
 def test_old_filter_links_still_work(base, page):
@@ -390,6 +407,53 @@ def test_the_url_follows_typing_and_is_current_when_a_result_is_chosen_at_once(b
     page.go_back()
     page.wait_for_function("new URLSearchParams(location.search).get('q') === 'graph'")
     assert page.locator("#search-input").input_value() == "graph"
+
+
+def test_typing_is_one_step_in_the_history(base, page):
+    """A burst of typing is one history entry: Back returns to the search before it, the sort chosen before
+    typing included (found by the new-user pass: typing replaced that entry, so Back skipped it)."""
+    open_search(page, base("search.html?q=learning"))
+    page.select_option("#search-sort", "year")
+    page.wait_for_function("location.search.indexOf('sort=year') >= 0")
+    settled(page)
+    sorted_url, sorted_hrefs = page.url, hrefs(page)
+    page.fill("#search-input", "")
+    page.locator("#search-input").press_sequentially("diffusion model")
+    page.wait_for_function("new URLSearchParams(location.search).get('q') === 'diffusion model'")
+    settled(page)
+    typed_url = page.url
+    page.go_back()
+    page.wait_for_function(f"location.href === {json.dumps(sorted_url)}")
+    settled(page)
+    assert page.locator("#search-input").input_value() == "learning" and hrefs(page) == sorted_hrefs
+    assert page.locator("#search-sort").input_value() == "year"
+    page.go_forward()
+    page.wait_for_function(f"location.href === {json.dumps(typed_url)}")
+    page.go_back()
+    page.wait_for_function(f"location.href === {json.dumps(sorted_url)}")
+    page.go_back()
+    page.wait_for_function(f"location.href === {json.dumps(base('search.html?q=learning'))}")
+    settled(page)
+    assert page.locator("#search-sort").input_value() == ""
+
+
+def test_without_javascript_the_search_page_says_where_to_find_papers(seed_site, browser_context):
+    """Without JavaScript the header's form leads to a page that says the words are still in the address and
+    links to the venues, the authors and the map's topics, pages that exist (found by the new-user pass: it
+    said only that search needs JavaScript)."""
+    tab = browser_context.new_page()
+    browser_context.new_cdp_session(tab).send("Emulation.setScriptExecutionDisabled", {"value": True})
+    tab.goto((seed_site / "index.html").as_uri())
+    tab.fill("#site-search", "diffusion")
+    with tab.expect_navigation():
+        tab.keyboard.press("Enter")
+    assert parse_qs(urlsplit(tab.url).query) == {"q": ["diffusion"]}
+    note = tab.locator("main noscript p")
+    assert note.is_visible() and "your words are still in the address bar" in note.inner_text()
+    links = [Path(urlsplit(u).path) for u in note.locator("a").evaluate_all("as => as.map(a => a.href)")]
+    assert links == [seed_site / "index.html", seed_site / "authors" / "index.html", seed_site / "map.html"]
+    assert all(link.is_file() for link in links)
+    tab.close()
 
 
 @pytest.mark.parametrize("missing", ["terms", "records"])

@@ -266,3 +266,30 @@ def test_snippet_shows_the_sentences_that_match(seed_site):
         words = query.split()
         if any(_word_starts(text, w) for w in words):
             assert any(_word_starts(passage, w) for w in words), (query, passage)
+
+
+def test_german_transliteration_finds_umlauts_and_leaves_other_words_alone(tmp_path):
+    """``mueller`` finds Müller as ``muller`` and ``müller`` do, in words and phrases (found by the new-user pass:
+    it found nothing); words with ``ue`` of their own (``queue``, ``blue``) match only what they did."""
+    seeds = tmp_path / "seeds"
+    seeds.mkdir()
+    rows = [{"title": "Schöne Attention für Graphen", "authors": ["Jörg Müller", "Ann Lee"], "venue": "ICLR",
+             "year": 2025, "abstract": "We study attention over graphs with Müller's method."},
+            {"title": "Queue Models", "authors": ["Hans Mueller"], "venue": "ICLR", "year": 2025,
+             "abstract": "A queue of jobs under blue skies, served by Mueller's rule."},
+            {"title": "Blurred Queues", "authors": ["Bo Chen"], "venue": "ICLR", "year": 2025,
+             "abstract": "Blurry images of queues and quays."}]
+    (seeds / "papers.jsonl").write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in rows) + "\n",
+                                        encoding="utf-8")
+    (tmp_path / "site.toml").write_text("", encoding="utf-8")
+    assert build_into(tmp_path / "site", "--no-cache", seeds=seeds, config=tmp_path / "site.toml") == 0
+    data = site_search_data(tmp_path / "site")
+    title = {ref: doc["title"] for ref, doc in data["docs"].items()}
+    queries = {"mueller": {rows[0]["title"], rows[1]["title"]}, "muller": {rows[0]["title"]},
+               "müller": {rows[0]["title"]}, "joerg": {rows[0]["title"]}, "schoene": {rows[0]["title"]},
+               "fuer": {rows[0]["title"]}, '"jörg mueller"': {rows[0]["title"]}, '"joerg mueller"': {rows[0]["title"]},
+               'author:"joerg müller"': {rows[0]["title"]}, "queue": {rows[1]["title"], rows[2]["title"]},
+               "blue": {rows[1]["title"]}, "quee": set()}
+    (found,) = node_json("search_queries.js", {"indexes": [data["index"]], "queries": list(queries),
+                                                "docs": [data["docs"]]})
+    assert {q: {title[ref] for ref, _, _ in answer["results"]} for q, answer in zip(queries, found)} == queries

@@ -270,7 +270,7 @@ def test_bad_state_file_gives_the_same_output(tmp_path, monkeypatch, damage):
     if DAMAGES[damage] is None:
         assert found == []
     else:
-        assert len(found) == 1 and found[0].startswith(f"{path}:0: warning: {DAMAGES[damage]}: "), found
+        assert len(found) == 1 and found[0].startswith(f"{path}: warning: {DAMAGES[damage]}: "), found
     papers = list(site.papers)
     papers[3] = with_abstract(papers[3], papers[3].abstract + " Changed.")
     assert_same(stateful(papers, store), fresh_tables(papers))
@@ -279,7 +279,7 @@ def test_bad_state_file_gives_the_same_output(tmp_path, monkeypatch, damage):
         assert index_state.load_state(store) is not None  # rewritten
         assert warnings_of(store) == found  # (once more: read again by the build that rewrote it)
     else:  # cannot be rewritten: the store's one write warning
-        assert any(f"{path}:0: warning: {store_module.WRITE_WARNING}" in m for m in warnings_of(store))
+        assert any(f"{path}: warning: {store_module.WRITE_WARNING}" in m for m in warnings_of(store))
         assert [p.name for p in tmp_path.iterdir()] == [path.name]  # no temporary file left behind
 
 
@@ -300,7 +300,7 @@ def test_a_damaged_byte_in_the_kept_value_is_found_and_warned(tmp_path, where):
     path.write_bytes(bytes(data))
     assert index_state.load_state(store) is None
     found = warnings_of(store)
-    assert len(found) == 1 and found[0].startswith(f"{path}:0: warning: cache file corrupt, ignored"), found
+    assert len(found) == 1 and found[0].startswith(f"{path}: warning: cache file corrupt, ignored"), found
     if where == "vocabulary":
         assert found[0].endswith("checksum mismatch")
     assert_same(stateful(site.papers, store), fresh_tables(site.papers))
@@ -451,10 +451,10 @@ def test_the_index_process_hands_the_state_warnings_to_the_build(tmp_path, monke
     assert [worker is not None for name, worker in started if name.startswith("index_job.")] == [True]  # forked
     found = [str(d) for d in report.diagnostics.warnings]
     if damage == "corrupt":
-        assert found == [f"{path}:0: warning: cache file corrupt, ignored: not a cache file"]
+        assert found == [f"{path}: warning: cache file corrupt, ignored: not a cache file"]
     else:
-        assert found[0].startswith(f"{path}:0: warning: cache file unreadable, ignored: ")
-        assert found[1:] == [f"{path}:0: warning: cannot write the build cache: Is a directory"]
+        assert found[0].startswith(f"{path}: warning: cache file unreadable, ignored: ")
+        assert found[1:] == [f"{path}: warning: cannot write the build cache: Is a directory"]
     build(tmp_path / "seeds", tmp_path / "plain", load_config(CONFIG), cache=None)
     assert_same_site(tmp_path / "plain", site, placed_map=True)
     if damage == "corrupt":

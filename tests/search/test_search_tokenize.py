@@ -17,7 +17,7 @@ from collections import Counter
 from conftest import ROOT, SEEDS
 from papers_sample import SAMPLE
 from site_builder.corpus import read_corpus
-from site_builder.search.tokenize import CJK_RANGES, CONNECTORS, PREFIX_MIN, STOP_WORDS, index_tokens, normalise, query_alternatives, term_counts
+from site_builder.search.tokenize import CJK_RANGES, CONNECTORS, PREFIX_MIN, STOP_WORDS, index_tokens, normalise, query_alternatives, term_counts, transliterated
 
 NODE = shutil.which("node")
 CORE = ROOT / "assets" / "search-core.js"
@@ -72,7 +72,8 @@ def assert_agree(texts: list[str]) -> None:
     js = js_tokens(texts)
     assert len(js) == len(texts)
     bad = [(t, j) for t, j in zip(texts, js)
-           if (normalise(t), index_tokens(t), query_alternatives(t)) != (j["norm"], j["tokens"], j["query"])]
+           if (normalise(t), index_tokens(t), query_alternatives(t), transliterated(t))
+           != (j["norm"], j["tokens"], j["query"], j["german"])]
     assert bad == [], bad[:5]
 
 
