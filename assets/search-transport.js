@@ -20,9 +20,15 @@
   if (typeof module === "object" && module.exports) module.exports = factory();
   else {
     root.SearchTransport = factory();
-    /* The calls of the sharded index's files (search/terms/<k>.js, search/records/<ref>.js). */
+    /* The calls of the sharded index's files (search/terms/<k>.js, search/records/<ref>.js). A record's call
+       is shared with the list pages' abstracts (assets/abstracts.js installs its own the same way): each
+       hands the record to the one installed before it, so either script may load first. */
     root.searchShard = root.SearchTransport.receiveShard;
-    root.searchRecord = root.SearchTransport.receiveRecord;
+    var before = root.searchRecord;
+    root.searchRecord = typeof before !== "function" ? root.SearchTransport.receiveRecord : function (ref, record) {
+      root.SearchTransport.receiveRecord(ref, record);
+      before(ref, record);
+    };
   }
 })(typeof self !== "undefined" ? self : this, function () {
   "use strict";
