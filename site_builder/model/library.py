@@ -152,14 +152,6 @@ class Library:
         """ScholarlyArticle JSON-LD of ``paper``, escaped for a ``<script>`` element (safe to insert)."""
         return Markup(citation.script_json(citation.json_ld(paper, self.base_url)))
 
-    def star_data(self, paper) -> str:
-        """What the star button stores for "My list": JSON safe inside an HTML attribute once autoescaped.
-
-        Without what the page holds once already, which assets/stars.js takes from there (the BibTeX entry, the
-        title, venue, authors and canonical URL): see :meth:`site_builder.pages.views.Citation.star_data`.
-        """
-        return citation.star_json(paper)
-
     # --- lists -----------------------------------------------------------
     def status_counts(self) -> dict[str, int]:
         """How many notes have each reading status, in :data:`STATUSES` order."""

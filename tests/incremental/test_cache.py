@@ -410,7 +410,6 @@ def test_page_citation_views_equal_the_library(seeds_copy):
             assert cite.bibtex() == library.bibtex(paper)
             assert cite.highwire() == library.highwire(paper)
             assert cite.json_ld() == library.json_ld(paper)
-            assert cite.star_data() == library.star_data(paper)
 
 
 def test_links_computed_on_strings_equal_relpath(seed_site):
