@@ -24,7 +24,7 @@ import re
 from html import escape
 
 from ..model import urls
-from ..search.documents import snippet
+from ..text.cut import snippet
 
 #: A web address in a search record's abstract, as ``assets/abstracts.js`` finds it (the same pattern): ``http://``
 #: or ``https://``, then characters other than a space, ``<``, ``>`` and ``"``, not ending in punctuation. The
