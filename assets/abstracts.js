@@ -84,38 +84,24 @@
   };
 
   /* Add the script at src once; the disclosures waiting on it are filled when it ran, or get the link when it
-     does not load (tried again on a later opening) or ran without giving what they need. At most LIMIT scripts
-     load at once, in the order asked: "Show all abstracts" on a long page asks for a record a paper, and the
-     first items' must not wait behind the last ones'. */
-  var LIMIT = 64, queue = [], active = 0;
+     does not load (tried again on a later opening) or ran without giving what they need. */
   function addScript(src, details) {
     if (ran[src]) { linkInstead(details); return; }
     if (!loading[src]) {
       loading[src] = [];
-      queue.push(src);
-      next();
+      var tag = document.createElement("script");
+      tag.src = src;
+      tag.onload = function () {
+        var waiting = loading[src];
+        ran[src] = true;
+        delete loading[src];
+        tag.remove();
+        waiting.forEach(fill);
+      };
+      tag.onerror = function () { loading[src].forEach(linkInstead); delete loading[src]; tag.remove(); };
+      document.head.appendChild(tag);
     }
     loading[src].push(details);
-  }
-  function next() {
-    while (active < LIMIT && queue.length) start(queue.shift());
-  }
-  function start(src) {
-    var tag = document.createElement("script");
-    function done(ok) {
-      var waiting = loading[src];
-      active -= 1;
-      delete loading[src];
-      tag.remove();
-      if (ok) ran[src] = true;
-      waiting.forEach(ok ? fill : linkInstead);
-      next();
-    }
-    active += 1;
-    tag.src = src;
-    tag.onload = function () { done(true); };
-    tag.onerror = function () { done(false); };
-    document.head.appendChild(tag);
   }
 
   function loadRecord(ref, details) {
