@@ -3,13 +3,12 @@
    venues/<venue-slug>/abstracts/<digits>.js (a classic script calling siteAbstracts({id: entry}), so it loads
    from file:// too; site_builder/output/abstracts.py) is added once. An entry is ["<abstract HTML>"], made by
    the site builder's renderer exactly as on the paper's page, or, for an abstract that is one paragraph of
-   plain text, its web addresses perhaps linked (most), the paper's search ref: its search record,
-   search/records/<ref>.js (a classic script calling searchRecord(ref, record), the file the search page loads
-   for a result; one store of the abstracts for both, issue 25), is added and its abstract shown as that
-   paragraph (paragraph() below). If a file does not load, a link to the paper's page's abstract is shown
-   instead (the items carry no such link of their own: issue 25, the site's size). "Show all abstracts" opens
-   every item; the choice is remembered per site (localStorage, under a key named after the site's root, as
-   stars.js). */
+   plain text (most), the paper's search ref: its search record, search/records/<ref>.js (a classic script
+   calling searchRecord(ref, record), the file the search page loads for a result; one store of the abstracts
+   for both, issue 25), is added and its abstract shown as that paragraph, as text. If a file does not load,
+   a link to the paper's page's abstract is shown instead (the items carry no such link of their own: issue 25,
+   the site's size). "Show all abstracts" opens every item; the choice is remembered per site (localStorage,
+   under a key named after the site's root, as stars.js). */
 (function () {
   "use strict";
   var _ = window.siteWords;  // page words in the site's language (assets/words.js)
@@ -33,7 +32,9 @@
     if (typeof entry === "string") {  // a search ref: the record's abstract is the paragraph's text
       var record = records[entry];
       if (record === undefined) { loadRecord(entry, details); return; }
-      body.appendChild(paragraph(record.abstract));
+      var paragraph = document.createElement("p");
+      paragraph.textContent = record.abstract;
+      body.appendChild(paragraph);
     } else {
       body.innerHTML = entry[0];  // the builder's own rendering of the abstract (as on the paper's page), not list text
     }
@@ -41,26 +42,6 @@
     if (link) details.removeChild(link);
     details.appendChild(body);
     details.setAttribute("data-filled", "");
-  }
-
-  /* A search record's abstract as the paper's page shows it when the site builder named the record for it (its
-     record_html, site_builder/output/abstracts.py, with the same pattern): a paragraph of the text, as text,
-     each web address a link to itself. */
-  var WEB_ADDRESS = /https?:\/\/[^ <>"]*[^ <>".,;:!?)\]}']/g;
-  function paragraph(text) {
-    var p = document.createElement("p"), at = 0, found;
-    WEB_ADDRESS.lastIndex = 0;
-    while ((found = WEB_ADDRESS.exec(text)) !== null) {
-      var link = document.createElement("a");
-      link.setAttribute("href", found[0]);
-      link.setAttribute("rel", "noopener");
-      link.textContent = found[0];
-      p.appendChild(document.createTextNode(text.slice(at, found.index)));
-      p.appendChild(link);
-      at = found.index + found[0].length;
-    }
-    p.appendChild(document.createTextNode(text.slice(at)));
-    return p;
   }
 
   function linkInstead(details) {  // the file did not load: the paper's page shows the abstract

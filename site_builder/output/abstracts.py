@@ -2,8 +2,8 @@
 "Abstract" disclosure on a venue, track, author, tag or keyword page (``assets/abstracts.js``).
 
 One store of the abstracts for the list pages and the search (issue 25, the site's bytes): an abstract whose
-rendered HTML is a single paragraph of its search record's text, its web addresses linked (:func:`record_html`;
-about 85 % of them: no math, no emphasis, not cut) is read from its search record (``search/records/<ref>.js``, which the search page loads for
+rendered HTML is a single paragraph of its search record's text (about three in four: no math, no link, no
+emphasis, not cut) is read from its search record (``search/records/<ref>.js``, which the search page loads for
 its results, :mod:`site_builder.search.shards`); only the others' HTML is written here. A venue's papers are split
 into files by the first hex digits of their ids (:func:`~site_builder.model.urls.abstracts_ref`,
 :func:`~site_builder.model.urls.abstracts_path`), so a paper stays in its file when papers are added and the list
@@ -26,10 +26,6 @@ from html import escape
 from ..model import urls
 from ..text.cut import snippet
 
-#: A web address in a search record's abstract, as ``assets/abstracts.js`` finds it (the same pattern): ``http://``
-#: or ``https://``, then characters other than a space, ``<``, ``>`` and ``"``, not ending in punctuation. The
-#: renderer links bare addresses too (linkify); where it draws a link's end elsewhere the abstract's HTML is kept.
-WEB_ADDRESS = re.compile(r"https?://[^ <>\"]*[^ <>\".,;:!?)\]}']")
 #: Runs of the white space HTML collapses (ASCII; not U+00A0).
 _SPACES = re.compile(r"[ \t\n\r\f]+").sub
 _JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
@@ -51,29 +47,12 @@ def search_refs(site) -> dict[str, str]:
     return {paper.id: urls.search_ref(i) for i, paper in enumerate(site.papers)}
 
 
-def record_html(text: str) -> str:
-    """What ``assets/abstracts.js`` shows of a search record's abstract ``text``
-    (:func:`~site_builder.search.documents.result_record`), as HTML: one paragraph of the text, each web address
-    in it (:data:`WEB_ADDRESS`) a link to itself, ``rel="noopener"``, escaped as markdown-it escapes text and
-    attributes (``&``, ``<``, ``>``, ``"``)."""
-    parts, at = [], 0
-    for found in WEB_ADDRESS.finditer(text):
-        address = _escape(found.group())
-        parts += [_escape(text[at:found.start()]), f'<a href="{address}" rel="noopener">{address}</a>']
-        at = found.end()
-    return "<p>" + "".join(parts) + _escape(text[at:]) + "</p>"
-
-
 def record_shows_it(abstract_html: str, text: str) -> bool:
-    """Whether abstract HTML ``abstract_html`` (the renderer's, as on the paper's page) is what
-    ``assets/abstracts.js`` makes of a search record's abstract ``text`` (:func:`record_html`), runs of ASCII white
-    space aside (a browser collapses them in a paragraph; a no-break space is not one)."""
-    return _SPACES(" ", abstract_html).strip(" ") == record_html(text)
-
-
-def _escape(text: str) -> str:
-    """``text`` escaped as markdown-it escapes text and attribute values (``escapeHtml``: ``&<>"``)."""
-    return escape(text, quote=False).replace('"', "&quot;")
+    """Whether abstract HTML ``abstract_html`` shows what ``assets/abstracts.js`` makes of a search record's abstract
+    ``text`` (a ``<p>`` holding the text; :func:`~site_builder.search.documents.result_record`): one paragraph of
+    exactly that text, escaped as markdown-it escapes it, runs of ASCII white space aside (a browser collapses
+    them in a paragraph; a no-break space is not one)."""
+    return _SPACES(" ", abstract_html).strip(" ") == "<p>" + escape(text, quote=False).replace('"', "&quot;") + "</p>"
 
 
 def abstract_entry(paper, ref: str):

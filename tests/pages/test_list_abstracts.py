@@ -61,14 +61,10 @@ def test_each_paper_has_its_abstract_once_as_on_its_page(seed_site, seed_records
         else:
             found = _search_record(seed_site, entry)
             assert found["id"] == record["id"], record["url"]
-            inner = re.fullmatch(r"<p>(.*)</p>", shown.strip(), re.S).group(1)  # one paragraph
-            links = re.findall(r'<a href="([^"]*)" rel="noopener">([^<]*)</a>', inner)
-            assert all(href == text for href, text in links), record["url"]  # bare web addresses, linked
-            assert re.sub(r"<a [^>]*>|</a>", "", inner).count("<") == 0, (record["url"], "no other markup")
-            text = html.unescape(re.sub(r"<[^>]+>", "", inner))
-            assert re.sub(r"[ \t\n\r\f]+", " ", text) == found["abstract"], record["url"]
-            kinds.add("record with a link" if links else "record")
-    assert kinds == {"html", "record", "record with a link"}, "the seeds have abstracts of each kind"
+            assert re.fullmatch(r"<p>([^<]*)</p>", shown.strip()), (record["url"], "one paragraph, no markup")
+            assert re.sub(r"[ \t\n\r\f]+", " ", html.unescape(shown.strip()[3:-4])) == found["abstract"], record["url"]
+            kinds.add("record")
+    assert kinds == {"html", "record"}, "the seeds have abstracts of both kinds"
 
 
 def test_every_list_item_names_the_file_holding_its_abstract(seed_site, seed_records):
@@ -114,9 +110,6 @@ def _check_disclosures(page, url: str, seed_site: Path) -> None:
         paper = (folder / item.locator(".paper-link").get_attribute("href")).resolve().read_text(encoding="utf-8")
         words = html.unescape(re.sub(r"<[^>]+>", "", ABSTRACT_BODY.search(paper).group(1))).split()
         assert item.locator(".abstract-body").text_content().split() == words, i
-        links = re.findall(r'<a href="([^"]*)"', ABSTRACT_BODY.search(paper).group(1))
-        assert item.locator(".abstract-body a").evaluate_all("all => all.map(a => a.getAttribute('href'))") == [
-            html.unescape(link) for link in links], i
     page.reload()  # remembered for the site
     page.wait_for_function(f"document.querySelectorAll('.abstract-toggle[data-filled][open]').length === {count}")
     assert page.locator("button.show-abstracts").get_attribute("aria-pressed") == "true"
