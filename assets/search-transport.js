@@ -20,15 +20,9 @@
   if (typeof module === "object" && module.exports) module.exports = factory();
   else {
     root.SearchTransport = factory();
-    /* The calls of the sharded index's files (search/terms/<k>.js, search/records/<ref>.js). A record's call
-       is shared with the list pages' abstracts (assets/abstracts.js installs its own the same way): each
-       hands the record to the one installed before it, so either script may load first. */
+    /* The calls of the sharded index's files (search/terms/<k>.js, search/records/<ref>.js). */
     root.searchShard = root.SearchTransport.receiveShard;
-    var before = root.searchRecord;
-    root.searchRecord = typeof before !== "function" ? root.SearchTransport.receiveRecord : function (ref, record) {
-      root.SearchTransport.receiveRecord(ref, record);
-      before(ref, record);
-    };
+    root.searchRecord = root.SearchTransport.receiveRecord;
   }
 })(typeof self !== "undefined" ? self : this, function () {
   "use strict";
