@@ -10,7 +10,10 @@
   "use strict";
   var _ = window.siteWords;  // page words in the site's language (assets/words.js)
   var script = document.currentScript;
-  var root = new URL(script.getAttribute("data-site-root") || "index.html", window.location.href);
+  /* The site's root: the page's data-site-root when the page names it (the "My list" page), else this script's
+     folder's parent (assets/.., as assets/theme.js adds it). */
+  var root = script.hasAttribute("data-site-root") ? new URL(script.getAttribute("data-site-root"), window.location.href)
+    : new URL("../index.html", script.src);
   var KEY = "reading-list:v1:" + root.pathname.replace(/[^\/]*$/, "") + ":abstracts";
   var abstracts = {};
   var loading = {};

@@ -7,7 +7,10 @@
   "use strict";
   var _ = window.siteWords;  // page words in the site's language (assets/words.js)
   var script = document.currentScript;
-  var root = new URL(script.getAttribute("data-site-root") || "index.html", window.location.href);
+  /* The site's root: the page's data-site-root when the page names it (the "My list" page), else this script's
+     folder's parent (assets/.., as assets/theme.js adds it). */
+  var root = script.hasAttribute("data-site-root") ? new URL(script.getAttribute("data-site-root"), window.location.href)
+    : new URL("../index.html", script.src);
   var KEY = "reading-list:v1:" + root.pathname.replace(/[^\/]*$/, "");
 
   function load() {
@@ -31,11 +34,17 @@
   var el = window.siteElement;  // (assets/words.js)
 
   /* --- Paper page: star and read buttons ------------------------------------------------- */
-  var actions = document.querySelector(".reading-actions[data-star]");
-  if (actions) {
-    var paper = JSON.parse(actions.getAttribute("data-star"));
-    /* What the page shows once is not repeated in data-star (issue 25): the BibTeX entry, the title, venue and
-       authors (Highwire tags), the absolute URL (the canonical link, with a base URL); "My list" keeps them. */
+  /* Made here, not by the page (they work only with JavaScript; issue 25, the site's size), as is the BibTeX copy
+     button below: the paper is the article's data-paper-id, its path the page's address under the site's root
+     (as the site builder names it, papers/<slug>.html), "et al." the article's data-et-al. */
+  var article = document.querySelector("article.paper[data-paper-id]");
+  if (article) {
+    var folder = decodeURIComponent(root.pathname.replace(/[^\/]*$/, ""));
+    var here = decodeURIComponent(window.location.pathname);
+    var paper = { id: article.getAttribute("data-paper-id"),
+                  path: here.indexOf(folder) === 0 ? here.slice(folder.length) : here.replace(/^.*\//, "") };
+    /* What the page shows once is not repeated (issue 25): the BibTeX entry, the title, venue and authors
+       (Highwire tags), the absolute URL (the canonical link, with a base URL); "My list" keeps them. */
     var entry = document.getElementById("bibtex");
     var metas = function (name) {
       return Array.prototype.map.call(document.querySelectorAll('meta[name="' + name + '"]'), function (m) { return m.content; });
@@ -46,8 +55,18 @@
     paper.title = meta("citation_title");
     paper.venue = meta("citation_conference_title");
     paper.authors = metas("citation_author");
-    paper.et_al = !!paper.et_al;
+    paper.et_al = article.hasAttribute("data-et-al");
     paper.url = canonical ? canonical.href : "";
+    var actions = el("div", "reading-actions");
+    var star = el("button", "star-button"), read = el("button", "read-button");
+    var mine = el("a", null, _("My list"));
+    star.type = read.type = "button";
+    mine.href = new URL("stars.html", root).href;
+    [star, read, mine].forEach(function (node, i) {
+      if (i) actions.appendChild(document.createTextNode(" "));
+      actions.appendChild(node);
+    });
+    article.insertBefore(actions, article.querySelector(".paper-meta"));
     var star = actions.querySelector(".star-button");
     var read = actions.querySelector(".read-button");
     var show = function () {
@@ -71,11 +90,22 @@
       save(state);
       show();
     });
-    actions.hidden = false;
     show();
   }
 
   /* --- BibTeX copy button ---------------------------------------------------------------- */
+  Array.prototype.forEach.call(document.querySelectorAll(".cite-actions"), function (actions) {
+    var copy = el("button", "copy-button", _("Copy BibTeX"));
+    var said = el("span", "copy-status");
+    copy.type = "button";
+    copy.setAttribute("data-copy-target", "bibtex");
+    said.setAttribute("role", "status");
+    said.setAttribute("aria-live", "polite");
+    var first = actions.firstChild;  // the link to the venue's .bib file
+    [copy, " ", said, " "].forEach(function (node) {
+      actions.insertBefore(typeof node === "string" ? document.createTextNode(node) : node, first);
+    });
+  });
   Array.prototype.forEach.call(document.querySelectorAll("button[data-copy-target]"), function (button) {
     var target = document.getElementById(button.getAttribute("data-copy-target"));
     var status = button.parentNode.querySelector(".copy-status");
@@ -100,7 +130,6 @@
         fallback(text);
       }
     });
-    button.hidden = false;
   });
 
   /* --- "My list" page -------------------------------------------------------------------- */

@@ -4,13 +4,19 @@
    Loaded as a classic (blocking) script in <head>, so the stored choice applies before
    the first paint: no flash of the wrong theme. The toggle (#theme-toggle, after the site's title in the header)
    is made here rather than repeated in every page's markup (issue 25, the site's size); without JavaScript there
-   is none and the system setting applies. */
+   is none and the system setting applies.
+   Being on every page, it also adds, once the page is parsed, the scripts the page's parts need, from its own
+   folder (the site's assets/), rather than a tag of each on every page (issue 25): typeahead.js for the header's
+   search field, abstracts.js for the list items' abstract disclosures, stars.js for a paper page's reading
+   actions. They find the site's root from their own address. */
 (function () {
   "use strict";
   var KEY = "theme";
   var _ = window.siteWords || function (text) { return text; };  // page words (assets/words.js, loaded before)
   var root = document.documentElement;
   var system = window.matchMedia ? window.matchMedia("(prefers-color-scheme: dark)") : null;
+  var me = document.currentScript;
+  var assets = me && me.src ? me.src.replace(/[^\/]*$/, "") : "";
 
   function stored() {
     try {
@@ -30,6 +36,19 @@
   function current() { return root.getAttribute("data-theme") || systemTheme(); }
 
   apply(stored());
+
+  /* The page's scripts (see above): each added when the page has what it serves. */
+  var SCRIPTS = [["typeahead.js", "#site-search"], ["abstracts.js", "details.abstract-toggle"],
+                 ["stars.js", "article.paper[data-paper-id]"]];
+  document.addEventListener("DOMContentLoaded", function () {
+    if (!assets) return;
+    SCRIPTS.forEach(function (pair) {
+      if (!document.querySelector(pair[1])) return;
+      var tag = document.createElement("script");
+      tag.src = assets + pair[0];
+      document.body.appendChild(tag);
+    });
+  });
 
   document.addEventListener("DOMContentLoaded", function () {
     var title = document.querySelector(".site-header .site-title");

@@ -27,17 +27,6 @@ def script_json(data) -> str:
     return text
 
 
-def star_json(paper) -> str:
-    """What a paper page's star button stores for "My list" beyond what the page holds once already
-    (assets/stars.js takes the title, venue and authors from the Highwire tags, the entry from ``#bibtex``): the
-    paper's ``id`` and ``path``, and ``"et_al": true`` when its authors end with "et al." (issue 25, the site's
-    size), as :func:`script_json` (``{"id": str, "path": str[, "et_al": true]}``)."""
-    data = {"id": paper.id, "path": paper.path}
-    if paper.et_al:
-        data["et_al"] = True
-    return script_json(data)
-
-
 def _authors(paper) -> list[str]:
     return [clean_name(a) for a in paper.authors if clean_name(a)]
 

@@ -35,7 +35,6 @@ KEYWORDS = "keywords/index.html"
 STARS = "stars.html"
 SITE_BIB = "papers.bib"
 STARS_JS = "assets/stars.js"
-ABSTRACTS_JS = "assets/abstracts.js"
 STRINGS_JS = "assets/strings.js"  # written by the build for a site in another language than English
 # The paper map (issue 21): its page, its data (a classic script, so the page works from file://), its script.
 MAP = "map.html"

@@ -1,11 +1,11 @@
 """``papers.json``: every paper's record, written from per-venue parts that a rebuild keeps when unchanged.
 
-The file is ``json.dumps(records, ensure_ascii=False, sort_keys=True, indent=1)`` plus a newline,
-records in display order (:meth:`~site_builder.model.site.Paper.record`). With that indentation a list
-is ``"[\\n"``, its items each indented by one space and separated by ``",\\n"``, then ``"\\n]"``; so
-when the papers are grouped by venue (:func:`~site_builder.output.bibfiles.venue_groups`) the file is
-``"[\\n" + ",\\n".join(part) + "\\n]\\n"`` where each venue's ``part`` is ``json.dumps`` of its records
-without its first two and last two characters, in UTF-8 (``tests/incremental/test_cache.py`` checks the identity).
+The file is a JSON list of the records in display order (:meth:`~site_builder.model.site.Paper.record`), a record
+a line: ``"[\\n" + ",\\n".join(records) + "\\n]\\n"``, each record ``json.dumps(record, ensure_ascii=False,
+sort_keys=True, separators=(",", ":"))`` (compact: issue 25, the site's bytes; it was ``indent=1``, 0.1 kB a paper
+more). So when the papers are grouped by venue (:func:`~site_builder.output.bibfiles.venue_groups`) the file is
+``"[\\n" + ",\\n".join(part) + "\\n]\\n"`` where each venue's ``part`` is its records so joined, in UTF-8
+(``tests/incremental/test_cache.py`` checks the identity).
 
 Keys: the whole file's is the digest of the whole site (:meth:`~site_builder.incremental.outputs.OutputRecord.key`);
 each part's is the digest of its venue's papers (a record shows nothing else; :func:`~site_builder.output.bibfiles.venue_digests`). The manifest keeps
@@ -24,49 +24,20 @@ import os
 from ..model import urls
 from .bibfiles import venue_digests, venue_groups
 
-OPTIONS = {"ensure_ascii": False, "sort_keys": True, "indent": 1}
-#: JSON string literal of a ``str``, as ``json.dumps`` writes it with ``ensure_ascii=False`` (C accelerated).
-_string = getattr(json.encoder, "c_encode_basestring", None) or json.encoder.py_encode_basestring
-_CONSTANTS = {True: "true", False: "false", None: "null"}
+OPTIONS = {"ensure_ascii": False, "sort_keys": True, "separators": (",", ":")}
+_ENCODE = json.JSONEncoder(**OPTIONS).encode  # C accelerated with these options
 
 
 def item_json(record: dict) -> str:
-    """``record`` as an item of the ``papers.json`` list: exactly ``json.dumps([record], **OPTIONS)[2:-2]``.
-
-    ``json.dumps`` with ``indent`` runs the pure-Python encoder; a record is a flat dict of
-    strings, booleans, None, integers and lists of strings (:meth:`~site_builder.model.site.Paper.record`),
-    which this writes directly in the same layout (keys sorted; one space of indent per level, the
-    item at level 1: ``" {"``, each field on its own line at level 2, a non-empty list's items at
-    level 3, ``"[]"`` for an empty one, ``": "`` after a key, ``","`` ending each line but the last).
-    Any other value (a float, a nested dict, a ``str`` subclass, a non-``str`` key) falls back to
-    ``json.dumps`` itself. ``tests/model/test_model_incremental.py`` checks the identity on the corpus.
-    """
-    fields = []
-    if not all(type(k) is str for k in record):
-        return json.dumps([record], **OPTIONS)[2:-2]
-    for key in sorted(record):
-        value = record[key]
-        kind = type(value)
-        if kind is str:
-            text = _string(value)
-        elif kind is list and all(type(x) is str for x in value):
-            text = "[\n   " + ",\n   ".join(map(_string, value)) + "\n  ]" if value else "[]"
-        elif kind is bool or value is None:
-            text = _CONSTANTS[value]
-        elif kind is int:
-            text = int.__repr__(value)
-        else:
-            break
-        fields.append(f"  {_string(key)}: {text}")
-    else:
-        return " {\n" + ",\n".join(fields) + "\n }" if fields else " {}"
-    return json.dumps([record], **OPTIONS)[2:-2]
+    """``record`` as an item of the ``papers.json`` list, one line: ``json.dumps(record, **OPTIONS)``
+    (JSON escapes the line breaks of strings). Raises TypeError for a value JSON cannot hold."""
+    return _ENCODE(record)
 
 
 def papers_json(papers) -> str:
     """The text of ``papers.json`` for ``papers`` (display order)."""
     if not papers:
-        return json.dumps([], **OPTIONS) + "\n"
+        return "[]\n"
     return "[\n" + part(papers) + "\n]\n"
 
 

@@ -91,16 +91,6 @@ class Citation:
         """ScholarlyArticle JSON-LD, escaped for a ``<script>`` element."""
         return Markup(citation.script_json(citation.json_ld(self.paper, self.base_url)))
 
-    def star_data(self) -> str:
-        """What the star button stores for "My list" (JSON, safe in an attribute once autoescaped).
-
-        Without what the page holds once already (issue 25), which assets/stars.js takes from there: the BibTeX
-        entry (``#bibtex``), the title, venue and authors (``citation_title``, ``citation_conference_title``,
-        ``citation_author``) and the absolute URL (the canonical link, present with a base URL); ``et_al`` only
-        when true.
-        """
-        return citation.star_json(self.paper)
-
 
 @dataclass(frozen=True)
 class AuthorLink:

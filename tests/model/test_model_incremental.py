@@ -6,7 +6,7 @@
 - BibTeX keys (:func:`~site_builder.model.bibtex.assign_keys`) equal the plain definition, also when an edit makes
   two papers' keys collide and then uncollide, and so do those of :func:`~site_builder.model.bibtex.cached_keys`, whose
   base keys are kept in the build cache (``bibkeys.marshal``), after every kind of edit.
-- ``papers.json`` items (:func:`~site_builder.output.papersjson.item_json`) are ``json.dumps`` of the records.
+- ``papers.json`` items (:func:`~site_builder.output.papersjson.item_json`) are ``json.dumps`` of the records, a line each.
 - Builds with the cache after moving a paper between venues, or making BibTeX keys collide, give the bytes of
   a build without the cache.
 """
@@ -311,9 +311,12 @@ def test_papers_json_items_are_json_dumps_of_the_records():
     hostile = [{"a": "x\u2028\"\\\n\t\x00<>&é😀\ud800", "b": [], "c": ["q", ""], "d": None, "e": True, "f": False,
                 "g": -12}, {}, {"x": 1.5}, {"y": {"z": [1]}}, {1: "a"}, {"l": [1, "a"]}, {"s": type("S", (str,), {})("v")}]
     for record in shaped + hostile:
-        assert papersjson.item_json(record) == json.dumps([record], **papersjson.OPTIONS)[2:-2]
-    text = json.dumps(shaped, **papersjson.OPTIONS) + "\n"
-    assert "[\n" + ",\n".join(papersjson.item_json(r) for r in shaped) + "\n]\n" == text
+        item = papersjson.item_json(record)
+        assert "\n" not in item and item == json.dumps(record, **papersjson.OPTIONS)  # a record a line
+        assert json.loads(item) == json.loads(json.dumps(record))  # the record (JSON's keys are strings)
+    text = papersjson.papers_json([type("P", (), {"record": lambda self, r=r: r})() for r in shaped])
+    assert json.loads(text) == shaped and text.count("\n") == len(shaped) + 2
+    assert papersjson.papers_json([]) == "[]\n" and json.loads(papersjson.papers_json([])) == []
 
 
 # --- whole builds ---------------------------------------------------------------------------------------
