@@ -432,10 +432,14 @@
     fn.call(query, query);
     if (!fastEnough(query)) return index.query(function (q) { query.clauses.forEach(function (c) { q.clause(c); }); });
     var fields = index.fields, F = fields.length, plan = expandClauses(lunr, index, query);
-    var m = matchFields(lunr, index, query, plan, decodedOf, count, work), dots = dotProducts(m, F, decodedAt, work);
-    var mags = m.vectors.map(function (v) { return v.magnitude(); });
-    var found = documentsOf(m, F, dots, mags, work), matched = matchedOf(m, plan, fields, found);
-    resetIds(m);
+    var m = matchFields(lunr, index, query, plan, decodedOf, count, work), found, matched;
+    try {
+      var mags = m.vectors.map(function (v) { return v.magnitude(); });
+      found = documentsOf(m, F, dotProducts(m, F, decodedAt, work), mags, work);
+      matched = matchedOf(m, plan, fields, found);
+    } finally {
+      resetIds(m);  /* work.ids all -1 again, whatever happened, for the next query */
+    }
     var sorted = byScore(found.scores, found.n, work), results = new Array(found.n), refs = work.refs;
     for (var i = 0; i < found.n; i++) {
       var r = sorted[i], d = found.docs[r];
