@@ -29,10 +29,13 @@ from ..incremental.cache import BuildCache
 from ..incremental.digest import folder_digest
 from ..pages import replan
 from ..pages.plan import Page, Planned
+from ..pages.views import Item, TermLink
 from ..progress import Progress
 from . import workers
 from .writer import Output, page_folder, render_page
 
+#: The views shared by many pages, whose digests a worker keeps from page to page (:meth:`PageReuse.final_key`).
+SHARED_VIEWS = (Item, TermLink)
 #: Key of a page computed where it is rendered (in the worker that renders it), on a first build.
 DEFERRED_KEY = "deferred"
 #: A page listing at least this many papers (a venue's or a track's) keeps the HTML of the list items rendered
@@ -66,8 +69,17 @@ class PageReuse:
         return [(page.path, self.key(page)) for page in pages]
 
     def final_key(self, page: Page, key: str | None) -> str | None:
-        """``key``, or the page's key computed now when it is :data:`DEFERRED_KEY` (in a worker)."""
-        return self.key(page) if key == DEFERRED_KEY else key
+        """``key``, or the page's key computed now when it is :data:`DEFERRED_KEY` (in a worker). The digests of
+        what was made for this page alone are let go then (:meth:`Fingerprinter.forget_since
+        <site_builder.incremental.digest.Fingerprinter.forget_since>`; the list items and term links, shared by many
+        pages, are kept): the memo would otherwise keep every page's context alive in the worker to the end."""
+        if key != DEFERRED_KEY:
+            return key
+        fingerprints = self.cache.fingerprints
+        mark = fingerprints.mark()
+        key = self.key(page)
+        fingerprints.forget_since(mark, SHARED_VIEWS)
+        return key
 
     def pages_to_render(self, outline: list[Planned], site, library,
                         output: Output) -> list[tuple[Page | Planned, str | None]]:
