@@ -31,9 +31,7 @@ other) gives every text its best ``take`` there; the lowest of them is the text'
 which none of its best ``take`` overall can score. Then the pairs of different blocks (the upper
 block triangle), in waves of growing distance, yield only the scores at or above the cut of their row;
 after each wave a sort of its candidates and the texts' best so far under the total order gives each text's
-best so far, whose lowest is the next wave's cut. A block pair's dense product is made only for the rows and
-columns where the exact sparse part plus the product of the two rows' dense norms (Cauchy–Schwarz) can reach
-the cut (:func:`_bounded_scores`). The blocks run on every core when
+best so far, whose lowest is the next wave's cut. The blocks run on every core when
 :func:`parallel.worker_count` allows; memory O(block² + N·D + candidates), D = :data:`DENSE_TERMS`,
 the candidates some ``take`` per text and wave (at most :data:`MERGE_CANDIDATES` held at once).
 
@@ -305,7 +303,7 @@ LAST_UPDATE: dict[str, int] = {}
 #: as the cost of a sparse product grows with the square of a column's length, some 87 % of its work.
 DENSE_TERMS = 300
 
-_MATRIX: list = []  # dense row blocks, sparse row blocks, the same transposed, take, dense norms: for workers
+_MATRIX: list = []  # dense row blocks, sparse row blocks, the same transposed, take: for forked workers
 
 
 def _split_columns(matrix, dense_terms: int = DENSE_TERMS) -> tuple[np.ndarray, object]:
@@ -338,35 +336,9 @@ def _split_columns(matrix, dense_terms: int = DENSE_TERMS) -> tuple[np.ndarray, 
 
 def _pair_scores(bi: int, bj: int) -> np.ndarray:
     """The exact scores (float64) of the rows of block ``bi`` against those of block ``bj``."""
-    dense, sparse, sparse_t = _MATRIX[:3]
+    dense, sparse, sparse_t, _ = _MATRIX
     scores = (sparse[bi] @ sparse_t[bj]).toarray()
     scores += dense[bi] @ dense[bj].T
-    return scores
-
-
-#: A dense product over fewer than this share of a block pair's cells is made on the rows and columns it needs
-#: alone (:func:`_bounded_scores`), else on the whole pair.
-PART_PRODUCT = 0.5
-
-
-def _bounded_scores(bi: int, bj: int, cut: np.ndarray) -> np.ndarray:
-    """The scores (float64) of the rows of block ``bi`` against those of block ``bj``, exact wherever the score
-    can reach ``cut`` (rows × columns, the lower cut of each cell's row and column); elsewhere a score is its
-    sparse part alone, below ``cut`` as the exact one is.
-
-    The dense columns' part of a score is at most the product of the two rows' dense norms (Cauchy–Schwarz);
-    with the exact sparse part, that bounds the score (the norms' float64 rounding covered by a relative margin of
-    1e-9 and 4 units, the sum's by the 4 units: scores are below 2**50). The dense product is made for the rows and
-    columns holding a cell whose bound reaches ``cut`` (none: not at all; most: the whole pair): at 100,000 papers
-    it was some 87 % of the block pairs' work."""
-    dense, sparse, sparse_t, _, norms = _MATRIX
-    scores = (sparse[bi] @ sparse_t[bj]).toarray()
-    reach = scores + (np.multiply.outer(norms[bi], norms[bj]) * (1 + 1e-9) + 4.0) >= cut
-    rows, cols = np.flatnonzero(reach.any(axis=1)), np.flatnonzero(reach.any(axis=0))
-    if len(rows) * len(cols) >= PART_PRODUCT * scores.size:
-        scores += dense[bi] @ dense[bj].T
-    elif len(rows):
-        scores[np.ix_(rows, cols)] += dense[bi][rows] @ dense[bj][cols].T
     return scores
 
 
@@ -385,9 +357,8 @@ def _pair_job(job: tuple[int, int, np.ndarray, np.ndarray]) -> tuple[np.ndarray,
     from each side."""
     bi, bj, cut_i, cut_j = job
     block = _MATRIX[0][0].shape[0]
-    cut = np.minimum(cut_i[:, None], cut_j[None, :])
-    scores = _bounded_scores(bi, bj, cut)
-    rows, cols = np.nonzero(scores >= cut)
+    scores = _pair_scores(bi, bj)
+    rows, cols = np.nonzero(scores >= np.minimum(cut_i[:, None], cut_j[None, :]))
     values = scores[rows, cols]
     first, second = values >= cut_i[rows], values >= cut_j[cols]
     rows, cols = rows.astype(np.int32), cols.astype(np.int32)  # half the bytes to send back (n < 2**31)
@@ -426,11 +397,9 @@ def _all_pairs(matrix, take: int, block: int, progress=None) -> _Best:
     if progress is not None:
         progress.stage("related papers", count * (count + 1) // 2, "blocks")
     dense, sparse = _split_columns(matrix)
-    norms = np.sqrt(np.einsum("ij,ij->i", dense, dense))  # the dense part's norm per row (for _bounded_scores)
     _MATRIX[:] = [[dense[a:a + block] for a in range(0, n, block)],
                   [sparse[a:a + block] for a in range(0, n, block)],
-                  [sparse[a:a + block].T.tocsr() for a in range(0, n, block)], take,
-                  [norms[a:a + block] for a in range(0, n, block)]]
+                  [sparse[a:a + block].T.tocsr() for a in range(0, n, block)], take]
     try:
         with _blas_one_thread():
             processes = min(parallel.worker_count(), count)

@@ -172,16 +172,6 @@ def test_the_state_of_a_site_of_few_papers_is_saved_and_loaded(tmp_path, count):
     assert related.related_papers(papers, previous=loaded)[0] == lists
 
 
-@pytest.mark.parametrize("part", [0.0, 1.01])
-def test_bounded_dense_products_equal_the_whole_score_matrix(monkeypatch, part):
-    """A block pair's dense product made on the rows and columns whose bound reaches the cut alone (``part`` above 1:
-    whenever one does) or on the whole pair (0): the same candidates, scores and bounds."""
-    monkeypatch.setattr(related, "PART_PRODUCT", part)
-    texts = sample_texts()
-    _, state = related.incremental_related(texts, None, block=97)
-    assert_state_is(state, texts)
-
-
 def test_counted_texts_are_the_count_matrix_of_each_texts_terms():
     texts = [*sample_texts(), "", "the and of", "Ünïcode wörds ÜNÏCODE"]
     vocabulary, *arrays = related.counted_texts(texts, chunk=100)
