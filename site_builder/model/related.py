@@ -150,9 +150,9 @@ def counted_texts(texts: Sequence[str], chunk: int = COUNT_CHUNK
                   ) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
     """``(vocabulary, indptr, indices, counts)`` of ``texts``: the sorted terms of :func:`terms` over all texts and
     :func:`count_matrix` of each text's :func:`terms` by that vocabulary (the same arrays), without a ``Counter``
-    per text: the tokens of ``chunk`` texts at a time are numbered by one dict and counted as numpy arrays. At
-    100,000 texts the ``Counter`` objects, one string per term and text, took about 1 GB of the build's
-    process, which it kept (freed, but in the allocator's arenas) through the pages stage."""
+    per text: the tokens of ``chunk`` texts at a time are numbered by one dict and counted as numpy arrays (the
+    ``Counter`` objects hold one string per term and text; at 100,000 papers the build's process held 1.9 GB RSS
+    during the block pairs with them, 1.7 GB without: BENCHMARKS.md, issue 25 second pass)."""
     stop = stop_words()
     number: dict[str, int] = {}
     parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # per chunk: rows, numbers, counts
