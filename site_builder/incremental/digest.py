@@ -10,6 +10,7 @@ import hashlib
 import marshal
 import sys
 from functools import lru_cache
+from itertools import islice
 from importlib import metadata
 from operator import attrgetter
 from pathlib import Path
@@ -190,6 +191,19 @@ class Fingerprinter:
                 raise Undigestible(type(obj).__name__)
             result.append(canon(obj))
         return result
+
+    def mark(self) -> int:
+        """A mark for :meth:`forget_since`: the number of digests memoised so far."""
+        return len(self._memo)
+
+    def forget_since(self, mark: int, keep: tuple[type, ...] = ()) -> None:
+        """Let go of the digests memoised since :meth:`mark` gave ``mark`` (and of the objects the memo held for
+        them), but those of instances of ``keep``: for objects made for one file (a page's context), which the
+        memo would otherwise keep alive to the end of the build. Digests are the same either way."""
+        memo = self._memo
+        for key in list(islice(reversed(memo), max(len(memo) - mark, 0))):
+            if not isinstance(memo[key][0], keep):
+                del memo[key]
 
     def adopt(self, objects: list, digests: list[bytes]) -> None:
         """Take ``digests`` (:meth:`digests` of the same ``objects``, computed by another fingerprinter, e.g.

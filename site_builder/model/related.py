@@ -142,6 +142,46 @@ def count_matrix(counts: Sequence[Counter], vocabulary: dict[str, int]) -> tuple
     return indptr, columns[order].astype(np.int32), values[order]
 
 
+#: Texts tokenized at a time by :func:`counted_texts` (their tokens are let go chunk by chunk).
+COUNT_CHUNK = 4096
+
+
+def counted_texts(texts: Sequence[str], chunk: int = COUNT_CHUNK
+                  ) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
+    """``(vocabulary, indptr, indices, counts)`` of ``texts``: the sorted terms of :func:`terms` over all texts and
+    :func:`count_matrix` of each text's :func:`terms` by that vocabulary (the same arrays), without a ``Counter``
+    per text: the tokens of ``chunk`` texts at a time are numbered by one dict and counted as numpy arrays (the
+    ``Counter`` objects hold one string per term and text; at 100,000 papers the build's process held 1.9 GB RSS
+    during the block pairs with them, 1.7 GB without: BENCHMARKS.md, issue 25 second pass)."""
+    stop = stop_words()
+    number: dict[str, int] = {}
+    parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # per chunk: rows, numbers, counts
+    for start in range(0, len(texts), chunk):
+        tokens = [[w for w in TOKEN_RUNS.findall(text.lower()) if w not in stop]
+                  for text in texts[start:start + chunk]]
+        for word in set(chain.from_iterable(tokens)).difference(number):
+            number[word] = len(number)
+        lengths = np.fromiter(map(len, tokens), dtype=np.int64, count=len(tokens))
+        ids = np.fromiter(map(number.__getitem__, chain.from_iterable(tokens)), dtype=np.int64,
+                          count=int(lengths.sum()))
+        del tokens
+        keys, counts = np.unique((np.repeat(np.arange(start, start + len(lengths), dtype=np.int64), lengths) << 32)
+                                 | ids, return_counts=True)
+        parts.append((keys >> 32, keys & 0xFFFFFFFF, counts))
+    vocabulary = sorted(number)
+    column = np.zeros(len(number), dtype=np.int64)
+    column[np.fromiter(map(number.__getitem__, vocabulary), dtype=np.int64, count=len(vocabulary))] = \
+        np.arange(len(vocabulary), dtype=np.int64)
+    del number
+    rows, ids, counts = (np.concatenate(arrays) for arrays in zip((np.zeros(0, np.int64),) * 3, *parts))
+    del parts
+    columns = column[ids]
+    order = np.argsort(rows * max(len(vocabulary), 1) + columns, kind="stable")  # by row, then column
+    indptr = np.zeros(len(texts) + 1, dtype=np.int64)
+    np.cumsum(np.bincount(rows, minlength=len(texts)), out=indptr[1:])
+    return vocabulary, indptr, columns[order].astype(np.int32), counts[order].astype(np.float32)
+
+
 def weights(indptr: np.ndarray, indices: np.ndarray, counts: np.ndarray, vocabulary_size: int,
             df: np.ndarray | None = None, texts: int | None = None):
     """The L2-normalised TF-IDF matrix (scipy CSR float32, rows × vocabulary) of a count matrix.
@@ -647,13 +687,8 @@ def _strings(items: object) -> bool:
 
 
 def _full(texts: Sequence[str], keys: list[str], k: int, block: int, progress=None) -> State:
-    """The :class:`State` of ``texts`` computed whole; their term counts are let go before the block pairs
-    (at 100,000 texts about 0.5 GB of ``Counter`` objects the pairs do not need)."""
-    counts = [terms(t) for t in texts]
-    vocabulary = sorted({t for c in counts for t in c})
-    index = {t: i for i, t in enumerate(vocabulary)}
-    indptr, indices, data = count_matrix(counts, index)
-    del counts, index
+    """The :class:`State` of ``texts`` computed whole (their counts by :func:`counted_texts`)."""
+    vocabulary, indptr, indices, data = counted_texts(texts)
     matrix = quantized(weights(indptr, indices, data, len(vocabulary)))
     best = _all_pairs(matrix, max(min(k + SLACK, len(keys) - 1), 0), block, progress)
     return State(keys, vocabulary, indptr, indices, data, matrix.data, best.cols, best.scores, best.bounds(), k)
@@ -1096,9 +1131,8 @@ def tfidf_matrix(texts: Sequence[str]):
 
     Texts without any word give all-zero rows.
     """
-    counts = [terms(t) for t in texts]
-    vocabulary = {t: i for i, t in enumerate(sorted({t for c in counts for t in c}))}
-    return weights(*count_matrix(counts, vocabulary), len(vocabulary))
+    vocabulary, indptr, indices, counts = counted_texts(texts)
+    return weights(indptr, indices, counts, len(vocabulary))
 
 
 def related_indices(texts: Sequence[str], k: int = DEFAULT_K, block: int = DEFAULT_BLOCK) -> list[list[int]]:

@@ -29,10 +29,13 @@ from ..incremental.cache import BuildCache
 from ..incremental.digest import folder_digest
 from ..pages import replan
 from ..pages.plan import Page, Planned
+from ..pages.views import Item, TermLink
 from ..progress import Progress
 from . import workers
 from .writer import Output, page_folder, render_page
 
+#: The views shared by many pages, whose digests a worker keeps from page to page (:meth:`PageReuse.final_key`).
+SHARED_VIEWS = (Item, TermLink)
 #: Key of a page computed where it is rendered (in the worker that renders it), on a first build.
 DEFERRED_KEY = "deferred"
 #: A page listing at least this many papers (a venue's or a track's) keeps the HTML of the list items rendered
@@ -66,18 +69,32 @@ class PageReuse:
         return [(page.path, self.key(page)) for page in pages]
 
     def final_key(self, page: Page, key: str | None) -> str | None:
-        """``key``, or the page's key computed now when it is :data:`DEFERRED_KEY` (in a worker)."""
-        return self.key(page) if key == DEFERRED_KEY else key
+        """``key``, or the page's key computed now when it is :data:`DEFERRED_KEY` (in a worker). The digests of
+        what was made for this page alone are let go then (:meth:`Fingerprinter.forget_since
+        <site_builder.incremental.digest.Fingerprinter.forget_since>`; the list items and term links, shared by many
+        pages, are kept): the memo would otherwise keep every page's context alive in the worker to the end."""
+        if key != DEFERRED_KEY:
+            return key
+        fingerprints = self.cache.fingerprints
+        mark = fingerprints.mark()
+        key = self.key(page)
+        fingerprints.forget_since(mark, SHARED_VIEWS)
+        return key
 
-    def pages_to_render(self, outline: list[Planned], site, library, output: Output) -> list[tuple[Page, str | None]]:
+    def pages_to_render(self, outline: list[Planned], site, library,
+                        output: Output) -> list[tuple[Page | Planned, str | None]]:
         """The pages of ``outline`` that must be rendered, each with its key; every other page is kept from the
         previous output (:meth:`OutputRecord.keep_pages`, :meth:`OutputRecord.reuse_pages`). Without a cache every
         page is returned (key None). On a first build into this output, keyed pages but the index pages (keyed
         here for the structure) come with :data:`DEFERRED_KEY`: their keys are computed where they are rendered,
-        off the build's serial path."""
+        off the build's serial path.
+
+        Without a cache and on a first build, the pages but the index pages come as their :class:`Planned`: their
+        contexts are made where they are rendered (:func:`write_pages`), one job at a time, so that no process holds
+        every page's context (0.3 GB at 100,000 papers) and the forked workers do not copy those the parent made."""
         cache = self.cache
         if not cache.enabled:
-            return [(planned.make(), None) for planned in outline]
+            return [(planned, None) for planned in outline]
         index = [planned.make() for planned in outline if planned.sources == ()]
         index_keys = self.keys(index)
         previous = replan.PlanRecord.from_json(cache.outputs.previous_plan)
@@ -87,7 +104,7 @@ class PageReuse:
         if not cache.outputs.has_previous and self.shared[2] is not None:
             keys = dict(index_keys)  # the index pages' keys are computed already: not again in the workers
             return [(made[planned.path], keys[planned.path]) if planned.path in made
-                    else (planned.make(), None if planned.sources is None else DEFERRED_KEY) for planned in outline]
+                    else (planned, None if planned.sources is None else DEFERRED_KEY) for planned in outline]
         unchanged, stale = replan.split_outline(outline, previous, record)
         return self._stale_pages(unchanged, stale, made, output)
 
@@ -153,22 +170,33 @@ def write_pages(env, outline: list[Planned], site, library, output: Output, reus
     todo = reuse.pages_to_render(outline, site, library, output)
     progress.stage("pages", len(todo), "pages")
     cache, common = reuse.cache, reuse.common
-    lists = reuse.take_items(env, [page for page, _ in todo])
+    lists = reuse.take_items(env, [page for page, _ in todo if isinstance(page, Page)])
+
+    def make(entry: Page | Planned) -> Page:  # where the page is rendered (a forked worker's copy of lists)
+        if isinstance(entry, Page):
+            return entry
+        page = entry.make()
+        lists.update(reuse.take_items(env, [page]))
+        return page
 
     def keep_items(pages: list[Page]) -> None:
         reuse.keep_items(env, [page for page in pages if page.path in lists])
 
     if not parallel.parallel_workers(len(todo)):
-        for page, key in todo:
+        listing = []
+        for entry, key in todo:
+            page = make(entry)
             output.write_text(page.path, render_page(env, page, common))
             cache.outputs.record(page.path, reuse.final_key(page, key), output)
             progress.advance()
-        keep_items([page for page, _ in todo])
+            if page.path in lists:
+                listing.append(page)
+        keep_items(listing)
         for step in meanwhile:
             step()
         return
-    jobs = [(workers.page_job(env, chunk, common, output.staging, reuse.final_key, keep_items if lists else None),
-             len(chunk)) for chunk in workers.page_chunks(todo)]
+    jobs = [(workers.page_job(env, chunk, common, output.staging, reuse.final_key, keep_items, make), len(chunk))
+            for chunk in workers.page_chunks(todo)]
     workers.claim_all(output, [page.path for page, _ in todo])
     del todo  # the jobs hold the pages; run_jobs lets go of them once the workers have them
 

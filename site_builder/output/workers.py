@@ -20,7 +20,7 @@ from typing import Callable
 import jinja2
 
 from ..model import urls
-from ..pages.plan import Page
+from ..pages.plan import Page, Planned
 from ..pages.views import Item
 
 from .writer import Output, render_page, write_file, write_spliced
@@ -44,19 +44,25 @@ def _write(staging: Path, path: str, text: str | list[bytes], key: str | None) -
     return Written(path, key, write_file(file, text) if isinstance(text, str) else write_spliced(file, text))
 
 
-def page_job(env: jinja2.Environment, pages: list[tuple[Page, str | None]], common: dict,
-             staging: Path, key_of: Callable | None = None,
-             after: Callable[[list[Page]], None] | None = None) -> Callable[[], list[Written]]:
+def page_job(env: jinja2.Environment, pages: list[tuple[Page | Planned, str | None]], common: dict,
+             staging: Path, key_of: Callable | None = None, after: Callable[[list[Page]], None] | None = None,
+             make: Callable[[Page | Planned], Page] | None = None) -> Callable[[], list[Written]]:
     """A job rendering ``pages`` (each with its cache key) into their claimed files under ``staging``;
     ``key_of(page, key)``, when given, gives the key recorded for each page (computed in the worker);
-    ``after(pages)``, when given, runs once they are written (in the worker)."""
+    ``after(pages)``, when given, runs once they are written (in the worker). An entry of ``pages`` may be the
+    :class:`Planned` page: ``make`` (default ``Planned.make``) makes its :class:`Page` in the worker, and it is let go
+    once written (``after`` gets the pages made)."""
     key_of = key_of or (lambda page, key: key)
+    make = make or (lambda entry: entry if isinstance(entry, Page) else entry.make())
 
     def run() -> list[Written]:
-        written = [_write(staging, page.path, render_page(env, page, common), key_of(page, key))
-                   for page, key in pages]
+        written, made = [], []
+        for entry, key in pages:
+            page = make(entry)
+            written.append(_write(staging, page.path, render_page(env, page, common), key_of(page, key)))
+            made.append(page)
         if after is not None:
-            after([page for page, _ in pages])
+            after(made)
         return written
     return run
 
@@ -98,9 +104,17 @@ def chunks(items: list, size: int = CHUNK) -> list[list]:
     return [items[i:i + size] for i in range(0, len(items), size)]
 
 
-def _listed_ids(page: Page) -> tuple[str, ...]:
+#: The folder of the paper pages (no paper page lists papers as items).
+PAPERS_FOLDER = urls.paper_path("x").rpartition("/")[0]
+
+
+def _listed_ids(page: Page | Planned) -> tuple[str, ...]:
     """The ids of the papers ``page`` lists as items (through the ``paper_item`` of its folder): those
-    of a venue, track, author or tag/keyword page; ``()`` for other pages."""
+    of a venue, track, author or tag/keyword page; ``()`` for other pages. For a :class:`Planned` page (its
+    context not made), the identities of its ``sources`` when it is a page of a subfolder but the paper pages'."""
+    if isinstance(page, Planned):
+        folder = page.path.rpartition("/")[0]
+        return page.sources if page.sources and folder not in ("", PAPERS_FOLDER) else ()
     context = page.context
     shown = context.get("papers")
     if shown is None:
@@ -111,14 +125,16 @@ def _listed_ids(page: Page) -> tuple[str, ...]:
     return tuple(item.id for item in shown)
 
 
-def page_chunks(todo: list[tuple[Page, str | None]], size: int = CHUNK) -> list[list[tuple[Page, str | None]]]:
+def page_chunks(todo: list[tuple[Page | Planned, str | None]], size: int = CHUNK
+                ) -> list[list[tuple[Page | Planned, str | None]]]:
     """``todo`` (pages with their keys) cut into jobs of at most about ``size`` pages, so that the pages
     listing the same papers from one folder share a job (and so a worker): a folder's paper items
     (:meth:`writer.PageFolder.paper_item`) are then rendered by one worker rather than by each.
 
     List pages come first, by folder; a folder of at most ``size`` of them (a venue and its tracks,
     started first: venue pages are the longest) is never split, a larger one (the authors) is ordered by the smallest id of the papers each
-    page lists, so co-authors of a paper tend to fall in one job. The other pages follow in their
+    page lists (of a :class:`Planned` page, the smallest identity of its sources), so co-authors of a paper tend
+    to fall in one job. The other pages follow in their
     order. Every entry of ``todo`` is in exactly one job; the order of the pages written does not
     change the output.
     """

@@ -151,3 +151,33 @@ def test_digests_are_the_same_in_another_process_with_another_hash_seed():
         out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True,
                              cwd=root).stdout.split()
         assert tuple(out) == here
+
+
+@dataclasses.dataclass(frozen=True)
+class _Shared:
+    name: str
+
+
+@dataclasses.dataclass(frozen=True)
+class _Made:
+    shared: object
+    text: str
+
+
+def test_forget_since_lets_go_of_what_was_digested_after_the_mark_but_the_kinds_kept():
+    import weakref
+
+    fingerprints = Fingerprinter()
+    before = _Made(None, "before")
+    fingerprints.of(before)
+    mark = fingerprints.mark()
+    shared = _Shared("item")
+    made = _Made(shared, "page")
+    digest = fingerprints.of(made)
+    gone = weakref.ref(made)
+    fingerprints.forget_since(mark, (_Shared,))
+    del made
+    assert gone() is None  # the memo no longer holds the page's view
+    assert fingerprints.mark() == mark + 1  # the shared view's digest is kept, the one before the mark too
+    assert fingerprints.digest(before) is not None and fingerprints.mark() == mark + 1
+    assert fingerprints.of(_Made(_Shared("item"), "page")) == digest  # digested again alike

@@ -170,3 +170,13 @@ def test_the_state_of_a_site_of_few_papers_is_saved_and_loaded(tmp_path, count):
     assert loaded.best_cols.shape == state.best_cols.shape == (count, count - 1)
     assert np.array_equal(loaded.best_cols, state.best_cols)
     assert related.related_papers(papers, previous=loaded)[0] == lists
+
+
+def test_counted_texts_are_the_count_matrix_of_each_texts_terms():
+    texts = [*sample_texts(), "", "the and of", "Ünïcode wörds ÜNÏCODE"]
+    vocabulary, *arrays = related.counted_texts(texts, chunk=100)
+    counts = [related.terms(t) for t in texts]
+    assert vocabulary == sorted({t for c in counts for t in c})
+    expected = related.count_matrix(counts, {t: i for i, t in enumerate(vocabulary)})
+    for got, want in zip(arrays, expected):
+        assert got.dtype == want.dtype and np.array_equal(got, want)
