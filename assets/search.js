@@ -272,11 +272,12 @@
   /* Search the box's text, then show the page of results as their records arrive: the first FIRST (one
      round of requests, which a browser sends at once even over HTTP/1.1) with the status and pager, then,
      in a task of their own (the list drawn first: at 100,000 papers the facets' elements took as long as
-     the results'), the facets, then the other results, appended. A Promise of the search (compute), once all shown; a search started later
+     the results'), the facets, then the other results, appended; drawn (optional) is called as the first
+     results are put in the list. A Promise of the search (compute), once all shown; a search started later
      wins (an earlier one shows nothing more). The list is aria-busy until its page is whole. */
   var FIRST = 6;
   var latest = 0;
-  function show() {
+  function show(drawn) {
     state.q = input.value;
     state.sort = sortSelect.value;
     var run = ++latest;
@@ -284,7 +285,10 @@
     return compute(state).then(function (found) {
       var pages = Math.max(1, Math.ceil(found.shown.length / PER_PAGE));
       var first = (Math.min(state.page, pages) - 1) * PER_PAGE, page = found.shown.slice(first, first + PER_PAGE);
-      return shownWhenLoaded(page.slice(0, FIRST), found, run, function (items) { render(found, pages, items); })
+      return shownWhenLoaded(page.slice(0, FIRST), found, run, function (items) {
+        render(found, pages, items);
+        if (drawn && items.length) drawn();
+      })
         .then(nextTask).then(function () {
           if (run === latest) renderFacets(found);
           return shownWhenLoaded(page.slice(FIRST), found, run, function (items) {
@@ -351,16 +355,17 @@
   results.addEventListener("click", pendingUrl, true);
 
   var timer = null, typing = false;
-  function searchBox() {
+  function searchBox(drawn) {
     window.clearTimeout(timer);
     timer = null;
     if (header) header.value = input.value;
-    return show();
+    return show(drawn);
   }
 
-  /* A step's search (a query sent, a facet, the sort, a page): its own history entry, at once. */
-  function update() {
-    var shown = searchBox();
+  /* A step's search (a query sent, a facet, the sort, a page): its own history entry, at once; drawn (optional)
+     is called once its first results are in the list. */
+  function update(drawn) {
+    var shown = searchBox(drawn);
     typing = false;
     syncUrlNow(true);
     return shown;
@@ -438,7 +443,7 @@
     if (!a) return;
     e.preventDefault();
     state.page = parseInt(a.getAttribute("data-page"), 10) || 1;
-    update().then(function () {
+    update(function () {  /* as soon as the page's first results are drawn, not once all are */
       var top = links()[0];
       if (top) top.focus();
       status.scrollIntoView({ block: "start" });
