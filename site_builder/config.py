@@ -5,6 +5,7 @@ Format (TOML, read with :mod:`tomllib`)::
     title = "Paper Reading List"
     description = "..."
     base_url = "https://user.github.io/repo/"
+    author_page_papers = 2    # optional: the papers an author needs for a page of their own (1: every author)
     [default]                 # optional: venue for every list whose heading names none
     venue = "ICML"
     year = 2025
@@ -30,7 +31,7 @@ from urllib.parse import urlsplit
 from . import i18n
 from .diagnostics import Diagnostic
 
-TOP_KEYS = ("title", "description", "base_url", "language", "default", "lists")
+TOP_KEYS = ("title", "description", "base_url", "language", "author_page_papers", "default", "lists")
 DEFAULT_KEYS = ("venue", "year")
 LIST_KEYS = ("venue", "year", "reference")
 
@@ -63,6 +64,7 @@ class SiteConfig:
     description: str = ""
     base_url: str = ""
     language: str = i18n.DEFAULT_LANGUAGE  # the page words' language, a BCP 47 tag with a catalog (i18n.languages)
+    author_page_papers: int = 2  # the papers an author needs for a page of their own (model.authors.PAGE_PAPERS)
     default: ListDefaults = ListDefaults()
     lists: dict[str, ListDefaults] = field(default_factory=dict)
     source: str = ""  # the config file's path, for diagnostics
@@ -222,6 +224,7 @@ def load_config(path: Path | None) -> SiteConfig:
     return SiteConfig(
         title=_string(data, "title", path, lines, SiteConfig.title),
         language=language,
+        author_page_papers=_count(data, "author_page_papers", path, lines, SiteConfig.author_page_papers),
         description=_string(data, "description", path, lines, ""),
         base_url=normalise_base_url(base_url),
         default=_defaults(data.get("default", {}), "[default]", at(("default",))),
@@ -230,6 +233,16 @@ def load_config(path: Path | None) -> SiteConfig:
         source=str(path),
         list_lines={name: _table_line(lines, ("lists", name)) for name in lists},
     )
+
+
+def _count(data: dict, key: str, path: Path, lines: list[str], default: int) -> int:
+    """``data[key]``, a whole number of at least 1, or ``default`` when absent; raises a located
+    :class:`ConfigError` for any other value."""
+    value = data.get(key, default)
+    if type(value) is not int or value < 1:
+        raise ConfigError(f"{path}:{_key_line(lines, key, ())}: error: {key} must be a whole number of at least 1, "
+                          f"not {value!r}", located=True)
+    return value
 
 
 def _tag(language: str) -> bool:

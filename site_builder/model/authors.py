@@ -21,6 +21,7 @@ from functools import cached_property
 from itertools import accumulate, chain
 from typing import Iterable, Sequence
 
+from ..config import SiteConfig
 from ..incremental import strmemo
 from . import urls
 
@@ -77,9 +78,10 @@ class Author:
         return min(self.spellings.items(), key=lambda kv: (-kv[1], kv[0]))[0]
 
     @cached_property
-    def path(self) -> str:
-        """Site-root relative path of the author page (computed once, on first use: after
-        :class:`AuthorIndex` has given the slug)."""
+    def path(self) -> str | None:
+        """Site-root relative path of the author page, or None for an author without a page of their own
+        (:class:`AuthorIndex` sets it: fewer papers than its ``page_papers``); computed on first use for an
+        author made outside an index (a page: after the slug is given)."""
         return urls.author_path(self.slug)
 
     @property
@@ -167,15 +169,29 @@ def display_facts(name: str) -> tuple[str, str, str]:
     return family, whole, first if first.isascii() and first.isalpha() else "#"
 
 
+#: The papers an author needs for a page of their own (``author_page_papers`` in ``site.toml``): an author of
+#: one paper is named on it, and the A–Z index links the name to that paper (issue 25: such pages were 3.4 kB
+#: a paper of the site, and three in four authors write one paper of a list).
+PAGE_PAPERS = SiteConfig.author_page_papers
+
+
+def page_path(slug: str, papers: int, page_papers: int) -> str | None:
+    """The page of an author with ``slug`` and ``papers`` papers: ``authors/<slug>.html``, or None when
+    ``papers < page_papers`` (no page of their own)."""
+    return urls.author_path(slug) if papers >= page_papers else None
+
+
 class AuthorIndex:
     """Every author of a site and the lookup from a name as written to its :class:`Author`.
 
     Slugs are unique: authors are given slugs in order of their key, and a slug
-    already taken (two keys that transliterate alike) gets ``-2``, ``-3``, …
-    Each author's display name and letter are filled in here (:func:`display_facts`).
+    already taken (two keys that transliterate alike) gets ``-2``, ``-3``, …; every author has a slug,
+    and those with at least ``page_papers`` papers a page (:attr:`Author.path`, None for the others), so an
+    author keeps the slug when a page comes. Each author's display name and letter are filled in here
+    (:func:`display_facts`).
     """
 
-    def __init__(self, papers: Iterable) -> None:
+    def __init__(self, papers: Iterable, page_papers: int = PAGE_PAPERS) -> None:
         by_key: dict[str, Author] = {}
         numbers: dict[str, list[int]] = {}  # each author's papers as positions in papers (for saved)
         get, facts_of, new, counter = by_key.get, _FACTS.get, Author.__new__, Counter.__new__
@@ -200,7 +216,7 @@ class AuthorIndex:
                     spellings = author.spellings
                     spellings[spelling] = spellings.get(spelling, 0) + 1
         taken: set[str] = set()
-        make_slug, author_path = urls.make_slug, urls.author_path
+        make_slug = urls.make_slug
         for key in sorted(by_key):
             base = make_slug(key, "author")
             slug, n = base, 1
@@ -210,7 +226,8 @@ class AuthorIndex:
             taken.add(slug)
             author = by_key[key]
             author.slug = slug
-            author.__dict__["path"] = author_path(slug)  # the cached property, set at once (no lock per use)
+            # the cached property, set at once (no lock per use)
+            author.__dict__["path"] = page_path(slug, len(author.papers), page_papers)
         order = []
         for author in by_key.values():
             spellings = author.spellings
@@ -229,10 +246,10 @@ class AuthorIndex:
         self.authors: list[Author] = [author for _, author in order]
 
     @classmethod
-    def from_saved(cls, papers: Sequence, saved: object) -> AuthorIndex | None:
+    def from_saved(cls, papers: Sequence, saved: object, page_papers: int = PAGE_PAPERS) -> AuthorIndex | None:
         """The index :meth:`saved` gave for ``papers`` (the same sequence: :func:`input_digest` equal), or
         None when ``saved`` is not such a record (any malformed part). The same authors, fields and order
-        as ``AuthorIndex(papers)``, without computing one name again."""
+        as ``AuthorIndex(papers, page_papers)``, without computing one name again."""
         try:
             columns = [saved[name] for name in ("keys", "slugs", "names", "letters", "spellings", "papers")]  # type: ignore[index]
             if len({len(column) for column in columns}) != 1 or not all(type(c) is list for c in columns):
@@ -251,8 +268,8 @@ class AuthorIndex:
             index = cls.__new__(cls)
             authors: list[Author] = []
             new, counter, text = Author.__new__, Counter.__new__, str
-            for key, slug, name, letter, spellings_of, count_of, end, path in zip(
-                    keys, slugs, names, letters, columns[4], lengths, ends, map(urls.author_path, slugs)):
+            for key, slug, name, letter, spellings_of, count_of, end in zip(
+                    keys, slugs, names, letters, columns[4], lengths, ends):
                 spellings = counter(Counter)
                 if spellings_of:
                     for spelling, count in spellings_of:
@@ -263,7 +280,8 @@ class AuthorIndex:
                     spellings[name] = count_of
                 author = new(Author)  # fields set directly: no dataclass __init__ per author
                 author.__dict__ = {"key": key, "slug": slug, "spellings": spellings, "name": name, "letter": letter,
-                                   "papers": found[end - count_of:end], "path": path}
+                                   "papers": found[end - count_of:end],
+                                   "path": page_path(slug, count_of, page_papers)}
                 authors.append(author)
             by_key = dict(zip(keys, authors))
         except (TypeError, ValueError, KeyError, IndexError):
@@ -314,17 +332,18 @@ def input_digest(papers: Iterable) -> str:
 AUTHORS_STATE = "authors.marshal"
 
 
-def cached_index(papers: Sequence, cache) -> AuthorIndex:
-    """``AuthorIndex(papers)``, taken from ``<cache>/authors.marshal`` when that holds the index of papers
+def cached_index(papers: Sequence, cache, page_papers: int = PAGE_PAPERS) -> AuthorIndex:
+    """``AuthorIndex(papers, page_papers)``, taken from ``<cache>/authors.marshal`` when that holds the index of papers
     with the same authors in the same order (:func:`input_digest`) for this code version, else computed
     and saved there (:meth:`Store.cached <site_builder.incremental.store.Store.cached>`). ``cache``: a
     :class:`~site_builder.incremental.cache.BuildCache` (None or disabled: computed). A corrupt file is a cache
     warning and is rewritten; the index is the same either way (``tests/model/test_model_incremental.py``).
     The index keeps that digest as ``input_digest`` (for :func:`~site_builder.model.bibtex.cached_keys`)."""
     if cache is None or not cache.enabled:
-        return AuthorIndex(papers)
+        return AuthorIndex(papers, page_papers)
     digest = input_digest(papers)
-    index = cache.store.cached(AUTHORS_STATE, digest, lambda: AuthorIndex(papers), lambda i: i.saved(papers),
-                               lambda saved: AuthorIndex.from_saved(papers, saved), "an author index")
+    index = cache.store.cached(AUTHORS_STATE, digest, lambda: AuthorIndex(papers, page_papers),
+                               lambda i: i.saved(papers),
+                               lambda saved: AuthorIndex.from_saved(papers, saved, page_papers), "an author index")
     index.input_digest = digest
     return index

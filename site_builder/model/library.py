@@ -75,7 +75,7 @@ class Library:
         self.site = site
         self._layout = layout
         self.base_url = site.config.base_url
-        self.authors = authors if authors is not None else AuthorIndex(site.papers)
+        self.authors = authors if authors is not None else AuthorIndex(site.papers, site.config.author_page_papers)
         self._related, self.related_state = related.related_papers(list(site.papers), k, previous=related_state,
                                                                           progress=progress)
         self.bib_keys = bib_keys if bib_keys is not None else bibtex.assign_keys(site.papers)
@@ -180,7 +180,7 @@ def build_library(site, notes_dir: Path | None, diagnostics: Diagnostics, cache=
     """
     store = cache.store if cache is not None and cache.folder is not None else None
     previous = load_related(store) if store is not None else None
-    authors = cached_index(site.papers, cache)
+    authors = cached_index(site.papers, cache, site.config.author_page_papers)
     bib_keys = bibtex.cached_keys(site.papers, cache, getattr(authors, "input_digest", None))
     library = Library(site, load_notes(notes_dir, site.papers, diagnostics), related_state=previous,
                       authors=authors, bib_keys=bib_keys, progress=progress)

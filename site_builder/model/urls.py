@@ -107,6 +107,21 @@ def author_path(author_slug: str) -> str:
     return f"authors/{author_slug}.html"
 
 
+def author_search_path(name: str) -> str:
+    """Site-root relative address of the search for ``name`` as an author (the A–Z index's link for an author
+    without a page of their own): ``search.html?q=author:"<name>"``, the characters that would end the
+    phrase or the query (``"&#=?``) as spaces, the rest quoted by the page's ``link`` (:func:`relative_url`).
+
+    >>> author_search_path("Ana Pérez")
+    'search.html?q=author:"Ana Pérez"'
+    """
+    words = _QUERY_ENDS.sub(" ", name).split()
+    return f'{SEARCH}?q=author:"{" ".join(words)}"'
+
+
+_QUERY_ENDS = re.compile(r'["&#=?]')
+
+
 def author_letter_path(letter: str) -> str:
     """Path of one letter of a large author index: ``authors/az/<a-z or other>.html``.
 

@@ -202,7 +202,10 @@ def plan_library_pages(library: "Library", views: Views) -> list[Page]:
     """The reading-list pages: author index and pages, tag and keyword indexes and pages, "My list".
 
     The author index is one page, or, with more than :data:`AUTHORS_PER_INDEX_PAGE`
-    authors, a page of letters and one page per letter.
+    authors, a page of letters and one page per letter; it links an author without a page of their own
+    (:attr:`~site_builder.model.authors.Author.path` None) to the search for their name (not to their paper,
+    whose path changes with its abstract: these pages show no paper's data, so a rebuild keeps them while
+    the site's structure is unchanged, ``replan.py``).
     """
     return [planned.make() for planned in outline_library_pages(library, views)]
 
@@ -217,7 +220,7 @@ def outline_library_pages(library: "Library", views: Views, identities=None) -> 
 
     def groups() -> list:
         if not made:
-            made.append([(letter, tuple(AuthorLink(a.name, a.path, len(a.papers)) for a in authors))
+            made.append([(letter, tuple(AuthorLink(a.name, a.path or urls.author_search_path(a.name), len(a.papers)) for a in authors))
                          for letter, authors in by_letter])
         return made[0]
 
@@ -229,7 +232,7 @@ def outline_library_pages(library: "Library", views: Views, identities=None) -> 
         for number, (letter, _) in enumerate(by_letter):
             path = urls.author_letter_path(letter)
             pages.append(Planned(path, (), _letter_page(groups, number, letter, path, count)))
-    authors = library.authors.authors
+    authors = [author for author in library.authors.authors if author.path]
     pages += _make(Planned, zip(map(attrgetter("path"), authors), _ids.each(map(attrgetter("papers"), authors)),
                                 map(partial, repeat(_author_page), repeat(views), authors)))
     status_counts = library.status_counts() if library.notes else None

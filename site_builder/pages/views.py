@@ -94,7 +94,8 @@ class Citation:
 
 @dataclass(frozen=True)
 class AuthorLink:
-    """An entry of the authors index: ``name``, page ``path`` and number of papers ``count``."""
+    """An entry of the authors index: ``name``, ``path`` (the author's page, or for an author without one the
+    search for their name, :func:`~site_builder.model.urls.author_search_path`) and number of papers ``count``."""
 
     name: str
     path: str

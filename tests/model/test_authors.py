@@ -49,7 +49,8 @@ def test_only_names_in_chinese_characters_alone_are_read_as_pinyin():
 def site(tmp_path_factory) -> Path:
     lists = tmp_path_factory.mktemp("lists")
     (lists / "icml.txt").write_text(LIST, encoding="utf-8")
-    (lists / "site.toml").write_text('title = "Names"\n', encoding="utf-8")
+    # every author a page, as the count of pages below checks that no two people are merged
+    (lists / "site.toml").write_text('title = "Names"\nauthor_page_papers = 1\n', encoding="utf-8")
     out = tmp_path_factory.mktemp("site") / "_site"
     assert build_into(out, "--no-cache", seeds=lists, config=lists / "site.toml") == 0
     return out
@@ -74,3 +75,60 @@ def test_chinese_names_sit_beside_their_family_name_in_latin_letters(site):
     assert by_letter["O"] == ["欧阳修"] and by_letter["S"] == ["单田芳"] and by_letter["#"] == ["𠮷田太郎"]
     pages = {p.name for p in (site / "authors").glob("*.html")} - {"index.html"}
     assert len(pages) == 9  # 张三 and San Zhang stay two people: the lists never write them alike
+
+
+TWO_PAPERS = """ICML 2024 Papers
+
+Sparse Graph Learning from Few Samples
+Ana Perez, Wei Zhang
+We propose a method for learning sparse graphs from few samples and prove that it is consistent.
+
+Ranking from Noisy Pairwise Feedback
+Wei Zhang
+We study ranking from noisy pairwise feedback and give an algorithm with optimal sample complexity.
+"""
+
+
+def _build(tmp_path: Path, config: str) -> Path:
+    (tmp_path / "lists").mkdir()
+    (tmp_path / "lists" / "icml.txt").write_text(TWO_PAPERS, encoding="utf-8")
+    (tmp_path / "lists" / "site.toml").write_text(config, encoding="utf-8")
+    assert build_into(tmp_path / "_site", "--no-cache", seeds=tmp_path / "lists",
+                      config=tmp_path / "lists" / "site.toml") == 0
+    return tmp_path / "_site"
+
+
+def _links(page: Path) -> dict[str, str]:
+    """Link text → href of the page's links."""
+    return {text: attrs["href"] for tag, attrs, text in elements(page) if tag == "a" and "href" in attrs}
+
+
+def test_an_author_of_one_paper_is_named_on_it_and_indexed_with_a_link_to_it(tmp_path):
+    site = _build(tmp_path, 'title = "Two papers"\n')
+    assert sorted(p.name for p in (site / "authors").glob("*.html")) == ["index.html", "wei-zhang.html"]
+    graphs = next(site.glob("papers/sparse-graph-learning*.html"))
+    links = _links(graphs)
+    assert links["Wei Zhang"] == "../authors/wei-zhang.html" and "Ana Perez" not in links
+    assert "Ana Perez" in graphs.read_text(encoding="utf-8")  # named, as text
+    index = _links(site / urls.AUTHORS)
+    # the search for the name (a link to the paper would change with its abstract, and the index page with it)
+    assert index["Ana Perez"] == "../search.html?q=author%3A%22Ana%20Perez%22" and index["Wei Zhang"] == "wei-zhang.html"
+    assert "Sparse Graph Learning" in (site / "authors" / "wei-zhang.html").read_text(encoding="utf-8")
+
+
+def test_author_page_papers_1_gives_every_author_a_page(tmp_path):
+    site = _build(tmp_path, 'title = "Two papers"\nauthor_page_papers = 1\n')
+    assert sorted(p.name for p in (site / "authors").glob("*.html")) == ["ana-perez.html", "index.html",
+                                                                          "wei-zhang.html"]
+    assert _links(next(site.glob("papers/sparse-graph-learning*.html")))["Ana Perez"] == "../authors/ana-perez.html"
+
+
+@pytest.mark.parametrize("value", ["0", '"2"', "1.5", "true"])
+def test_author_page_papers_must_be_a_whole_number_of_at_least_one(tmp_path, capsys, value):
+    (tmp_path / "lists").mkdir()
+    (tmp_path / "lists" / "icml.txt").write_text(TWO_PAPERS, encoding="utf-8")
+    config = tmp_path / "lists" / "site.toml"
+    config.write_text(f'title = "Two papers"\nauthor_page_papers = {value}\n', encoding="utf-8")
+    assert build_into(tmp_path / "_site", "--no-cache", seeds=tmp_path / "lists", config=config) == 2
+    assert f"{config}:2: error: author_page_papers must be a whole number of at least 1" in capsys.readouterr().err
+    assert not (tmp_path / "_site").exists()

@@ -179,7 +179,7 @@ def test_the_cached_author_index_equals_a_fresh_one_after_each_edit(tmp_path, co
     loads = []
     real = AuthorIndex.from_saved.__func__
     monkeypatch.setattr(AuthorIndex, "from_saved",
-                        classmethod(lambda cls, p, saved: loads.append(1) or real(cls, p, saved)))
+                        classmethod(lambda cls, p, saved, *rest: loads.append(1) or real(cls, p, saved, *rest)))
     assert full_state(cached_index(papers, cache), papers) == full_state(AuthorIndex(papers), papers)
     assert not loads and (tmp_path / "cache" / authors_module.AUTHORS_STATE).is_file()
     for label, edited in _edits(papers):

@@ -45,7 +45,7 @@ def test_each_paper_has_its_abstract_once_as_on_its_page(seed_site, seed_records
 
 def test_every_list_item_names_the_file_holding_its_abstract(seed_site, seed_records):
     files = _abstract_files(seed_site)
-    checked, seen = 0, set()
+    checked, seen, on_author_pages = 0, set(), 0
     for page in _list_pages(seed_site):
         paper_id = None
         for tag, attrs, _ in elements(page):
@@ -54,7 +54,9 @@ def test_every_list_item_names_the_file_holding_its_abstract(seed_site, seed_rec
             elif tag == "details" and "abstract-toggle" in attrs.get("class", ""):
                 assert paper_id in files[urls.abstracts_path(attrs["data-abstracts"])], (page, paper_id)
                 checked, seen = checked + 1, seen | {paper_id}
-    assert seen == {r["id"] for r in seed_records} and checked > 3 * len(seed_records)
+                on_author_pages += page.parent.name == "authors"
+    # a paper is listed on its venue's page, its track's and its authors' (those with a page)
+    assert seen == {r["id"] for r in seed_records} and checked > len(seed_records) and on_author_pages > 10
 
 
 def _venue_page(seed_site: Path) -> str:

@@ -73,6 +73,8 @@ def site_pages(seeds: Path, config_path: Path, notes: Path | None, base_url: str
 def corpus_lists(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("corpus-lists")
     write_lists(load_corpus(SAMPLE, 800), folder / "seeds", folder / "site.toml")
+    config = folder / "site.toml"  # every author a page: many pages, an authors folder split in jobs
+    config.write_text("author_page_papers = 1\n" + config.read_text(encoding="utf-8"), encoding="utf-8")
     return folder
 
 

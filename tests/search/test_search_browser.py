@@ -121,6 +121,27 @@ def test_math_in_a_snippet_reads_as_plain_text(variety, page):
     assert "O(n2) tasks" in text and "$" not in text and "\\mathcal" not in text
 
 
+def test_an_author_without_a_page_is_found_from_the_author_index(variety, page):
+    """The A–Z index links an author of one paper to the search for their name: each finds their paper."""
+    index = (variety / "authors" / "index.html").as_uri()
+    page.goto(index)
+    links = page.locator("a.author-link")
+    names = [links.nth(i).inner_text() for i in range(links.count())]
+    assert {"José Nuñez", "王小明", "Zoë Ångström", "Eve <script>"} <= set(names) and "Ada Lovelace" in names
+    for title, authors, _, _ in VARIETY:
+        for name in authors:
+            page.goto(index)
+            with page.expect_navigation():
+                page.get_by_role("link", name=name, exact=True).click()
+            if name == "Ada Lovelace":  # two papers: her page
+                assert page.url.endswith("/authors/ada-lovelace.html")
+                continue
+            settled(page)
+            assert page.input_value("#search-input") == f'author:"{name}"'
+            titles = page.locator("#search-results a.result-title")
+            assert [titles.nth(i).inner_text() for i in range(titles.count())] == [title], name
+
+
 def test_served_under_repo_subpath(repo_server, seed_records, page):
     record = record_with(seed_records, "Controllability has become")
     page.goto(repo_server + "index.html")
