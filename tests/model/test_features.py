@@ -9,6 +9,7 @@ import re
 import shutil
 from collections import defaultdict
 from pathlib import Path
+from urllib.parse import quote
 
 import numpy as np
 import pytest
@@ -50,14 +51,27 @@ def test_et_al_is_never_an_author(name):
     assert author_key(name) == ""
 
 
-def test_one_page_per_seed_author(notes_site, records):
-    names = {n for r in records for n in r["authors"]}
-    keys = {author_key(n) for n in names}
+def _papers_by_author(records) -> dict[str, set[str]]:
+    """Author key → the paths of their papers."""
+    by_key = defaultdict(set)
+    for r in records:
+        for n in r["authors"]:
+            by_key[author_key(n)].add(r["url"])
+    return by_key
+
+
+def test_a_page_per_seed_author_of_two_papers_and_every_author_in_the_index(notes_site, records):
+    by_key = _papers_by_author(records)
+    several = {k for k, v in by_key.items() if len(v) > 1}
+    assert 5 < len(several) < len(by_key)
     pages = sorted((notes_site / "authors").glob("*.html"))
-    assert len(pages) == len(keys) + 1 and (notes_site / urls.AUTHORS).is_file()
+    assert len(pages) == len(several) + 1 and (notes_site / urls.AUTHORS).is_file()
     index = elements(notes_site / urls.AUTHORS)
-    linked = {a["href"] for t, a, _ in index if t == "a" and "author-link" in a.get("class", "")}
-    assert linked == {p.name for p in pages if p.name != "index.html"}
+    linked = [(a["href"], x) for t, a, x in index if t == "a" and "author-link" in a.get("class", "")]
+    assert {href for href, _ in linked if not href.startswith("../")} == {p.name for p in pages if p.name != "index.html"}
+    assert len(linked) == len(by_key)  # every author once: the others linked to the search for their name
+    assert [href for href, name in linked if href.startswith("../")] == [
+        "../search.html?q=author%3A%22" + quote(name) + "%22" for href, name in linked if href.startswith("../")]
     letters = [x for t, a, x in index if t == "h2"]
     assert letters == sorted(letters) and all(len(x) == 1 for x in letters)
 
@@ -75,17 +89,19 @@ def test_author_page_lists_all_their_papers(notes_site, records):
         assert listed == by_key[key], key
 
 
-def test_every_author_name_links_to_its_page(notes_site, records):
+def test_every_author_name_with_a_page_links_to_it(notes_site, records):
+    by_key = _papers_by_author(records)
     for r in records:
         if not r["authors"]:
             continue
         page = notes_site / r["url"]
         links = [(x, a["href"]) for t, a, x in elements(page)  # the authors' links: those to an author's page
                  if t == "a" and "/authors/" in a.get("href", "") and not a["href"].endswith("/index.html")]
-        assert [x for x, _ in links] == r["authors"]
+        assert [x for x, _ in links] == [n for n in r["authors"] if len(by_key[author_key(n)]) > 1]
         for name, href in links:
             target = (page.parent / href).resolve()
             assert target.is_file() and name in target.read_text(encoding="utf-8")
+        assert all(n in page.read_text(encoding="utf-8") for n in r["authors"])  # the others named as text
 
 
 def test_respelled_names_share_one_page_and_stay_as_written(tmp_path, seed_records):
@@ -443,9 +459,12 @@ def test_large_author_index_splits_by_letter(tmp_path, monkeypatch, seed_records
     assert letter_pages and all(p.is_file() for p in letter_pages)
     listed = []
     for page in letter_pages:
-        listed += [(page.parent / a["href"]).resolve() for t, a, _ in elements(page) if "author-link" in a.get("class", "")]
+        listed += [a["href"] for t, a, _ in elements(page) if "author-link" in a.get("class", "")]
     authors = sorted(p.resolve() for p in (out / "authors").glob("*.html") if p.name != "index.html")
-    assert sorted(listed) == authors and len(authors) == len({author_key(n) for r in seed_records for n in r["authors"]})
+    searched = [href for href in listed if href.startswith("../../search.html?q=author%3A")]
+    assert sorted((letter_pages[0].parent / href).resolve() for href in listed if href not in searched) == authors
+    by_key = _papers_by_author(seed_records)
+    assert len(authors) == len([k for k, v in by_key.items() if len(v) > 1]) and len(listed) == len(by_key)
     assert broken_links(out) == []
 
 
