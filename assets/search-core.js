@@ -288,20 +288,22 @@
 
   /* The phraseWords of each text of a result record an index field covers (all fields: field null), as
      [words, german] (german: those of the text transliterated when it has German umlauts, as the index holds
-     both, else null); made once per record object (records are made once by SearchTransport.records). */
+     both, else null); each author's name a text of its own, so a phrase never runs from one name into the
+     next (author:"Lin Wei" does not match "Mei Lin, Wei Chen"); made once per record object (records are made
+     once by SearchTransport.records). */
   var RECORD_WORDS = typeof WeakMap === "function" ? new WeakMap() : null;
+  function textWords(value) {
+    var text = value ? String(value) : "", german = text ? transliterated(text) : null;
+    return [text ? phraseWords(text) : [], german === null ? null : phraseWords(german)];
+  }
   function recordWords(doc, field) {
     var all = RECORD_WORDS && RECORD_WORDS.get(doc);
     if (!all) {
-      all = {};
-      var texts = { title: doc.title, authors: (doc.authors || []).join(", "), track: doc.track, abstract: doc.abstract };
-      Object.keys(texts).forEach(function (f) {
-        var text = texts[f] ? String(texts[f]) : "", german = text ? transliterated(text) : null;
-        all[f] = [text ? phraseWords(text) : [], german === null ? null : phraseWords(german)];
-      });
+      all = { title: [textWords(doc.title)], authors: (doc.authors || []).map(textWords),
+              track: [textWords(doc.track)], abstract: [textWords(doc.abstract)] };
       if (RECORD_WORDS && typeof doc === "object") RECORD_WORDS.set(doc, all);
     }
-    return field ? [all[field] || [[], null]] : [all.title, all.authors, all.track, all.abstract];
+    return field ? all[field] || [] : all.title.concat(all.authors, all.track, all.abstract);
   }
 
   /* Does the record doc hold item's phrase word next to word (in item's field when it names one)?

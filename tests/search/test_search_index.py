@@ -293,3 +293,26 @@ def test_german_transliteration_finds_umlauts_and_leaves_other_words_alone(tmp_p
     (found,) = node_json("search_queries.js", {"indexes": [data["index"]], "queries": list(queries),
                                                 "docs": [data["docs"]]})
     assert {q: {title[ref] for ref, _, _ in answer["results"]} for q, answer in zip(queries, found)} == queries
+
+
+def test_a_phrase_in_the_authors_stays_within_one_name(tmp_path):
+    """``author:"Lin Wei"`` finds Lin Wei's paper, not one by "Mei Lin, Wei Chen" (found by the new-user pass: the
+    A–Z index links an author of one paper to that search, and it showed someone else's paper too)."""
+    seeds = tmp_path / "seeds"
+    seeds.mkdir()
+    rows = [{"title": "Sparse Attention", "authors": ["Mei Lin", "Wei Chen"], "venue": "ICLR", "year": 2025,
+             "abstract": "We prune attention heads."},
+            {"title": "Dense Retrieval", "authors": ["Lin Wei", "Omar Haddad"], "venue": "ICLR", "year": 2025,
+             "abstract": "We retrieve passages with dense vectors."}]
+    (seeds / "papers.jsonl").write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
+    (tmp_path / "site.toml").write_text("", encoding="utf-8")
+    assert build_into(tmp_path / "site", "--no-cache", seeds=seeds, config=tmp_path / "site.toml") == 0
+    data = site_search_data(tmp_path / "site")
+    title = {ref: doc["title"] for ref, doc in data["docs"].items()}
+    queries = {'author:"Lin Wei"': {"Dense Retrieval"}, '"lin wei"': {"Dense Retrieval"},
+               'author:"Wei Chen"': {"Sparse Attention"}, 'author:"Mei Lin"': {"Sparse Attention"},
+               'author:"Wei Omar"': set(), "author:lin": {"Sparse Attention",
+                                                                                            "Dense Retrieval"}}
+    (found,) = node_json("search_queries.js", {"indexes": [data["index"]], "queries": list(queries),
+                                                "docs": [data["docs"]]})
+    assert {q: {title[ref] for ref, _, _ in answer["results"]} for q, answer in zip(queries, found)} == queries
