@@ -59,7 +59,7 @@ class Item:
     status: str
     rating: int | None
     tags: tuple[TermLink, ...]
-    abstracts: str = ""  # names the file holding its abstract for list pages (urls.abstracts_ref)
+    abstracts: str = ""  # names the file holding its abstract for list pages (urls.abstracts_ref); "": none
 
 
 @dataclass(frozen=True)
@@ -192,7 +192,7 @@ class Views:
                 paper.id, paper.path, paper.title_html, paper.title_text, paper.title_derived, tuple(authors),
                 paper.et_al, paper.venue, paper.track, note is not None, (note.status or "") if note else "",
                 note.rating if note else None, tuple(self.term(t) for t in library.tags_of(paper)),
-                self.abstracts_ref(paper))
+                self.abstracts_ref(paper) if paper.abstract else "")
         return item
 
     def abstracts_ref(self, paper: Paper) -> str:

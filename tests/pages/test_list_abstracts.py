@@ -43,6 +43,28 @@ def test_each_paper_has_its_abstract_once_as_on_its_page(seed_site, seed_records
         assert ABSTRACT_BODY.search(page).group(1) == html_of[record["id"]], record["url"]
 
 
+def test_a_paper_without_an_abstract_has_no_disclosure_on_list_pages(tmp_path):
+    """(found by a new-user pass: its "Abstract" opened to nothing) the paper page says the list gives none."""
+    from conftest import build_into
+
+    seeds = tmp_path / "seeds"
+    seeds.mkdir()
+    rows = [{"title": "With an Abstract", "authors": ["Ann Lee"], "venue": "ICLR", "year": 2025,
+             "abstract": "We study attention."},
+            {"title": "Without One", "authors": ["Ann Lee"], "venue": "ICLR", "year": 2025}]
+    (seeds / "papers.jsonl").write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
+    (tmp_path / "site.toml").write_text("", encoding="utf-8")
+    assert build_into(tmp_path / "site", "--no-cache", seeds=seeds, config=tmp_path / "site.toml") == 0
+    for page in (tmp_path / "site" / "venues" / "iclr-2025" / "index.html", tmp_path / "site" / "authors" / "ann-lee.html"):
+        toggles, title = {}, None
+        for tag, attrs, text in elements(page):
+            if tag == "a" and "paper-link" in attrs.get("class", ""):
+                title = text
+            elif tag == "details" and "abstract-toggle" in attrs.get("class", ""):
+                toggles[title] = attrs["data-abstracts"]
+        assert list(toggles) == ["With an Abstract"], page
+
+
 def test_every_list_item_names_the_file_holding_its_abstract(seed_site, seed_records):
     files = _abstract_files(seed_site)
     checked, seen, on_author_pages = 0, set(), 0
