@@ -56,19 +56,24 @@ def split_blocks(lines: list[str], start: int) -> list[list[tuple[int, str]]]:
 
 
 def split_numbered(block: list[tuple[int, str]]) -> list[list[tuple[int, str]]]:
-    """Split a run that opens with a list number (``1.``, ``[1]``, ``(1)``) before each later line
-    that carries the next number in the same style and is not prose (a title line), so
-    ``1. A⏎authors⏎abstract⏎2. B⏎…`` with no blank lines gives one run per paper.
+    """Split a run that opens with a list number (``1.``, ``[1]``, ``(1)``) or bullet (``-``, ``•``, ``*``)
+    before each later line that carries a higher number in the same style (numbers skip in a list copied
+    from a filtered page: ``1.``, ``5.``, ``12.``), or the same bullet, and is not prose (a title line), so
+    ``1. A⏎authors⏎abstract⏎2. B⏎…`` or ``- A⏎…⏎- B⏎…`` with no blank lines gives one run per paper.
 
     ``block``: ``[(line number, raw line), ...]``, not empty; returns its parts in order (``[block]`` when
     it is not cut). Raises nothing."""
-    style, number, _ = strip_number(clean(block[0][1]))
-    if style in (None, "bullet"):
+    first = clean(block[0][1])
+    style, number, _ = strip_number(first)
+    if style is None:
         return [block]
     parts, cut = [], 0
     for k in range(1, len(block)):
-        s, n, rest = strip_number(clean(block[k][1]))
-        if s == style and n == number + 1 and rest.strip() and not is_prose(rest):
+        line = clean(block[k][1])
+        s, n, rest = strip_number(line)
+        if s != style or not rest.strip() or is_prose(rest):
+            continue
+        if (line[:1] == first[:1]) if style == "bullet" else n > number:
             parts.append(block[cut:k])
             cut, number = k, n
     return parts + [block[cut:]]

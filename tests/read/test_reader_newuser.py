@@ -153,6 +153,18 @@ def test_list_markers_and_emphasis_are_not_part_of_titles():
     assert result.diagnostics == []
 
 
+@pytest.mark.parametrize("marks", [["- "] * 4, ["• "] * 4, ["* "] * 4, ["1. ", "5. ", "12. ", "13. "],
+                                   ["[2] ", "[4] ", "[9] ", "[10] "]])
+def test_bulleted_or_skipping_numbered_papers_without_blank_lines_are_never_merged(marks):
+    """(found by a new-user pass: such a list gave one paper holding the others as its abstract, silently)"""
+    rs = RECORDS[70:74]
+    lines = ["ICML 2024 Papers", ""]
+    for mark, r in zip(marks, rs):
+        lines += [mark + r["title"], _authors(r), r["abstract"]]
+    result = read_text("\n".join(lines) + "\n", "l.txt")
+    _assert_papers(result, rs)
+
+
 # --------------------------------------------------------------------------- 9. affiliations
 
 
