@@ -170,8 +170,8 @@ def display_facts(name: str) -> tuple[str, str, str]:
 
 
 #: The papers an author needs for a page of their own (``author_page_papers`` in ``site.toml``): an author of
-#: one paper is named on it, and the A–Z index links the name to that paper (issue 25: such pages were 3.4 kB
-#: a paper of the site, and three in four authors write one paper of a list).
+#: one paper is named on it, and the A–Z index links the name to the search for it (issue 25: such pages were
+#: 3.4 kB a paper of the site, and three in four authors write one paper of a list).
 PAGE_PAPERS = SiteConfig.author_page_papers
 
 

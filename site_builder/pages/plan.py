@@ -220,7 +220,8 @@ def outline_library_pages(library: "Library", views: Views, identities=None) -> 
 
     def groups() -> list:
         if not made:
-            made.append([(letter, tuple(AuthorLink(a.name, a.path or urls.author_search_path(a.name), len(a.papers)) for a in authors))
+            made.append([(letter, tuple(AuthorLink(a.name, a.path or urls.author_search_path(a.name), len(a.papers))
+                                        for a in authors))
                          for letter, authors in by_letter])
         return made[0]
 
