@@ -16,7 +16,8 @@ Each file becomes :class:`~site_builder.read.records.Record`\\ s, then entries (
 - **CSV** (``*.csv``, Python's :mod:`csv`, dialect sniffed): a header row naming the fields, as for JSON Lines;
   several authors or keywords in one cell are separated by ``;``; a row with more cells than column names is
   read as text cells split by an unquoted delimiter (:func:`csv_row_cells`).
-- **RIS** (``*.ris``, read with rispy, https://github.com/MrTango/rispy): ``TI``/``T1``, ``AU``/``A1``, ``AB``,
+- **RIS** (``*.ris``, read with rispy, https://github.com/MrTango/rispy): ``TI``/``T1``, ``AU``/``A1``, ``AB``
+  (``N2`` when there is no ``AB``, as Scopus writes the abstract),
   ``T2``/``JO``/``BT`` (the venue), ``PY``/``Y1``, ``KW``, ``DO``, ``UR``.
 
 A line that is not JSON, or a record that is not an object, is a warning naming its line, and the other
@@ -150,7 +151,7 @@ def csl_record(item: dict, line: int) -> Record:
         authors = split_names(authors)
     for person in authors if isinstance(authors, list) else []:
         if isinstance(person, dict):
-            names.append(person.get("literal") or " ".join(str(person.get(p, "")) for p in ("given", "family")))
+            names.append(person.get("literal") or " ".join(str(person[p]) for p in CSL_NAME_PARTS if person.get(p)))
         elif str(person).strip():
             names.append(str(person).strip())
     given = item.get("issued")
@@ -389,6 +390,11 @@ def ris_name(name: str) -> str:
     return " ".join([parts[1], parts[0], *[p for p in parts[2:] if p]])
 
 
+#: The parts of a CSL-JSON name in the order they are written (CSL 1.0.2, "Name-part Order": "Ludwig van
+#: Beethoven", given, dropping particle, non-dropping particle, family, suffix).
+CSL_NAME_PARTS = ("given", "dropping-particle", "non-dropping-particle", "family", "suffix")
+
+
 def ris_record(item: dict, line: int) -> Record:
     """The :class:`Record` of a rispy entry (its field names: ``title``, ``authors``, ``abstract``, …); a DOI
     field that holds no DOI is a problem noted."""
@@ -398,7 +404,7 @@ def ris_record(item: dict, line: int) -> Record:
     landing, code = split_links([str(u) for u in get("urls") or []])
     return Record(line=line, key=str(get("id") or ""), title=str(get("title") or get("primary_title") or ""),
                   authors=[ris_name(a) for a in [*(get("authors") or []), *(get("first_authors") or [])]],
-                  abstract=str(get("abstract") or ""), venue=venue_name(container),
+                  abstract=str(get("abstract") or get("notes_abstract") or ""), venue=venue_name(container),
                   year=_year(get("year") or get("publication_year") or "") or year_in(container),
                   bad_year=bad_year(get("year") or get("publication_year"), _year(get("year") or get("publication_year"))),
                   keywords=list(get("keywords") or []), doi=doi_field(get("doi"), problems), url=landing,

@@ -84,6 +84,24 @@ def test_ris_authors_family_first_read_as_bibtex_reads_them(tmp_path):
     assert formats.read_list(bib).entries[0].authors[0] == paper.authors[0]
 
 
+def test_an_ris_n2_abstract_and_csl_name_particles_are_read(tmp_path):
+    """(found by a new-user pass) Scopus writes the abstract as ``N2``; CSL-JSON keeps "van der" as a particle."""
+    path = tmp_path / "scopus.ris"
+    path.write_text("TY  - JOUR\nT1  - Sparse Kernels\nA1  - Lee, Ann\nJF  - JMLR\nY1  - 2023\n"
+                    "N2  - We learn sparse kernels.\nER  - \n", encoding="utf-8")
+    (paper,) = formats.read_list(path).entries
+    assert paper.abstract == "We learn sparse kernels." and paper.title == "Sparse Kernels"
+    path = tmp_path / "items.json"
+    path.write_text(json.dumps([{"type": "paper-conference", "title": "Particles", "container-title": "ICML 2024",
+                                 "issued": {"date-parts": [[2024]]}, "abstract": "We study particles.",
+                                 "author": [{"given": "Ann", "family": "Lee", "non-dropping-particle": "van der"},
+                                            {"given": "Jean", "dropping-particle": "de", "family": "La Fontaine"},
+                                            {"family": "Plato"}, {"given": "Martin", "family": "King", "suffix": "Jr."}]}]),
+                    encoding="utf-8")
+    (paper,) = formats.read_list(path).entries
+    assert paper.authors == ("Ann van der Lee", "Jean de La Fontaine", "Plato", "Martin King Jr.")
+
+
 def test_a_csv_cell_with_a_doubled_quote_and_a_line_break_reads_as_written(tmp_path):
     """RFC 4180: ``""`` in a quoted cell is one quote, whatever the other rows hold (found by the new-user pass:
     Python's csv.Sniffer judged this file's quoting wrong and the title got a stray quote)."""
