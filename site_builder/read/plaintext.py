@@ -286,6 +286,9 @@ class ListReader:
                 and self.explicit:
             self.warn(heading.line, f"the heading names {heading.venue} but the config gives {self.config[0]}; "
                                     f"using {heading.venue}")
+        if heading and heading.year and self.config[1] and heading.year != self.config[1] and self.explicit:
+            self.warn(heading.line, f"the heading names the year {heading.year} but the config gives "
+                                    f"{self.config[1]}; using {heading.year}")
         if venue is None or year is None:
             where = heading.line if heading else 1
             said = f"heading {heading.text!r}" if heading else "the list has no heading and"

@@ -267,7 +267,9 @@ def test_default_venue_is_silent_for_headings_naming_theirs_and_unused_lists_ent
     assert run.stderr.splitlines() == [
         f"{tmp_path / 'site.toml'}:5: warning: [lists.\"gone.txt\"] names no list file in the lists folder; "
         f"it is not used",
-        f"{tmp_path / 'seeds' / 'c.txt'}:1: warning: the heading names NeurIPS but the config gives ICLR; using NeurIPS"]
+        f"{tmp_path / 'seeds' / 'c.txt'}:1: warning: the heading names NeurIPS but the config gives ICLR; using NeurIPS",
+        f"{tmp_path / 'seeds' / 'c.txt'}:1: warning: the heading names the year 2024 but the config gives 2025; "
+        f"using 2024"]
     papers = {p["title"]: p for p in json.loads((tmp_path / "out" / "papers.json").read_text(encoding="utf-8"))}
     assert [(papers[r["title"]]["venue"], papers[r["title"]]["year"]) for r in (a, b, c)] == [
         ("NeurIPS", 2024), ("COLM", 2025), ("NeurIPS", 2024)]
