@@ -77,10 +77,11 @@ def visible_text(html: str) -> tuple[str, str]:
 
 
 def comparable(text: str) -> str:
-    """``text`` without white space or invisible operators, math letters folded (𝒪 → O)."""
+    """``text`` without white space or invisible operators, math letters folded (𝒪 → O), and without the
+    marks the plain text writes for what MathML draws (``√ ∛ ∜ / ^`` and parentheses: ``render.LAYOUT_TEXT``)."""
     text = "".join(unicodedata.normalize("NFKC", c) if unicodedata.category(c) in ("Lu", "Ll")
                    and unicodedata.normalize("NFKC", c).isascii() else c for c in text)
-    return re.sub(r"[\s\u2061-\u2064]+", "", text)
+    return re.sub(r"[\s\u2061-\u2064√∛∜/^()]+", "", text)
 
 
 def literal_count(mark: str, visible: str, code: str, source: str) -> int:

@@ -12,7 +12,8 @@ Math is converted at build time by latex2mathml (``convert_to_element``) and
 serialised here, escaping text and keeping only presentational attributes.
 The plain text is derived from the same token stream the HTML comes from, so
 it equals the HTML's visible text (MathML: the text of its token elements) up
-to white space, except that math-alphabet letters read plainly (𝒪 → O).
+to white space, except that math-alphabet letters read plainly (𝒪 → O) and what
+MathML draws is spelled out (:data:`LAYOUT_TEXT`: √n, (a + b)/2, e^x).
 """
 
 from __future__ import annotations
@@ -109,9 +110,38 @@ def _serialise(el: Element, out: list[str], text: list[str], unknown: list[str])
         text.append(f" {shown} " if spaced else shown)
     elif el.tag == "mspace":
         text.append(" ")
-    for child in el:
-        _serialise(child, out, text, unknown)
+    if el.tag in LAYOUT_TEXT:  # drawn, not written: the plain text spells the layout out (√n, a/b, e^x)
+        parts = []
+        for child in el:
+            part: list[str] = []
+            _serialise(child, out, part, unknown)
+            parts.append("".join(part).strip())
+        text.append(LAYOUT_TEXT[el.tag](parts))
+    else:
+        for child in el:
+            _serialise(child, out, text, unknown)
     out.append(f"</{el.tag}>")
+
+
+def _grouped(text: str) -> str:
+    """``text`` as one operand in plain text: as it is when a word or number (or one character), else in
+    parentheses (``a + b`` → ``(a + b)``)."""
+    text = re.sub(r"^([−+±]) ", r"\1", text)  # a sign, not a binary operator: −n, not − n
+    return text if len(text) <= 1 or text.isalnum() or (text[:1] + text[-1:] == "()") else f"({text})"
+
+
+#: The plain text of the MathML layouts whose meaning is drawn rather than written (a root's sign, a fraction's
+#: bar, a raised exponent), from their children's texts: without them √n read "n", a/b "ab" and e^x "ex" in
+#: titles, search results and snippets (found by a new-user pass). Others (subscripts, over/under) concatenate.
+LAYOUT_TEXT = {
+    "msqrt": lambda parts: "√" + _grouped("".join(parts)),
+    "mroot": lambda parts: ({"3": "∛", "4": "∜"}.get(parts[1]) or (parts[1] + "√") if len(parts) > 1 else "√")
+    + _grouped(parts[0] if parts else ""),
+    "mfrac": lambda parts: "/".join(_grouped(part) for part in parts),
+    "msup": lambda parts: "".join(parts) if not parts or not parts[0] else  # a mark alone: x$^1$ reads x1
+    parts[0] + "".join("^" + _grouped(part) for part in parts[1:]),
+    "msubsup": lambda parts: "".join(parts[:2]) + "".join("^" + _grouped(part) for part in parts[2:]),
+}
 
 
 @lru_cache(maxsize=1)

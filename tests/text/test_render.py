@@ -269,3 +269,12 @@ def test_an_abstract_hard_wrapped_after_hyphens_reads_as_the_unwrapped_one():
         wrapped_at_hyphen += bool(re.search(r"\w-\n\w", wrapped))
         assert render_abstract(wrapped).text == render_abstract(abstract).text
     assert wrapped_at_hyphen >= 20
+
+
+@pytest.mark.parametrize("tex, text", [
+    (r"\sqrt{n}", "√n"), (r"O(\sqrt{T}\log T)", "O(√T log T)"), (r"\frac{a+b}{2}", "(a + b)/2"),
+    (r"O(d/\epsilon^2)", "O(d/ϵ^2)"), (r"e^{-x}", "e^(−x)"), (r"\sqrt[3]{x}", "∛x"), (r"x_i^2", "xi^2")])
+def test_what_mathml_draws_is_spelled_out_in_the_plain_text(tex, text):
+    """(found by a new-user pass: "$\\sqrt{n}$ Features" read "n Features" in the page title, feeds and search)"""
+    assert render_math(tex).text == text
+    assert render_inline(f"Kernels: ${tex}$ Suffice")[1] == f"Kernels: {text} Suffice"
