@@ -148,6 +148,14 @@ def initial_positions(state: State) -> np.ndarray:
     return initialization.pca(reduced - reduced.mean(axis=0), random_state=SEED)
 
 
+def spread(n: int) -> np.ndarray:
+    """``n`` distinct starting points (n × 2 float64) on a circle of radius 1e-4 (the scale of the PCA start), for
+    texts whose TF-IDF rows do not spread (found by a new-user pass: three papers "We study it." made the build
+    die in openTSNE with a segmentation fault)."""
+    angles = 2 * math.pi * np.arange(n) / max(n, 1)
+    return 1e-4 * np.column_stack([np.cos(angles), np.sin(angles)])
+
+
 def embed(state: State, threads: int = 1) -> np.ndarray:
     """The t-SNE map (n × 2 float64) of the state's texts (see the module docstring); the initial
     positions alone when no text has a neighbour or there are fewer than 3 texts."""
@@ -157,6 +165,8 @@ def embed(state: State, threads: int = 1) -> np.ndarray:
     affinities = neighbour_affinities(state)
     if len(start) < 3 or not affinities.nnz:
         return start
+    if not np.isfinite(start).all() or not np.ptp(start, axis=0).any():
+        start = spread(len(start))  # texts of no distinct terms: openTSNE's FFT crashes on coinciding points
     embedding = TSNEEmbedding(start, affinity.PrecomputedAffinities(affinities, normalize=False), n_jobs=threads,
                               negative_gradient_method="fft", n_interpolation_points=2, random_state=SEED,
                               verbose=False)

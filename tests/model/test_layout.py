@@ -78,9 +78,12 @@ def test_a_cluster_is_a_region_of_the_map(sample_layout):
 
 
 @pytest.mark.parametrize("texts", [[], ["Only one paper about graphs."], ["Graphs and nodes.", "Graphs of nodes."],
-                                   ["alpha beta", "gamma delta", "epsilon zeta", "eta theta"]])
+                                   ["alpha beta", "gamma delta", "epsilon zeta", "eta theta"],
+                                   ["Paper 1 We study it.", "Paper 2 We study it.", "Paper 3 We study it."]])
 def test_small_and_unconnected_inputs_give_a_map(texts):
-    """No text, one, two, and texts that share no word (no neighbour at all: no t-SNE)."""
+    """No text, one, two, texts that share no word (no neighbour at all: no t-SNE), and texts that share their
+    only word (neighbours, but no TF-IDF spread to start from: openTSNE crashed the build, found by a new-user
+    pass)."""
     state = related.incremental_related(texts, None)[1]
     result = layout.compute_layout(state)
     assert len(result.x) == len(texts)
