@@ -144,3 +144,18 @@ def test_the_scripts_speak_the_language_of_the_site(chinese_site, page):
     page.locator("#site-search").fill("learning")
     page.wait_for_selector("#site-search-list .ta-all")  # the results, after "正在加载搜索……" (loading)
     assert page.locator("#site-search-list [role=option]").last.inner_text().startswith("“learning”的全部")
+
+
+def test_a_chinese_venue_page_names_its_papers_without_a_track_in_chinese(tmp_path):
+    """The track chart's bar of the papers of no track (found by a new-user pass: "Other papers" on a zh-CN site)."""
+    seeds = tmp_path / "seeds"
+    seeds.mkdir()
+    rows = [{"title": f"Paper {n}", "authors": ["Ann Lee"], "venue": "ICML", "year": 2024, "abstract": "We study it.",
+             **({"track": "Theory"} if n else {})} for n in range(3)]
+    (seeds / "papers.jsonl").write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
+    config = tmp_path / "site.toml"
+    config.write_text('language = "zh-CN"\n', encoding="utf-8")
+    assert build_into(tmp_path / "site", "--no-cache", seeds=seeds, config=config) == 0
+    text = visible_text(tmp_path / "site" / "venues" / "icml-2024" / "index.html")
+    assert "其他论文" in text and "Other papers" not in text and "chart-tracks" in (
+        tmp_path / "site" / "venues" / "icml-2024" / "index.html").read_text(encoding="utf-8")

@@ -177,7 +177,7 @@ def _venue_page(views: Views, venue, papers, tracks) -> Callable[[], Page]:
     def make() -> Page:
         items = views.items(papers)
         return Page(venue.path, "venue.html", venue.label,
-                    {"venue": venue, "papers": items, "tracks": tracks, "chart": track_chart(items, tracks),
+                    {"venue": venue, "papers": items, "tracks": tracks, "chart": track_chart(items, tracks, views.words("Other papers")),
                      "topics": views.topics(papers)})
     return make
 

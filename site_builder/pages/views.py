@@ -23,7 +23,7 @@ from functools import cached_property
 
 from markupsafe import Markup
 
-from ..i18n import N_
+from ..i18n import N_, translations
 from ..model import bibtex, citation, urls
 from ..model.site import Paper, Track, Venue
 
@@ -170,6 +170,14 @@ class Views:
         self._terms: dict[int, TermLink] = {}
         self._abstracts_refs: dict[str, str] | None = None
         self._cluster_of: dict[str, int] | None = None
+        self._translations = None
+
+    def words(self, message: str) -> str:
+        """``message`` (page words of a template's catalog) in the site's language, for words a view holds as
+        data (a chart's "Other papers" bar)."""
+        if self._translations is None:
+            self._translations = translations(self.site.config.language)  # a catalog compiled once a process
+        return self._translations.gettext(message)
 
     def term(self, term) -> TermLink:
         """The link of a :class:`~site_builder.model.library.Term` (one object per term)."""
@@ -335,14 +343,15 @@ def venue_chart(venues) -> BarChart | None:
                      (Bar(s.venue.label, s.count, s.venue.path) for s in venues))
 
 
-def track_chart(papers, tracks) -> BarChart | None:
-    """Papers per track of one venue (its page): ``papers`` are its :class:`Item`, ``tracks`` its tracks."""
+def track_chart(papers, tracks, other: str = "Other papers") -> BarChart | None:
+    """Papers per track of one venue (its page): ``papers`` are its :class:`Item`, ``tracks`` its tracks;
+    ``other`` labels the papers of no track (in the site's language: :meth:`Views.words`)."""
     counts: dict = {}
     for item in papers:
         counts[item.track] = counts.get(item.track, 0) + 1
     bars = [Bar(track.label, counts.get(track, 0), track.path) for track in tracks]
     if counts.get(None):
-        bars.append(Bar("Other papers", counts[None]))
+        bars.append(Bar(other, counts[None]))
     return bar_chart("tracks", N_("Papers per track"), N_("Track"), bars)
 
 
