@@ -118,7 +118,7 @@ def test_math_in_a_snippet_reads_as_plain_text(variety, page):
     page.goto((variety / "search.html").as_uri() + "?q=tasks")
     page.wait_for_selector("#search-results li")
     text = page.locator("#search-results .snippet").first.inner_text()
-    assert "O(n2) tasks" in text and "$" not in text and "\\mathcal" not in text
+    assert "O(n^2) tasks" in text and "$" not in text and "\\mathcal" not in text
 
 
 def test_an_author_without_a_page_is_found_from_the_author_index(variety, page):
