@@ -252,11 +252,19 @@ def read_json(path: Path, venue: str | None = None, year: int | None = None, exp
 
 def read_jsonl(path: Path, venue: str | None = None, year: int | None = None, explicit: bool = True) -> ListResult:
     """The papers of a JSON Lines file (one flat paper object per line, :func:`flat_record`); a line that is
-    not a JSON object is a warning naming it; a file none of whose lines is one is an error naming it."""
+    not a JSON object is a warning naming it; a file none of whose lines is one is an error naming it. A JSON
+    array (our own ``papers.json``, a record a line, renamed ``.jsonl``) is read as JSON (:func:`read_json`), with
+    a warning saying so."""
     try:
         text = read_text(path)
     except ReadError as exc:
         return failed(path, exc)
+    if text.lstrip()[:1] == "[":
+        result = read_json(path, venue, year, explicit)
+        if result.entries:
+            result.diagnostics.insert(0, Diagnostic(str(path), 1, "warning", "a JSON array, not JSON Lines (an "
+                                                                             "object a line); read as JSON"))
+        return result
     records, diagnostics = [], []
     for number, line in enumerate(text.split("\n"), 1):  # not splitlines: U+2028 and others may sit in a value
         if not line.strip():

@@ -84,6 +84,17 @@ def test_ris_authors_family_first_read_as_bibtex_reads_them(tmp_path):
     assert formats.read_list(bib).entries[0].authors[0] == paper.authors[0]
 
 
+def test_our_papers_json_renamed_jsonl_is_read_whole_with_a_warning(tmp_path, seed_site):
+    """(found by a new-user pass: 22 of its 23 lines were "not JSON" and one paper was read, exit 0)"""
+    source = (seed_site / "papers.json").read_text(encoding="utf-8")
+    path = tmp_path / "papers.jsonl"
+    path.write_text(source, encoding="utf-8")
+    result = formats.read_list(path)
+    assert [e.abstract for e in result.entries] == [r["abstract"] for r in json.loads(source)]
+    assert [(d.line, d.level, d.message) for d in result.diagnostics] == [
+        (1, "warning", "a JSON array, not JSON Lines (an object a line); read as JSON")]
+
+
 def test_an_ris_n2_abstract_and_csl_name_particles_are_read(tmp_path):
     """(found by a new-user pass) Scopus writes the abstract as ``N2``; CSL-JSON keeps "van der" as a particle."""
     path = tmp_path / "scopus.ris"
