@@ -3,7 +3,8 @@
 **Vectors.** The weights are those of scikit-learn's ``TfidfVectorizer(stop_words="english",
 sublinear_tf=True, dtype=float32)`` (see its "Text feature extraction" guide), computed here
 with numpy and scipy so that a rebuild need not import scikit-learn (seconds): a text is
-lower-cased and cut into tokens by ``(?u)\\b\\w\\w+\\b``, English stop words (scikit-learn's
+lower-cased and cut into tokens by ``(?u)\\b\\w\\w+\\b`` (a run holding Chinese, Japanese or Korean
+characters into their character bigrams: :func:`tokens`), English stop words (scikit-learn's
 list, read from its source file) are dropped; the weight of term ``t`` in a text where it occurs
 ``c`` times is ``(1 + ln c) · idf(t)`` with the smooth ``idf(t) = ln((1 + n) / (1 + df(t))) + 1``
 (``n`` texts, ``df(t)`` of them contain ``t``), in float32 as scikit-learn computes them; each
@@ -116,9 +117,37 @@ def stop_words() -> frozenset[str]:
     return frozenset(module.ENGLISH_STOP_WORDS)
 
 
+#: A character of a script written without spaces between words: Han, kana, Hangul (and their compatibility
+#: and extension blocks).
+CJK = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\U00020000-\U0003134f]")
+_CJK_PARTS = re.compile(f"{CJK.pattern}+|(?:(?!{CJK.pattern})\\w)+")
+
+
+def tokens(text: str) -> list[str]:
+    """The tokens of ``text``: scikit-learn's default analyzer's (lower case, runs of two or more word
+    characters) where the text has no CJK character; a run holding CJK characters gives each pair of
+    neighbouring CJK characters (character bigrams, as Lucene's ``CJKAnalyzer``) and its other parts of two or
+    more characters, since a run of Chinese text is a whole sentence: without bigrams no two Chinese abstracts
+    share a term, and none has related papers (found by a new-user pass)."""
+    found = TOKEN_RUNS.findall(text.lower())
+    if text.isascii() or not CJK.search(text):
+        return found
+    out: list[str] = []
+    for run in found:
+        if not CJK.search(run):
+            out.append(run)
+            continue
+        for part in _CJK_PARTS.findall(run):
+            if CJK.match(part):
+                out.extend(part[i:i + 2] for i in range(len(part) - 1))
+            elif len(part) >= 2:
+                out.append(part)
+    return out
+
+
 def terms(text: str) -> Counter:
-    """The term counts of ``text`` (scikit-learn's default analyzer with English stop words)."""
-    return Counter(filterfalse(stop_words().__contains__, TOKEN_RUNS.findall(text.lower())))
+    """The term counts of ``text`` (:func:`tokens` without scikit-learn's English stop words)."""
+    return Counter(filterfalse(stop_words().__contains__, tokens(text)))
 
 
 # -- matrices -----------------------------------------------------------------------------------
@@ -157,14 +186,13 @@ def counted_texts(texts: Sequence[str], chunk: int = COUNT_CHUNK
     number: dict[str, int] = {}
     parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # per chunk: rows, numbers, counts
     for start in range(0, len(texts), chunk):
-        tokens = [[w for w in TOKEN_RUNS.findall(text.lower()) if w not in stop]
-                  for text in texts[start:start + chunk]]
-        for word in set(chain.from_iterable(tokens)).difference(number):
+        found = [[w for w in tokens(text) if w not in stop] for text in texts[start:start + chunk]]
+        for word in set(chain.from_iterable(found)).difference(number):
             number[word] = len(number)
-        lengths = np.fromiter(map(len, tokens), dtype=np.int64, count=len(tokens))
-        ids = np.fromiter(map(number.__getitem__, chain.from_iterable(tokens)), dtype=np.int64,
+        lengths = np.fromiter(map(len, found), dtype=np.int64, count=len(found))
+        ids = np.fromiter(map(number.__getitem__, chain.from_iterable(found)), dtype=np.int64,
                           count=int(lengths.sum()))
-        del tokens
+        del found
         keys, counts = np.unique((np.repeat(np.arange(start, start + len(lengths), dtype=np.int64), lengths) << 32)
                                  | ids, return_counts=True)
         parts.append((keys >> 32, keys & 0xFFFFFFFF, counts))
