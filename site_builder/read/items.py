@@ -58,7 +58,8 @@ def split_blocks(lines: list[str], start: int) -> list[list[tuple[int, str]]]:
 def split_numbered(block: list[tuple[int, str]]) -> list[list[tuple[int, str]]]:
     """Split a run that opens with a list number (``1.``, ``[1]``, ``(1)``) or bullet (``-``, ``•``, ``*``)
     before each later line that carries a higher number in the same style (numbers skip in a list copied
-    from a filtered page: ``1.``, ``5.``, ``12.``), or the same bullet, and is not prose (a title line), so
+    from a filtered page: ``1.``, ``5.``, ``12.``), or the same bullet, and reads as a title: not prose, not
+    ending as a sentence does (an abstract's own ``- We propose X.`` or ``2. We show Y.`` stays in it), so
     ``1. A⏎authors⏎abstract⏎2. B⏎…`` or ``- A⏎…⏎- B⏎…`` with no blank lines gives one run per paper.
 
     ``block``: ``[(line number, raw line), ...]``, not empty; returns its parts in order (``[block]`` when
@@ -71,7 +72,7 @@ def split_numbered(block: list[tuple[int, str]]) -> list[list[tuple[int, str]]]:
     for k in range(1, len(block)):
         line = clean(block[k][1])
         s, n, rest = strip_number(line)
-        if s != style or not rest.strip() or is_prose(rest):
+        if s != style or not rest.strip() or SENTENCE_END.search(rest.strip()) or is_prose(rest):
             continue
         if (line[:1] == first[:1]) if style == "bullet" else n > number:
             parts.append(block[cut:k])
@@ -82,8 +83,8 @@ def split_numbered(block: list[tuple[int, str]]) -> list[list[tuple[int, str]]]:
 def find_numbering(blocks: list[list[tuple[int, str]]]) -> tuple[str | None, set[int]]:
     """Find the file's numbering: its style and the lines whose number continues the sequence.
 
-    A style counts only when its chain of consecutive numbers (n, n+1, ...) at
-    block starts covers at least half of the blocks that start an entry-like run.
+    A style counts only when its chain of increasing numbers (n, then any higher: a filtered page's list
+    skips) at block starts covers at least half of the blocks that start an entry-like run.
 
     ``blocks`` as :func:`split_blocks` gives them. Returns ``(style, line numbers)``: the style
     (``"bullet"`` or a number style of :func:`~site_builder.read.lines.strip_number`) and the 1-based
@@ -107,7 +108,7 @@ def find_numbering(blocks: list[list[tuple[int, str]]]) -> tuple[str | None, set
     for ln, (s, n, _) in firsts:
         if s != style:
             continue
-        if last is None or n == last + 1 or (n > last and n - last <= 3):
+        if last is None or n > last:  # numbers may skip (a list copied from a filtered page: 1, 5, 12)
             accepted.add(ln)
             last = n
     if len(accepted) >= max(1, prose_blocks // 2) or len(accepted) >= 0.3 * len(blocks):

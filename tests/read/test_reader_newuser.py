@@ -165,6 +165,23 @@ def test_bulleted_or_skipping_numbered_papers_without_blank_lines_are_never_merg
     _assert_papers(result, rs)
 
 
+@pytest.mark.parametrize("mark, inner", [("• ", ["• We propose a new sampler.", "• We show it is fast."]),
+                                         ("- ", ["- We propose X.", "- We show Y."]),
+                                         ("1. ", ["1. We propose X.", "2. We show Y."])])
+def test_an_abstract_s_own_bullets_or_numbers_stay_in_it(mark, inner):
+    """(found by the second new-user pass: such lines became papers of their own, or the next paper's track)"""
+    a, b, c = RECORDS[80:83]
+    marks = [mark, mark, mark] if mark != "1. " else ["1. ", "2. ", "3. "]
+    text = "ICML 2024 Papers\n\n" + "\n".join(
+        [marks[0] + a["title"], _authors(a), a["abstract"] + " Our contributions:", *inner,
+         marks[1] + b["title"], _authors(b), b["abstract"], marks[2] + c["title"], _authors(c), c["abstract"]]) + "\n"
+    result = read_text(text, "l.txt")
+    assert [e.title for e in result.entries] == [a["title"], b["title"], c["title"]]
+    assert result.entries[0].abstract.endswith("Our contributions:\n" + "\n".join(inner))
+    assert [e.track for e in result.entries] == [(), (), ()] or all(not e.track for e in result.entries)
+    assert result.diagnostics == []
+
+
 # --------------------------------------------------------------------------- 9. affiliations
 
 
