@@ -9,11 +9,15 @@ from __future__ import annotations
 from typing import Iterable
 
 from ..model.site import Paper
-from ..text.cut import ABSTRACT_CHARS, snippet  # noqa: F401 (ABSTRACT_CHARS: the records' limit, named here too)
 from .tokenize import query_alternatives, term_counts, transliterated
 
 #: Indexed fields and their lunr boosts, in index order.
 FIELDS = (("title", 10), ("authors", 3), ("track", 2), ("abstract", 1))
+#: Characters of an abstract's plain text a result record keeps (99 % of the corpus's abstracts are shorter):
+#: the page picks the passage that matches a query from it and checks phrases against it.
+ABSTRACT_CHARS = 2000
+
+
 #: Characters of Markdown/TeX/HTML markup; a text without any renders to itself (or a mere re-spacing of it).
 MARKUP = frozenset("$\\*_`<>&[]{}^~#|")
 
@@ -88,6 +92,24 @@ def recall_words(paper: Paper) -> set[str]:
         for text in texts:
             words.update(text.split())
     return {w for w in words if query_alternatives(w)}
+
+
+def snippet(text: str, limit: int = ABSTRACT_CHARS) -> str:
+    """The start of ``text`` (white space collapsed), cut at a word, ``…`` added when cut."""
+    # Only the start is shown: collapse a prefix when that alone is longer than the limit (the collapsed
+    # prefix is a prefix of the collapsed text, so the result is the same); a short one first, it nearly always is.
+    for size in (limit + 64, 4 * limit + 8):
+        head = " ".join(text[:size].split()) if len(text) > size else ""
+        if len(head) > limit:
+            text = head
+            break
+    else:
+        text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    cut = text[:limit]
+    space = cut.rfind(" ")
+    return (cut[:space] if space > limit // 2 else cut).rstrip(" ,;:") + "…"
 
 
 def result_record(paper: Paper) -> dict:
