@@ -60,7 +60,9 @@ def split_numbered(block: list[tuple[int, str]]) -> list[list[tuple[int, str]]]:
     before each later line that carries a higher number in the same style (numbers skip in a list copied
     from a filtered page: ``1.``, ``5.``, ``12.``), or the same bullet, and reads as a title: not prose, not
     ending as a sentence does (an abstract's own ``- We propose X.`` or ``2. We show Y.`` stays in it), so
-    ``1. A⏎authors⏎abstract⏎2. B⏎…`` or ``- A⏎…⏎- B⏎…`` with no blank lines gives one run per paper.
+    ``1. A⏎authors⏎abstract⏎2. B⏎…`` or ``- A⏎…⏎- B⏎…`` with no blank lines gives one run per paper. A
+    line with another bullet (``•`` papers with one ``-`` among them) cuts only when it reads as a title and
+    the line under it as a strong author line (several names: :data:`STRONG_AUTHORS`) or as a name above prose.
 
     ``block``: ``[(line number, raw line), ...]``, not empty; returns its parts in order (``[block]`` when
     it is not cut). Raises nothing."""
@@ -74,10 +76,26 @@ def split_numbered(block: list[tuple[int, str]]) -> list[list[tuple[int, str]]]:
         s, n, rest = strip_number(line)
         if s != style or not rest.strip() or SENTENCE_END.search(rest.strip()) or is_prose(rest):
             continue
-        if (line[:1] == first[:1]) if style == "bullet" else n > number:
+        if (line[:1] == first[:1] or _authors_under(block, k)) if style == "bullet" else n > number:
             parts.append(block[cut:k])
             cut, number = k, n
     return parts + [block[cut:]]
+
+
+#: An author line at least this author-like (:func:`author_score`) is strong: several names (one two-word
+#: name scores 2.0, as a two-word title may).
+STRONG_AUTHORS = 3.0
+#: A line at least this author-like reads as a name (one author's two-word name).
+NAME_LINE = 2.0
+
+
+def _authors_under(block: list[tuple[int, str]], k: int) -> bool:
+    """True when the line under line ``k`` of ``block`` is a strong author line, or a name (one author) above
+    a prose line."""
+    if k + 1 >= len(block):
+        return False
+    score = author_score(clean(block[k + 1][1]))
+    return score >= STRONG_AUTHORS or (score >= NAME_LINE and k + 2 < len(block) and is_prose(clean(block[k + 2][1])))
 
 
 def find_numbering(blocks: list[list[tuple[int, str]]]) -> tuple[str | None, set[int]]:
@@ -468,9 +486,11 @@ def _unmarked_entry(item: Item, before: Item, after: Item | None, cur: EntryDraf
 def split_by_header_pattern(drafts: list[EntryDraft]) -> list[EntryDraft]:
     """Split drafts holding more blank-separated header lines than the list's usual entry.
 
-    When most entries have ``k`` header lines and a draft has ``k + 2`` or more,
-    each its own block, the last ``k`` open a new entry; the ones before stay
-    with the first (a short abstract taken for a header).
+    When most entries have ``k`` header lines and a draft has ``k + 2`` or more, the last ``k`` open a new
+    entry (:func:`_pattern_cut`): either each header line is its own block, and the ones before stay with
+    the first (a short abstract taken for a header); or the last ``k`` are one block of their own and the
+    block above ends on a name (a title and author block with no abstract, such as a keynote, above a paper:
+    it is then reported rather than read into that paper).
 
     Returns the drafts in order (new ones for those split; the items are not copied). Raises nothing.
     """
@@ -480,15 +500,26 @@ def split_by_header_pattern(drafts: list[EntryDraft]) -> list[EntryDraft]:
     k = counts.most_common(1)[0][0]
     out: list[EntryDraft] = []
     for draft in drafts:
-        heads = header_items(draft)
-        blocks = [h.block for h in heads]
-        if k >= 1 and len(heads) >= k + 2 and len(set(blocks)) == len(blocks) and \
-                all(h.kind == "short" for h in heads) and draft.items[:len(heads)] == heads:
-            cut = len(heads) - k
+        cut = _pattern_cut(draft, k)
+        if cut:
             out += [EntryDraft(draft.items[:cut]), EntryDraft(draft.items[cut:])]
         else:
             out.append(draft)
     return out
+
+
+def _pattern_cut(draft: EntryDraft, k: int) -> int:
+    """Where :func:`split_by_header_pattern` cuts ``draft`` when the list's entries have ``k`` header lines:
+    the index of the new entry's first item, or 0 for no cut."""
+    heads = header_items(draft)
+    if k < 1 or len(heads) < k + 2 or draft.items[:len(heads)] != heads or any(h.kind != "short" for h in heads):
+        return 0
+    cut = len(heads) - k
+    blocks = [h.block for h in heads]
+    if len(set(blocks)) == len(blocks):
+        return cut
+    new_block = len(set(blocks[cut:])) == 1 and blocks[cut - 1] != blocks[cut]
+    return cut if new_block and author_score(heads[cut - 1].text) >= NAME_LINE else 0
 
 
 def is_abstract_only(items: list[Item]) -> bool:

@@ -473,3 +473,44 @@ def test_build_whose_lists_hold_no_paper_is_an_error_and_keeps_the_site(tmp_path
     assert run.returncode == 1
     assert f"{tmp_path / 'seeds'}: error: no list holds a paper" in run.stderr
     assert (tmp_path / "out" / "papers.json").read_bytes() == before
+
+
+@pytest.mark.parametrize("talk", [("Keynote: The Future of Learning Machines", "Yann Example"),
+                                  ("Invited Talk: Robots in the Wild", "Maria Rossi, Kenji Sato")])
+def test_title_and_author_block_without_abstract_is_left_out_and_the_next_paper_kept(talk):
+    """Title / authors / abstract papers with a talk's title and speaker block (no abstract) between two of
+    them: the talk is reported and left out, and the paper below it keeps its own title, authors and abstract
+    (it was read as the talk's abstract, its title as a track and its authors as abstract text)."""
+    papers = RECORDS[:4]
+    blocks = [f"{r['title']}\n{', '.join(r['authors'])}\n{r['abstract'].strip()}" for r in papers]
+    blocks.insert(2, "\n".join(talk))
+    text = "ICML 2025 Papers\n\n" + "\n\n".join(blocks) + "\n"
+    result = read_text(text, "l.txt")
+    assert [(e.title, list(e.authors), e.abstract) for e in result.entries] == \
+        [(r["title"], r["authors"], r["abstract"].strip()) for r in papers]
+    talk_line = text.split("\n").index(talk[0]) + 1
+    assert [str(d) for d in result.diagnostics] == [
+        f"l.txt:{talk_line}: warning: lines {talk_line}-{talk_line + 1} have no abstract, so they are not read as a "
+        f"paper: '{talk[0]}'; '{talk[1]}'"]
+    assert_nothing_lost(result, text)
+
+
+@pytest.mark.parametrize("authors", [2, 1])
+def test_a_paper_with_another_bullet_in_a_run_of_bulleted_papers_is_its_own_paper(authors):
+    """``•`` papers (bullet, title / authors / abstract, no blank lines) with one ``-`` paper among them: four
+    papers with their own fields (the ``-`` paper was read into the abstract above it, silently), with a
+    several-name author line and with one author above the abstract; an abstract's own ``- We show X.`` bullet
+    stays in it."""
+    papers = RECORDS[4:8]
+    names = [r["authors"][:authors] for r in papers]
+    lines = ["NeurIPS 2023 Papers"]
+    for k, (r, who) in enumerate(zip(papers, names)):
+        lines += [("- " if k == 2 else "• ") + r["title"], ", ".join(who), r["abstract"].strip()]
+    lines.insert(4, "- We show that the bound is tight.")
+    text = "\n".join(lines) + "\n"
+    result = read_text(text, "l.txt")
+    abstracts = [r["abstract"].strip() for r in papers]
+    abstracts[0] += "\n- We show that the bound is tight."
+    assert [(e.title, list(e.authors), e.abstract) for e in result.entries] == \
+        [(r["title"], who, a) for r, who, a in zip(papers, names, abstracts)]
+    assert_nothing_lost(result, text)
