@@ -87,19 +87,37 @@ def _run(number: int) -> list:
     return _JOBS[number]()
 
 
+#: A long :func:`run_jobs` forks its workers afresh this many times, a generation of the jobs each: a worker's
+#: private memory grows as it works (its caches, and the parent's memory pages it touches, copied on write as
+#: reference counts change: 1.1-1.2 GB a page worker at 100,000 papers), and a fresh fork starts from the
+#: parent's pages again (BENCHMARKS.md, issue 25, "page workers in generations").
+GENERATIONS = 4
+#: A generation holds at least this many jobs a worker (fewer jobs run in one generation).
+GENERATION_JOBS = 4
+
+
+def generations(count: int, processes: int) -> list[range]:
+    """Job numbers ``0 … count − 1`` cut into at most :data:`GENERATIONS` consecutive ranges, each of at least
+    ``processes`` × :data:`GENERATION_JOBS` jobs (but the last), in order."""
+    size = max(processes * GENERATION_JOBS, -(-count // GENERATIONS), 1)
+    return [range(a, min(a + size, count)) for a in range(0, count, size)]
+
+
 def run_jobs(jobs: list[tuple[Callable[[], list], int]], on_done: Callable[[list, int], None],
              meanwhile: Callable[[], None] | list[Callable[[], None]] | None = None) -> None:
     """Run ``jobs`` (each a callable and its weight for progress) and call ``on_done(results, weight)`` per job.
 
-    Jobs are started in the given order (put the longest first). Uses a
-    forked pool when :func:`worker_count` allows and the total weight is at
-    least :data:`MIN_PARALLEL_WORK`. ``meanwhile`` (optional: a callable, or a
+    Jobs are started in the given order (put the longest first). Uses forked workers when :func:`worker_count`
+    allows and the total weight is at least :data:`MIN_PARALLEL_WORK`: a pool for each of the
+    :func:`generations` of the jobs, forked from this process (never from a thread) when the one before has
+    finished. ``meanwhile`` (optional: a callable, or a
     list of them run in order) runs in this process once the workers have
     started (after the jobs when there are no workers); between its steps, the
     jobs finished so far are handed to ``on_done`` (so a progress line moves
     while this process works). An exception in a job or in ``meanwhile`` is raised here.
-    Once the workers are forked (they hold the jobs), ``jobs`` is emptied: this process lets go of what
-    the jobs hold (e.g. the pages' contexts, ~0.3 GB at 100,000 papers) for ``meanwhile`` to use.
+    Once the workers of a generation are forked (they hold its jobs), this process lets go of those jobs and of
+    what they hold (e.g. the pages' contexts, ~0.3 GB at 100,000 papers) for ``meanwhile`` to use; ``jobs`` is
+    emptied.
     """
     global _JOBS
     steps = meanwhile if isinstance(meanwhile, list) else [meanwhile or (lambda: None)]
@@ -114,20 +132,71 @@ def run_jobs(jobs: list[tuple[Callable[[], list], int]], on_done: Callable[[list
             step()
         return
     weights = [w for _, w in jobs]
-    count = len(jobs)
-    _JOBS = []  # the workers have their copies
     jobs.clear()
+    running = _Generations(pool, generations(len(weights), processes), processes)
     try:
-        with pool:  # leaving the block (also on an exception or Ctrl-C) terminates the workers
-            results = pool.imap_unordered(_numbered, range(count))
-            for step in steps:
-                step()
-                for number, written in _finished(results):
-                    on_done(written, weights[number])
-            for number, written in results:
+        for step in steps:
+            step()
+            for number, written in running.finished():
                 on_done(written, weights[number])
+        for number, written in running.rest():
+            on_done(written, weights[number])
     finally:
+        running.terminate()
         _JOBS = []
+
+
+class _Generations:
+    """The generations of :func:`run_jobs` (job numbers, in order), each run by a pool of its own: ``pool``
+    (forked already) runs the first."""
+
+    def __init__(self, pool, ranges: list[range], processes: int) -> None:
+        self._pending = list(ranges)
+        self._processes = processes
+        self._pool = None
+        self._start(pool)
+
+    def _start(self, pool) -> None:
+        numbers = self._pending.pop(0)
+        self._pool, self._left = pool, len(numbers)
+        if pool is None:  # no pool to be had now: this process runs the generation
+            self._results = iter([(number, _run(number)) for number in numbers])
+        else:
+            self._results = pool.imap_unordered(_numbered, numbers)
+        for number in numbers:
+            _JOBS[number] = None  # the workers have their copies
+
+    def _next(self) -> bool:
+        """Start the next generation once this one is done; False when there is none."""
+        if self._left or not self._pending:
+            return False
+        self.terminate()
+        self._start(_pool(self._processes))
+        return True
+
+    def finished(self):
+        """The ``(number, result)`` of the jobs finished by now, without waiting (see :func:`_finished`)."""
+        while True:
+            for item in _finished(self._results):
+                self._left -= 1
+                yield item
+            if not self._next():
+                return
+
+    def rest(self):
+        """The ``(number, result)`` of every job not handed out yet, waiting for them."""
+        while True:
+            for item in self._results:
+                self._left -= 1
+                yield item
+            if not self._next():
+                return
+
+    def terminate(self) -> None:
+        """End the workers of the running generation (also on an exception or Ctrl-C)."""
+        if self._pool is not None:
+            self._pool.terminate()
+            self._pool = None
 
 
 def _finished(results):

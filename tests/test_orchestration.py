@@ -382,3 +382,32 @@ def test_a_build_that_finds_nothing_changed_does_not_import_numpy(tmp_path):
     assert pipeline.build_library.__module__ == "site_builder.model.library"
 
 
+
+
+@pytest.mark.forks
+def test_jobs_run_once_each_by_workers_forked_afresh_for_each_generation():
+    """:func:`parallel.run_jobs` over many jobs: every job's result handed to ``on_done`` once with its weight, the
+    steps ``meanwhile`` run in this process, and the jobs of each generation run in processes forked for it
+    (none of them ran a job of another generation), which see what this process did before forking them."""
+    if parallel.worker_count() < 2:
+        pytest.skip("needs two cores and fork")
+    import os
+    count = 40
+    ranges = parallel.generations(count, 2)
+    assert len(ranges) == parallel.GENERATIONS and [n for r in ranges for n in r] == list(range(count))
+    seen = []  # what this process did before each job's workers were forked
+    jobs = [((lambda n=n: [(n, os.getpid(), len(seen))]), n + 1) for n in range(count)]
+    done, steps = [], []
+    parallel.run_jobs(jobs, lambda result, weight: (done.append((result[0], weight)), seen.append(1)),
+                      [lambda: steps.append(os.getpid())] * 3)
+    assert sorted(n for (n, _, _), _ in done) == list(range(count))
+    assert all(weight == n + 1 for (n, _, _), weight in done)
+    assert jobs == [] and steps == [os.getpid()] * 3
+    generation = {n: g for g, r in enumerate(ranges) for n in r}
+    pids = {}
+    for (n, pid, _), _ in done:
+        pids.setdefault(pid, set()).add(generation[n])
+    assert os.getpid() not in pids and all(len(g) == 1 for g in pids.values())
+    assert len({g for gs in pids.values() for g in gs}) == parallel.GENERATIONS
+    for (n, _, before), _ in done:  # a later generation's workers were forked after the earlier ones finished
+        assert before >= ranges[generation[n]].start
