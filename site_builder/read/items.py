@@ -430,9 +430,10 @@ def group_drafts(items: list[Item], abstract_only: bool, marked_file: bool, page
     A number or bullet always opens a draft; in a numbered or bulleted list
     nothing else does.  Otherwise a title/authors/track line after an
     abstract opens one (a labelled one only when its label is the one that
-    opens entries in this file, e.g. ``Title:``, or appears twice: a
-    ``Track:`` line after ``Abstract:`` belongs to the paper above), and so does a prose paragraph in a list
-    of abstracts alone, or page words when the list puts them before a paper.
+    opens entries in this file, e.g. ``Title:``, the first such label above the first abstract; or when it
+    appears twice; or when no label opens entries and it starts a block: a ``Track:`` or OpenReview
+    ``Primary Area:`` line right under ``Abstract:`` belongs to the paper above), and so does a prose paragraph in
+    a list of abstracts alone, or page words when the list puts them before a paper.
 
     ``items`` as :func:`blocks_to_items` gives them; ``abstract_only``: :func:`is_abstract_only` (for a list
     neither numbered nor labelled); ``marked_file``: the list is numbered or bulleted; ``pages_lead``: page
@@ -440,8 +441,10 @@ def group_drafts(items: list[Item], abstract_only: bool, marked_file: bool, page
     """
     drafts: list[EntryDraft] = []
     cur: EntryDraft | None = None
-    opener = next((i.field_name for i in items if i.kind == "label" and i.field_name in ("title", "authors", "track")),
-                  None)
+    first_abstract = next((k for k, i in enumerate(items) if i.kind == "prose" or
+                           (i.kind == "label" and i.field_name == "abstract")), len(items))
+    opener = next((i.field_name for i in items[:first_abstract]
+                   if i.kind == "label" and i.field_name in ("title", "authors", "track")), None)
     header_block = False
     for k, item in enumerate(items):
         starts = False
@@ -453,7 +456,8 @@ def group_drafts(items: list[Item], abstract_only: bool, marked_file: bool, page
             starts = header_block = _unmarked_entry(item, items[k - 1], items[k + 1] if k + 1 < len(items) else None,
                                                     cur)
         elif item.kind == "label" and item.field_name in ("title", "authors", "track"):
-            starts = (cur.has_abstract() and item.field_name in (opener, "title")) or \
+            starts = (cur.has_abstract() and (item.field_name in (opener, "title") or
+                                              (opener is None and item.block != items[k - 1].block))) or \
                 any(i.kind == "label" and i.field_name == item.field_name for i in cur.items)
         elif item.kind in ("short", "track"):
             starts = cur.has_abstract()

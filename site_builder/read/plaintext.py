@@ -184,6 +184,24 @@ def _one_name(text: str) -> bool:
         and not text.rstrip().endswith(".")
 
 
+
+def unnamed_heading(blocks: list[list[tuple[int, str]]]) -> bool:
+    """True when the list's first line, a block of its own, is a heading that names no venue (``Reading group
+    list``, a page's title) rather than the first paper's track: a short line that is neither prose nor a
+    name, above a paper block opening with two header lines (its title and authors, or track and title), in
+    a list where no other block is one short line (a list of one-line tracks or titles above their papers).
+    ``blocks`` as :func:`split_blocks` gives them from the list's first line. Found by the second new-user
+    pass (the heading was read as the first paper's track)."""
+    if len(blocks) < 3 or len(blocks[0]) != 1 or len(blocks[1]) < 3:
+        return False
+    line = clean(blocks[0][0][1])
+    if len(line) > 80 or is_prose(line) or author_score(line) >= 2.0 or strip_number(line)[0] or strip_label(line)[0]:
+        return False
+    if any(is_prose(clean(raw)) for _, raw in blocks[1][:2]):
+        return False
+    return not any(len(b) == 1 and not is_prose(clean(b[0][1])) for b in blocks[1:])
+
+
 class ListReader:
     """State for reading one list text; see :func:`read_text`.
 
@@ -231,8 +249,11 @@ class ListReader:
             if not any(clean(raw) for raw in self.lines[start:]):
                 self.warn(first + 1, NO_PAPERS.format(f"only its heading {excerpt(self.lines[first].strip())}"))
                 return False
-        venue, year = self._venue_year()
         blocks = split_blocks(self.lines, start)
+        if self.result.heading is None and unnamed_heading(blocks):
+            self.result.heading = parse_heading(self.lines[first], first + 1)
+            start, blocks = first + 1, blocks[1:]
+        venue, year = self._venue_year()
         style, numbered = find_numbering(blocks)
         labelled = self._labelled(blocks)
         compact = is_compact(blocks)

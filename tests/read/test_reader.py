@@ -117,6 +117,10 @@ def test_seed_without_venue_anywhere_is_an_error_naming_the_file():
     ("3DV 2025", "3DV", 2025),
     ("\u3000ICML\u00a02024 论文列表 ", "ICML", 2024),
     ("论文检索", None, None),
+    ("2025年ICML论文", "ICML", 2025),  # the year first, then 年 ("year"); found by the second new-user pass
+    ("2024年 NeurIPS 论文列表", "NeurIPS", 2024),
+    ("2024 NeurIPS", "NeurIPS", 2024),
+    ("2024年度报告", None, None),  # "2024 annual report": 年度 is no venue
 ])
 def test_parse_heading(text, venue, year):
     heading = parse_heading(text, 4)

@@ -514,3 +514,49 @@ def test_a_paper_with_another_bullet_in_a_run_of_bulleted_papers_is_its_own_pape
     assert [(e.title, list(e.authors), e.abstract) for e in result.entries] == \
         [(r["title"], who, a) for r, who, a in zip(papers, names, abstracts)]
     assert_nothing_lost(result, text)
+
+
+def test_openreview_primary_area_under_the_abstract_is_the_track_of_the_paper_above():
+    """OpenReview's layout (title, authors, ``Abstract:``, then ``Primary Area:`` under it): each paper keeps its
+    own area as its track (the area went to the next paper and the last one's was reported as a paper without
+    abstract); a list whose ``Track:`` lines open the papers, after a blank line, the first paper without one,
+    still gives each track to the paper below it."""
+    papers = RECORDS[8:11]
+    areas = ["representation learning for computer vision", "reinforcement learning", "optimization"]
+    blocks = [f"{r['title']}\n{', '.join(r['authors'])}\nAbstract: {r['abstract'].strip()}\nPrimary Area: {a}"
+              for r, a in zip(papers, areas)]
+    text = "ICLR 2025 Conference Submissions\n\n" + "\n\n".join(blocks) + "\n"
+    result = read_text(text, "l.txt")
+    assert [(e.title, list(e.authors), e.track, e.abstract) for e in result.entries] == \
+        [(r["title"], r["authors"], (a,), r["abstract"].strip()) for r, a in zip(papers, areas)]
+    assert result.diagnostics == []
+    assert_nothing_lost(result, text)
+
+    blocks = [f"{r['title']}\n{', '.join(r['authors'])}\n{r['abstract'].strip()}" for r in papers]
+    text = "ICLR 2025 Papers\n\n" + blocks[0] + "".join(f"\n\nTrack: {a}\n{b}" for a, b in zip(areas[1:], blocks[1:]))
+    result = read_text(text + "\n", "l.txt")
+    assert [(e.title, e.track) for e in result.entries] == \
+        [(papers[0]["title"], ())] + [(r["title"], (a,)) for r, a in zip(papers[1:], areas[1:])]
+    assert_nothing_lost(result, text)
+
+
+@pytest.mark.parametrize("first", ["Reading group list", "Papers we liked this term", "2025年ICML论文"])
+def test_a_first_line_above_titled_papers_is_the_heading_not_the_first_papers_track(first):
+    """A list opening with a line of its own that names no venue (or names one in a form the reader did not know,
+    ``2025年ICML论文``) above title / authors / abstract papers: the line is the list's heading, and the first
+    paper has no track (it took the line as its track); a list of one-line blocks above papers (tracks) is not
+    read so."""
+    papers = RECORDS[11:14]
+    blocks = [f"{r['title']}\n{', '.join(r['authors'])}\n{r['abstract'].strip()}" for r in papers]
+    text = first + "\n\n" + "\n\n".join(blocks) + "\n"
+    result = read_text(text, "l.txt", venue="ICML", year=2025)
+    assert result.heading is not None and (result.heading.text, result.heading.line) == (first, 1)
+    assert [(e.title, list(e.authors), e.track, e.abstract, e.venue) for e in result.entries] == \
+        [(r["title"], r["authors"], (), r["abstract"].strip(), "ICML") for r in papers]
+    assert_nothing_lost(result, text)
+
+    tracks = ["Reinforcement learning", "Optimization", "Optimization"]
+    text = "\n\n".join(f"{t}\n\n{b}" for t, b in zip(tracks, blocks)) + "\n"
+    result = read_text(text, "l.txt", venue="ICML", year=2025)
+    assert result.heading is None
+    assert [(e.title, e.track) for e in result.entries] == [(r["title"], (t,)) for r, t in zip(papers, tracks)]

@@ -524,3 +524,15 @@ def test_lists_read_from_their_state_are_read_before_workers_fork(tmp_path, monk
     big[0].write_text(big[0].read_text(encoding="utf-8").rstrip("\n") + " And more.\n", encoding="utf-8")
     assert listcache.read_lists(configured, BuildCache(cache)) == reader.read_lists(configured)
     assert pools == [2]
+
+
+@pytest.mark.parametrize("before, after", [("Reading group list", "Papers we liked"),
+                                           ("Reading group list", "Jane Doe"),
+                                           ("Jane Doe", "Reading group list"), ("Maria Garcia", "Deep learning notes")])
+def test_an_edit_of_a_first_line_that_may_be_a_heading_naming_no_venue(tmp_path, before, after):
+    """A list's first line of its own, above title / authors / abstract papers, edited: read again as a full read
+    reads it (the line is a heading naming no venue, or, a name, the first paper's authors)."""
+    records = [r for r in load_corpus(SAMPLE, 40) if r.get("title") and len(r.get("authors") or ()) >= 2][:3]
+    blocks = [f"{r['title']}\n{', '.join(r['authors'])}\n{' '.join(r['abstract'].split())}" for r in records]
+    text = "\n\n".join(blocks) + "\n"
+    _check(tmp_path / "l.txt", f"{before}\n\n{text}", f"{after}\n\n{text}", "ICML", 2024)
