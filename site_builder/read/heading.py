@@ -22,8 +22,8 @@ def _heading_forms() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str],
     use, not at import (~10 ms of CPU: a rebuild whose lists come from the list cache reads no heading)."""
     return (re.compile(_LEAD + _VENUE + r"[\s\-']*(?P<year>(?:19|20)\d\d)(?![\d])(?P<rest>.*)$", re.I),
             re.compile(_LEAD + _VENUE + r"(?:\s*[-'’]\s*|\s+[-'’])(?P<yy>\d\d)(?![\d])(?P<rest>.*)$", re.I),
-            re.compile(_LEAD + r"(?P<year>(?:19|20)\d\d)(?![\d])(?:\s*年\s*|[\s\-]+)" + _VENUE + r"(?![A-Za-z0-9_])(?P<rest>.*)$",
-                       re.I),
+            re.compile(_LEAD + r"(?P<year>(?:19|20)\d\d)(?![\d])(?:\s*年\s*|[\s\-]+)" + _VENUE
+                       + r"(?![A-Za-z0-9_])(?P<rest>.*)$", re.I),
             re.compile(rf"^#*\s*(?:{_PAGE_HEAD}\s*)+$", re.I),
             re.compile(rf"^{_PAGE_HEAD}$", re.I))
 
@@ -42,8 +42,8 @@ def _match_heading(text: str) -> tuple[str, int, str] | None:
     """``(venue, year, rest)`` of a heading line, or None.
 
     Forms: ``ICLR 2025 Papers``, ``NeurIPS-2024``, ``Accepted Papers — ICML 2024`` (page words
-    first), ``2024 NeurIPS`` and ``2025年ICML论文`` (year first), ``AAAI-25 Technical Track`` and ``KDD '24`` (two-digit
-    year after ``-`` or ``'``, read as 20YY).  ``Findings`` anywhere in the heading
+    first), ``2024 NeurIPS`` and ``2025年ICML论文`` (year first), ``AAAI-25 Technical Track`` and ``KDD '24``
+    (two-digit year after ``-`` or ``'``, read as 20YY).  ``Findings`` anywhere in the heading
     (``ACL 2024 Findings``, ``Findings of EMNLP 2023``) gives the venue ``ACL Findings``: the
     Findings are a venue of their own, apart from the main conference.
     """

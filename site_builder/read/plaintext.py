@@ -63,7 +63,7 @@ from .continuation import CHAIN_PRIOR, MERGE, MERGE_WARN, WARN, continuation_sco
 from ..diagnostics import Diagnostic
 from .duplicates import identity_key, merge_duplicates
 from .heading import is_heading_line, parse_heading
-from .items import (AMBIGUOUS_MARGIN, EntryDraft, Item, blocks_to_items, choose_roles, file_evidence, find_numbering,
+from .items import (AMBIGUOUS_MARGIN, NAME_LINE, EntryDraft, Item, blocks_to_items, choose_roles, file_evidence, find_numbering,
                     layout_of, list_layouts, titles_first,
                     group_drafts, header_items, is_abstract_only, is_compact, sentences_as_prose,
                     split_blocks, split_by_header_pattern, split_overfull)
@@ -184,7 +184,6 @@ def _one_name(text: str) -> bool:
         and not text.rstrip().endswith(".")
 
 
-
 def unnamed_heading(blocks: list[list[tuple[int, str]]]) -> bool:
     """True when the list's first line, a block of its own, is a heading that names no venue (``Reading group
     list``, a page's title) rather than the first paper's track: a short line that is neither prose nor a
@@ -195,7 +194,8 @@ def unnamed_heading(blocks: list[list[tuple[int, str]]]) -> bool:
     if len(blocks) < 3 or len(blocks[0]) != 1 or len(blocks[1]) < 3:
         return False
     line = clean(blocks[0][0][1])
-    if len(line) > 80 or is_prose(line) or author_score(line) >= 2.0 or strip_number(line)[0] or strip_label(line)[0]:
+    if len(line) > 80 or is_prose(line) or author_score(line) >= NAME_LINE or strip_number(line)[0] or \
+            strip_label(line)[0]:
         return False
     if any(is_prose(clean(raw)) for _, raw in blocks[1][:2]):
         return False
