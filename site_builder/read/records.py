@@ -149,15 +149,26 @@ def split_names(text: str) -> list[str]:
     return [" ".join(p.split()) for p in parts if p.strip()]
 
 
+#: An author name that says the list goes on (``et al.``, ``others``, ``等``, ``…``): no author, the paper's
+#: ``et_al`` (a JSON or CSV list ending ``"et al."``; found by the second new-user pass).
+ET_AL_NAME = re.compile(r"^(?:et\.?\s*al\.?|and\s+others|others|等人?|等等|…|\.\.\.)$", re.I)
+
+
 def entry_of(record: Record, path: str, venue: str | None, year: int | None) -> Entry | None:
     """The :class:`Entry` of ``record`` read from ``path``; ``venue``/``year`` are the config's for a record
-    naming none. None when it has neither title nor abstract."""
+    naming none; trailing author names matching :data:`ET_AL_NAME` are its ``et_al``. None when it has neither
+    title nor abstract."""
     title = " ".join(record.title.split())
     if not title and not record.abstract.strip():
         return None
+    authors = [a for a in (" ".join(n.split()) for n in record.authors) if a]
+    et_al = record.et_al
+    while authors and ET_AL_NAME.match(authors[-1]):
+        authors.pop()
+        et_al = True
     return Entry(
         path=path, line=record.line, abstract=record.abstract.strip(), title=title or None,
-        authors=tuple(a for a in (" ".join(n.split()) for n in record.authors) if a), et_al=record.et_al,
+        authors=tuple(authors), et_al=et_al,
         track=tuple(p for p in record.track if p), venue=record.venue or venue, year=record.year or year,
         status=record.status or None, keywords=tuple(dict.fromkeys(k.strip() for k in record.keywords if k.strip())),
         end_line=record.line, doi=record.doi or None, url=record.url or None,

@@ -485,3 +485,20 @@ def test_a_reference_that_is_not_a_path_is_a_located_config_error(tmp_path, caps
     config.write_text(f'[lists."000_3c4c43013b737622.txt"]\nreference = {value}\n', encoding="utf-8")
     assert build_into(tmp_path / "site", "--no-cache", seeds=seeds, config=config) == 2
     assert capsys.readouterr().err.startswith(f"{config}:2: error: [lists.'000_3c4c43013b737622.txt']: reference must be")
+
+
+@pytest.mark.parametrize("last", ["et al.", "et al", "Others", "等", "…"])
+def test_an_author_list_ending_in_et_al_gives_the_paper_et_al_not_an_author(tmp_path, last):
+    """(found by the second new-user pass) A JSON-lines or CSV paper whose authors end with ``"et al."``: the
+    authors before it, and the paper's ``et_al`` (shown as "et al." after them), not an author named "et al."."""
+    path = tmp_path / "papers.jsonl"
+    path.write_text(json.dumps({"title": "Sparse Kernels", "authors": ["Ann Lee", "Bo Chen", last],
+                                "abstract": "We learn sparse kernels.", "venue": "ICML", "year": 2024}) + "\n",
+                    encoding="utf-8")
+    (paper,) = formats.read_list(path).entries
+    assert (paper.authors, paper.et_al) == (("Ann Lee", "Bo Chen"), True)
+    path = tmp_path / "papers.csv"
+    path.write_text(f"title,authors,abstract,venue,year\nSparse Kernels,\"Ann Lee; Bo Chen; {last}\","
+                    "We learn sparse kernels.,ICML,2024\n", encoding="utf-8")
+    (paper,) = formats.read_list(path).entries
+    assert (paper.authors, paper.et_al) == (("Ann Lee", "Bo Chen"), True)
