@@ -176,10 +176,13 @@ def csl_record(item: dict, line: int) -> Record:
 def openreview_record(note: dict, line: int) -> Record:
     """The :class:`Record` of an OpenReview note (API v2, or v1 with bare values): ``title``, ``authors``,
     ``abstract``, ``keywords``, ``primary_area`` (the track), ``venue`` (``"ICLR 2025 Poster"``: venue, year,
-    status), ``code``; the landing page is the note's forum."""
+    status; ``"Submitted to ICLR 2025"``, a paper under review or not accepted: the status ``Submitted``),
+    ``code``; the landing page is the note's forum."""
     content = {k: _value(v) for k, v in (note.get("content") or {}).items()}
     venue = str(content.get("venue") or "")
     status = re.split(r"\b(?:19|20)\d\d\b", venue, maxsplit=1)[-1].strip() if year_in(venue) else ""
+    if re.match(r"\s*submitted\s+to\b", venue, re.I):
+        status = "Submitted"
     forum = note.get("forum") or note.get("id")
     code = _strings(content.get("code")) + links_in(str(content.get("code_link") or ""))
     area = content.get("primary_area") or ""

@@ -502,3 +502,18 @@ def test_an_author_list_ending_in_et_al_gives_the_paper_et_al_not_an_author(tmp_
                     "We learn sparse kernels.,ICML,2024\n", encoding="utf-8")
     (paper,) = formats.read_list(path).entries
     assert (paper.authors, paper.et_al) == (("Ann Lee", "Bo Chen"), True)
+
+
+def test_an_openreview_note_submitted_to_a_venue_says_so_in_its_status(tmp_path):
+    """(found by the second new-user pass) OpenReview calls a paper under review, or not accepted, "Submitted to
+    ICLR 2025": it is read with the venue ICLR 2025 and the status ``Submitted`` (it was shown as any ICLR 2025
+    paper); an accepted one keeps the status after the year."""
+    notes = [{"id": f"n{k}", "forum": f"n{k}", "content": {"title": {"value": f"Paper {k}"},
+                                                            "authors": {"value": ["Ann Lee"]},
+                                                            "abstract": {"value": "We learn sparse kernels."},
+                                                            "venue": {"value": venue}}}
+             for k, venue in enumerate(["Submitted to ICLR 2025", "ICLR 2025 Poster"])]
+    path = tmp_path / "notes.json"
+    path.write_text(json.dumps({"notes": notes}), encoding="utf-8")
+    assert [(e.venue, e.year, e.status) for e in formats.read_list(path).entries] == \
+        [("ICLR", 2025, "Submitted"), ("ICLR", 2025, "Poster")]
