@@ -58,28 +58,48 @@ def split_blocks(lines: list[str], start: int) -> list[list[tuple[int, str]]]:
 def split_numbered(block: list[tuple[int, str]]) -> list[list[tuple[int, str]]]:
     """Split a run that opens with a list number (``1.``, ``[1]``, ``(1)``) or bullet (``-``, ``•``, ``*``)
     before each later line that carries a higher number in the same style (numbers skip in a list copied
-    from a filtered page: ``1.``, ``5.``, ``12.``), or the same bullet, and reads as a title: not prose, not
-    ending as a sentence does (an abstract's own ``- We propose X.`` or ``2. We show Y.`` stays in it), so
-    ``1. A⏎authors⏎abstract⏎2. B⏎…`` or ``- A⏎…⏎- B⏎…`` with no blank lines gives one run per paper. A
-    line with another bullet (``•`` papers with one ``-`` among them) cuts only when it reads as a title and
-    the line under it as a strong author line (several names: :data:`STRONG_AUTHORS`) or as a name above prose.
+    from a filtered page: ``1.``, ``5.``, ``12.``), or the same bullet, and opens a paper
+    (:func:`_opens_paper`): it reads as a title (not prose, not ending as a sentence does: an abstract's own
+    ``- We propose X.`` or ``2. We show Y.`` stays in it), or an author line is under it (a title ending with
+    ``?``), or the run's first line reads as a sentence too (a numbered list of abstracts alone). So
+    ``1. A⏎authors⏎abstract⏎2. B⏎…``, ``- A⏎…⏎- B⏎…`` or ``1. We study…⏎2. We show…`` with no blank lines
+    gives one run per paper. A line with another bullet (``•`` papers with one ``-`` among them) cuts only
+    when it reads as a title and the line under it as a strong author line (several names:
+    :data:`STRONG_AUTHORS`) or as a name above prose.
 
     ``block``: ``[(line number, raw line), ...]``, not empty; returns its parts in order (``[block]`` when
     it is not cut). Raises nothing."""
     first = clean(block[0][1])
-    style, number, _ = strip_number(first)
+    style, number, opening = strip_number(first)
     if style is None:
         return [block]
+    sentences = _sentence(opening)  # the run's first paper is an abstract alone
     parts, cut = [], 0
     for k in range(1, len(block)):
         line = clean(block[k][1])
         s, n, rest = strip_number(line)
-        if s != style or not rest.strip() or SENTENCE_END.search(rest.strip()) or is_prose(rest):
+        if s != style or not rest.strip():
             continue
-        if (line[:1] == first[:1] or _authors_under(block, k)) if style == "bullet" else n > number:
+        if style == "bullet":
+            cuts = line[:1] == first[:1] and _opens_paper(block, k, rest, sentences) or \
+                not _sentence(rest) and _authors_under(block, k)
+        else:
+            cuts = n > number and _opens_paper(block, k, rest, sentences)
+        if cuts:
             parts.append(block[cut:k])
             cut, number = k, n
     return parts + [block[cut:]]
+
+
+def _sentence(text: str) -> bool:
+    """True when ``text`` (a numbered line without its number) reads as a sentence: prose, or ending as one."""
+    return bool(SENTENCE_END.search(text.strip())) or is_prose(text)
+
+
+def _opens_paper(block: list[tuple[int, str]], k: int, rest: str, sentences: bool) -> bool:
+    """Whether numbered line ``k`` of ``block`` (``rest``: its text without the number) opens a paper of a run
+    whose first line reads as a sentence (``sentences``) or not (see :func:`split_numbered`)."""
+    return sentences or not _sentence(rest) or _authors_under(block, k)
 
 
 #: An author line at least this author-like (:func:`author_score`) is strong: several names (one two-word
@@ -429,10 +449,10 @@ def group_drafts(items: list[Item], abstract_only: bool, marked_file: bool, page
 
     A number or bullet always opens a draft; in a numbered or bulleted list
     nothing else does.  Otherwise a title/authors/track line after an
-    abstract opens one (a labelled one only when its label is the one that
-    opens entries in this file, e.g. ``Title:``, the first such label above the first abstract; or when it
-    appears twice; or when no label opens entries and it starts a block: a ``Track:`` or OpenReview
-    ``Primary Area:`` line right under ``Abstract:`` belongs to the paper above), and so does a prose paragraph in
+    abstract opens one (a labelled one only when its label opens entries in this file: ``Title:``, or a label
+    above the list's first abstract, such as ``Keywords:`` above ``Title:``; or when it appears twice; or
+    when no label opens entries and it starts a block: a ``Track:`` or OpenReview ``Primary Area:`` line
+    right under ``Abstract:`` belongs to the paper above), and so does a prose paragraph in
     a list of abstracts alone, or page words when the list puts them before a paper.
 
     ``items`` as :func:`blocks_to_items` gives them; ``abstract_only``: :func:`is_abstract_only` (for a list
@@ -443,8 +463,7 @@ def group_drafts(items: list[Item], abstract_only: bool, marked_file: bool, page
     cur: EntryDraft | None = None
     first_abstract = next((k for k, i in enumerate(items) if i.kind == "prose" or
                            (i.kind == "label" and i.field_name == "abstract")), len(items))
-    opener = next((i.field_name for i in items[:first_abstract]
-                   if i.kind == "label" and i.field_name in ("title", "authors", "track")), None)
+    openers = {i.field_name for i in items[:first_abstract] if i.kind == "label" and i.field_name != "abstract"}
     header_block = False
     for k, item in enumerate(items):
         starts = False
@@ -455,10 +474,8 @@ def group_drafts(items: list[Item], abstract_only: bool, marked_file: bool, page
         elif marked_file:
             starts = header_block = _unmarked_entry(item, items[k - 1], items[k + 1] if k + 1 < len(items) else None,
                                                     cur)
-        elif item.kind == "label" and item.field_name in ("title", "authors", "track"):
-            starts = (cur.has_abstract() and (item.field_name in (opener, "title") or
-                                              (opener is None and item.block != items[k - 1].block))) or \
-                any(i.kind == "label" and i.field_name == item.field_name for i in cur.items)
+        elif item.kind == "label" and item.field_name != "abstract":
+            starts = _label_opens(item, items[k - 1], cur, openers)
         elif item.kind in ("short", "track"):
             starts = cur.has_abstract()
         elif item.kind == "prose":
@@ -471,6 +488,16 @@ def group_drafts(items: list[Item], abstract_only: bool, marked_file: bool, page
             header_block = False
         cur.items.append(item)
     return drafts
+
+
+def _label_opens(item: Item, before: Item, cur: EntryDraft, openers: set) -> bool:
+    """Whether the label ``item`` (after ``before``) opens a new draft after ``cur``, in a list whose labels above
+    its first abstract are ``openers`` (see :func:`group_drafts`)."""
+    header = item.field_name in ("title", "authors", "track")
+    if header and any(i.kind == "label" and i.field_name == item.field_name for i in cur.items):
+        return True
+    return cur.has_abstract() and (item.field_name in openers or item.field_name == "title" or
+                                   (header and not openers and item.block != before.block))
 
 
 def _unmarked_entry(item: Item, before: Item, after: Item | None, cur: EntryDraft) -> bool:

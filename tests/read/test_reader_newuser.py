@@ -560,3 +560,43 @@ def test_a_first_line_above_titled_papers_is_the_heading_not_the_first_papers_tr
     result = read_text(text, "l.txt", venue="ICML", year=2025)
     assert result.heading is None
     assert [(e.title, e.track) for e in result.entries] == [(r["title"], (t,)) for r, t in zip(papers, tracks)]
+
+
+@pytest.mark.parametrize("mark", ["{}. ", "- "])
+def test_numbered_or_bulleted_abstracts_alone_without_blank_lines_are_one_paper_each(mark):
+    """(found by the third new-user pass) ``1. We study…⏎2. We show…`` under a heading, no blank lines: a paper
+    for each number or bullet (they were one paper, silently: every line reads as a sentence)."""
+    abstracts = [" ".join(r["abstract"].split()) for r in RECORDS[14:18]]
+    text = "ICML 2024 Papers\n" + "\n".join(mark.format(k + 1) + a for k, a in enumerate(abstracts)) + "\n"
+    result = read_text(text, "l.txt")
+    assert [e.abstract for e in result.entries] == abstracts
+    assert_nothing_lost(result, text)
+
+
+def test_a_numbered_title_ending_with_a_question_mark_opens_its_paper():
+    """(found by the third new-user pass) ``2. Is Attention All You Need?`` above an author line, in a numbered
+    list without blank lines: its own paper (it was read into the abstract above, silently)."""
+    papers = RECORDS[18:21]
+    titles = [papers[0]["title"], "Is Attention All You Need?", papers[2]["title"]]
+    lines = ["ICML 2023 Papers"]
+    for k, (r, title) in enumerate(zip(papers, titles)):
+        lines += [f"{k + 1}. {title}", ", ".join(r["authors"]), " ".join(r["abstract"].split())]
+    text = "\n".join(lines) + "\n"
+    result = read_text(text, "l.txt")
+    assert [(e.title, list(e.authors), e.abstract) for e in result.entries] == \
+        [(t, r["authors"], " ".join(r["abstract"].split())) for r, t in zip(papers, titles)]
+    assert_nothing_lost(result, text)
+
+
+def test_a_keywords_label_above_each_title_label_belongs_to_the_paper_below_it():
+    """(found by the third new-user pass) ``Keywords:`` / ``Title:`` / ``Authors:`` / ``Abstract:`` papers: each
+    paper keeps its own keywords (each went to the paper above, and the first paper's were lost, silently)."""
+    papers = RECORDS[21:24]
+    keywords = [["diffusion", "video"], ["reinforcement learning"], ["graphs"]]
+    blocks = [f"Keywords: {', '.join(kw)}\nTitle: {r['title']}\nAuthors: {', '.join(r['authors'])}\n"
+              f"Abstract: {' '.join(r['abstract'].split())}" for r, kw in zip(papers, keywords)]
+    text = "ICLR 2024\n\n" + "\n\n".join(blocks) + "\n"
+    result = read_text(text, "l.txt")
+    assert [(e.title, list(e.authors), list(e.keywords), e.abstract) for e in result.entries] == \
+        [(r["title"], r["authors"], kw, " ".join(r["abstract"].split())) for r, kw in zip(papers, keywords)]
+    assert_nothing_lost(result, text)
