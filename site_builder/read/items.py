@@ -37,7 +37,7 @@ class Item:
 
 def split_blocks(lines: list[str], start: int) -> list[list[tuple[int, str]]]:
     """Group non-blank lines (from index ``start``) into runs separated by blank lines; a run
-    holding several numbered papers with no blank line between them is split (:func:`split_numbered`).
+    holding several papers with no blank line between them is split (:func:`split_run`).
 
     ``lines``: the list's source lines; returns each block as ``[(line number, 1-based; raw line), ...]``,
     in order, none empty. Raises nothing."""
@@ -52,7 +52,35 @@ def split_blocks(lines: list[str], start: int) -> list[list[tuple[int, str]]]:
             current = []
     if current:
         blocks.append(current)
-    return [part for block in blocks for part in split_numbered(block)]
+    return [part for block in blocks for part in split_run(block)]
+
+
+def split_run(block: list[tuple[int, str]]) -> list[list[tuple[int, str]]]:
+    """A run of non-blank lines cut into the papers it holds: numbered or bulleted ones
+    (:func:`split_numbered`), then title / authors / abstract ones (:func:`split_stacked`). ``block`` and the
+    parts as :func:`split_numbered` takes and gives them."""
+    return [part for numbered in split_numbered(block) for part in split_stacked(numbered)]
+
+
+def split_stacked(block: list[tuple[int, str]]) -> list[list[tuple[int, str]]]:
+    """Split a run of unnumbered papers given as title, authors and abstract lines with no blank line between
+    them (found by the third new-user pass: they were read as one paper, silently) before each line that
+    ends no sentence, below a line that ends one (the abstract above) and above an author line
+    (:func:`_authors_under`), each part keeping three lines or more.
+
+    ``block``: ``[(line number, raw line), ...]``, not empty; returns its parts in order (``[block]`` when it
+    is not cut). Raises nothing."""
+    if len(block) < 6 or strip_number(clean(block[0][1]))[0] is not None:
+        return [block]
+    parts, cut = [], 0
+    for k in range(3, len(block) - 2):
+        line = clean(block[k][1])
+        if k - cut < 3 or not SENTENCE_END.search(clean(block[k - 1][1])) or _sentence(line) or \
+                strip_label(line)[0] is not None or not _authors_under(block, k):
+            continue
+        parts.append(block[cut:k])
+        cut = k
+    return parts + [block[cut:]]
 
 
 def split_numbered(block: list[tuple[int, str]]) -> list[list[tuple[int, str]]]:

@@ -18,7 +18,7 @@ same heading line and config defaults, and every line that differs lies in a blo
 lines) where
 
 * it is blank in both texts or in neither (so the blocks are the same);
-* the block cuts into the same numbered parts (``items.split_numbered``), and every part
+* the block cuts into the same parts (``items.split_run``), and every part
   gives the same :func:`items.block_facts`: all that the file-wide choices (numbering style,
   labels, compact layout) read from it;
 * the block's items (``items.blocks_to_items`` with the file's choices) are the same in all that
@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..diagnostics import Diagnostic
-from .items import blocks_to_items, split_numbered, block_facts
+from .items import blocks_to_items, split_run, block_facts
 from .lines import author_score
 from .text import clean, split_lines
 from .entries import Heading, ListResult
@@ -228,7 +228,7 @@ def _block_change(old: list[str], new: list[str], low: int, high: int, numbered:
     the same in ``old`` and ``new``; None when the edit may change what the structure stage reads from
     the block: its numbered parts, their :func:`block_facts`, its items' :func:`_signature`, or a line a
     diagnostic quotes (``quoted``)."""
-    blocks = [split_numbered([(n + 1, lines[n]) for n in range(low, high)]) for lines in (old, new)]
+    blocks = [split_run([(n + 1, lines[n]) for n in range(low, high)]) for lines in (old, new)]
     if [[n for n, _ in p] for p in blocks[0]] != [[n for n, _ in p] for p in blocks[1]]:
         return None
     if [block_facts(p) for p in blocks[0]] != [block_facts(p) for p in blocks[1]]:

@@ -600,3 +600,19 @@ def test_a_keywords_label_above_each_title_label_belongs_to_the_paper_below_it()
     assert [(e.title, list(e.authors), list(e.keywords), e.abstract) for e in result.entries] == \
         [(r["title"], r["authors"], kw, " ".join(r["abstract"].split())) for r, kw in zip(papers, keywords)]
     assert_nothing_lost(result, text)
+
+
+@pytest.mark.parametrize("authors", [2, 1])
+def test_title_authors_abstract_papers_without_blank_lines_are_a_paper_each(authors):
+    """(found by the third new-user pass) Unnumbered title / authors / abstract papers with no blank line
+    between them, under a heading: a paper each, with their own fields (they were one paper, silently); with
+    several authors, and with one author above the abstract."""
+    papers = RECORDS[24:28]
+    lines = ["ICML 2024 Papers"]
+    for r in papers:
+        lines += [r["title"], ", ".join(r["authors"][:authors]), " ".join(r["abstract"].split())]
+    text = "\n".join(lines) + "\n"
+    result = read_text(text, "l.txt")
+    assert [(e.title, list(e.authors), e.abstract) for e in result.entries] == \
+        [(r["title"], r["authors"][:authors], " ".join(r["abstract"].split())) for r in papers]
+    assert_nothing_lost(result, text)
