@@ -170,13 +170,33 @@ def split_authors(text: str) -> tuple[tuple[str, ...], bool]:
     Separators: commas, semicolons, ``and``, ``&``, ``、``, a spaced ``·`` or ``•``; ``等`` is never an author.
     A trailing parenthesised affiliation is dropped: ``"Yang Liu (MIT)"`` → ``"Yang Liu"``.
     """
-    text = text.strip()
+    text = _MARKERS.sub("", text.strip())
     et_al = False
     m = _ET_AL.search(text) if text.endswith(_ET_AL_LAST) else None
     if m and m.start() > 0:
         text, et_al = text[:m.start()], True
-    names = tuple(_without_affiliation(n.strip()) for n in _AUTHOR_SEP.split(text) if n.strip())
+    text = _BRACKETED.sub(lambda b: b.group().replace(",", _KEPT_COMMA).replace(";", _KEPT_SEMICOLON), text)
+    parts = _family_first(text) or [n.strip() for n in _AUTHOR_SEP.split(text)]
+    names = (_without_affiliation(n.replace(_KEPT_COMMA, ",").replace(_KEPT_SEMICOLON, ";")) for n in parts if n)
     return tuple(n for n in names if n), et_al
+
+
+#: Affiliation marks after a name: ``Ziwei Liu1,2`` or ``Wei Chen*†`` (digits right after a letter, a comma-
+#: separated run of them, or symbols), dropped before splitting (found by the third new-user pass).
+_MARKERS = re.compile(r"(?<=[^\W\d_])(?:\d{1,2}(?:\s*,\s*\d{1,2})*|[*†‡§¶#]+|[¹²³⁴⁵⁶⁷⁸⁹⁰]+)(?=\s*(?:[,;，、]|$|\s(?:and|&)\s))")
+#: A bracketed part (an affiliation: ``Yang Liu (MIT, CSAIL)``), whose commas do not separate names.
+_BRACKETED = re.compile(r"[(（][^()（）]*[)）]")
+_KEPT_COMMA, _KEPT_SEMICOLON = "\x00", "\x01"
+
+
+def _family_first(text: str) -> list[str]:
+    """``"Smith, John; Doe, Jane"`` → ``["John Smith", "Jane Doe"]``: names separated by semicolons, each a
+    family name, a comma and given names (every part so, both sides name-shaped); ``[]`` for any other line."""
+    parts = [part.partition(",") for part in re.split(r"\s*;\s*", text.strip())]
+    if len(parts) < 2 or any(not comma or "," in given or not name_shape(family.strip()) or not name_shape(given.strip())
+                             for family, comma, given in parts):
+        return []
+    return [f"{given.strip()} {family.strip()}" for family, _, given in parts]
 
 
 _AFFILIATION = re.compile(r"\s*[(（][^()（）]*[)）]\s*$")
@@ -343,7 +363,7 @@ def author_score(text: str) -> float:
         score += 0.5
         if len(names) == 1 and shapes == [1.0] and 2 <= len(split_words(names[0])) <= 4:
             score += 1.5  # one name such as "Ana Perez": an author line of one author
-    if re.search(r"[:?!]|\d", text):
+    if re.search(r"[:?!]|\d", _MARKERS.sub("", text)):  # affiliation marks (``Liu1,2``) are no digits here
         score -= 3.0
     if SENTENCE_END.search(text) and not _ENDS_INITIAL.search(text, max(0, len(text) - 7)):
         score -= 2.0
@@ -364,8 +384,10 @@ _MARK_OR_DIGIT = re.compile(r"[?!\d]")
 def _surely_not_authors(text: str) -> bool:
     """A cheap sufficient test that ``author_score(text) < 2.5`` for stripped ``text``: no et-al.
     ending (see _ET_AL_LAST) and a digit, ``?`` or ``!`` (which _typo_initials keeps), so the score is
-    at most 3.0 + 6 * 0.3 (the largest bonus) - 3.0 = 1.8. Keep in step with author_score."""
-    return not text.endswith(_ET_AL_LAST) and _MARK_OR_DIGIT.search(text) is not None
+    at most 3.0 + 6 * 0.3 (the largest bonus) - 3.0 = 1.8; affiliation marks (``Liu1,2``) do not count. Keep in
+    step with author_score."""
+    return not text.endswith(_ET_AL_LAST) and _MARK_OR_DIGIT.search(text) is not None and \
+        _MARK_OR_DIGIT.search(_MARKERS.sub("", text)) is not None
 
 
 #: Every match of _AUTHOR_SEP holds one of these (matches do not overlap, so there are at most as many

@@ -173,6 +173,12 @@ def test_parse_track(text, expected):
     ("Peiyan Hu, Zhi-Ming Ma et al.", ("Peiyan Hu", "Zhi-Ming Ma"), True),
     ("Peiyan Hu, Zhi-Ming Ma …", ("Peiyan Hu", "Zhi-Ming Ma"), True),
     ("Peiyan Hu, Zhi-Ming Ma, …", ("Peiyan Hu", "Zhi-Ming Ma"), True),
+    # found by the third new-user pass: family names first, affiliation marks, commas inside an affiliation
+    ("Smith, John; Doe, Jane; Roe, Richard", ("John Smith", "Jane Doe", "Richard Roe"), False),
+    ("Ziwei Liu1,2, Hao Zhang2, Wei Chen1", ("Ziwei Liu", "Hao Zhang", "Wei Chen"), False),
+    ("Wei Chen*, Ann Lee† and Bo Wu‡", ("Wei Chen", "Ann Lee", "Bo Wu"), False),
+    ("Yang Liu (MIT, CSAIL), Jia Deng (Princeton University)", ("Yang Liu", "Jia Deng"), False),
+    ("David Kim (MIT); Eve Müller (ETH Zürich)", ("David Kim", "Eve Müller"), False),
 ])
 def test_split_authors(text, names, et_al):
     assert split_authors(text) == (names, et_al)

@@ -616,3 +616,22 @@ def test_title_authors_abstract_papers_without_blank_lines_are_a_paper_each(auth
     assert [(e.title, list(e.authors), e.abstract) for e in result.entries] == \
         [(r["title"], r["authors"][:authors], " ".join(r["abstract"].split())) for r in papers]
     assert_nothing_lost(result, text)
+
+
+@pytest.mark.parametrize("labelled", [False, True])
+def test_author_lines_with_family_names_first_marks_or_affiliations_are_the_authors(labelled):
+    """(found by the third new-user pass) ``Smith, John; Doe, Jane``, ``Ziwei Liu1,2, Hao Zhang2`` and
+    ``Yang Liu (MIT, CSAIL), …`` under a title, labelled ``Authors:`` or not: the people (they were split at
+    every comma, or, unlabelled, read into the abstract)."""
+    papers = RECORDS[28:31]
+    lines = ["Smith, John; Doe, Jane; Roe, Richard", "Ziwei Liu1,2, Hao Zhang2, Wei Chen1",
+             "Yang Liu (MIT, CSAIL), Jia Deng (Princeton University)"]
+    people = [["John Smith", "Jane Doe", "Richard Roe"], ["Ziwei Liu", "Hao Zhang", "Wei Chen"],
+              ["Yang Liu", "Jia Deng"]]
+    form = "Title: {}\nAuthors: {}\nAbstract: {}" if labelled else "{}\n{}\n{}"
+    text = "ICML 2024 Papers\n\n" + "\n\n".join(form.format(r["title"], line, " ".join(r["abstract"].split()))
+                                               for r, line in zip(papers, lines)) + "\n"
+    result = read_text(text, "l.txt")
+    assert [(e.title, list(e.authors), e.abstract) for e in result.entries] == \
+        [(r["title"], names, " ".join(r["abstract"].split())) for r, names in zip(papers, people)]
+    assert_nothing_lost(result, text)
