@@ -47,7 +47,7 @@ def decode_bytes(data: bytes) -> str:
 
     Order: byte-order mark (UTF-8, UTF-16 LE/BE, UTF-32), UTF-16 by NUL
     pattern, UTF-8, GB18030.  Returns the text without the BOM.
-    Raises :class:`ReadError` for an empty file, binary data (more than 1%
+    Raises :class:`ReadError` for an empty file, a document (PDF, zip, RTF, old Office), binary data (more than 1%
     NUL bytes or control characters) or bytes no encoding accepts. A stray
     control character stays in the text (see :func:`remove_controls`).
     """
@@ -60,6 +60,12 @@ _NOT_C0 = bytes(b for b in range(256) if not (b <= 0x08 or 0x0E <= b <= 0x1F or 
 _NOT_UNSAFE = bytes(b for b in range(256) if not (b <= 0x08 or 0x0B <= b <= 0x0C or 0x0E <= b <= 0x1F or b == 0x7F))
 #: The C1 controls of _CONTROLS in UTF-8 (U+0080-U+009F: C2 80-C2 9F; C2 is never a continuation byte).
 _C1 = re.compile(rb"\xc2[\x80-\x9f]")
+
+
+#: The openings of document files a list is not (a PDF's text can pass for GB18030; found by the third
+#: new-user pass), and what they are.
+_DOCUMENTS = ((b"%PDF-", "a PDF document"), (b"PK\x03\x04", "a zip archive (a Word, Excel or OpenDocument file?)"),
+              (b"{\\rtf", "an RTF document"), (b"\xd0\xcf\x11\xe0", "an old Office document"))
 
 
 def _decode(data: bytes, fast: bool) -> tuple[str, bytes | None]:
@@ -75,6 +81,9 @@ def _decode(data: bytes, fast: bool) -> tuple[str, bytes | None]:
             data, encoding = data[len(bom):], name
             break
     encoding = encoding or _utf16_by_nuls(data)
+    for magic, kind in _DOCUMENTS:
+        if data.lstrip(b" \t\r\n").startswith(magic):
+            raise ReadError(f"the file is {kind}, not a text list (save the list as text, or export it from the page)")
     if encoding is None and data.count(b"\x00") > max(2, len(data) // 100):
         raise ReadError("the file is binary (it holds NUL bytes), not a text list")
     text = used = None

@@ -209,6 +209,9 @@ def test_decode_encodings(encoding):
     (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00", "binary"),
     (bytes(range(1, 32)) * 20, "binary"),
     (b"ICLR 2025\n\n\xff\xfe\xfd\xff abstract", "neither UTF-8"),
+    # a PDF saved as .txt (its bytes pass for GB18030 text; found by the third new-user pass)
+    (b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Type /Catalog >>\nendobj\n", "is a PDF document, not a text list"),
+    (b"PK\x03\x04\x14\x00\x06\x00\x08\x00word/document.xml", "is a zip archive"),
 ])
 def test_decode_rejects(data, message):
     with pytest.raises(ReadError, match=message):
