@@ -433,7 +433,7 @@ def blocks_to_items(blocks: list[list[tuple[int, str]]], numbered: set[int], lab
                         continue
             if prose is not None and not marked:
                 name, _ = strip_label(text)
-                if not (labelled and name in ("title", "authors", "track", "keywords", "status")) and name != "tldr" \
+                if not (labelled and name in ("title", "authors", "track", "keywords", "status")) and name not in ("tldr", "submission") \
                         and not page_words(text) and not furniture(text):
                     prose.raw.append(raw)
                     prose.end = number

@@ -17,6 +17,8 @@ LABELS = {
     "topic": "track", "category": "track", "领域": "track", "方向": "track", "分类": "track", "主题": "track",
     "keywords": "keywords", "keyword": "keywords", "关键词": "keywords", "關鍵詞": "keywords",
     "status": "status", "decision": "status", "type": "status", "presentation": "status", "类型": "status",
+    "submission number": "submission", "submission id": "submission", "paper id": "submission",
+    "paper number": "submission", "论文编号": "submission", "投稿编号": "submission",
 }
 _LABEL = re.compile(r"^(?:\*\*)?(?P<label>" + "|".join(sorted((re.escape(k) for k in LABELS), key=len, reverse=True))
                     + r")(?:\*\*)?\s*[:：](?:\*\*)?\s*", re.I)
@@ -28,7 +30,7 @@ def strip_label(text: str) -> tuple[str | None, str]:
     """Split a field label off ``text``: ``("title", "Foo")`` for ``Title: Foo``, ``(None, text)`` without one.
 
     Field names are ``title``, ``authors``, ``abstract``, ``track``, ``keywords``, ``status``,
-    ``tldr``.  A line holding only ``Abstract``, ``Summary`` or ``摘要`` (no colon) is an
+    ``tldr``, ``submission`` (OpenReview's ``Submission Number:``, kept as a page word).  A line holding only ``Abstract``, ``Summary`` or ``摘要`` (no colon) is an
     abstract label too: ``("abstract", "")``.
     """
     m = _LABEL.match(text)
@@ -70,6 +72,9 @@ PAGE_WORDS = {"pdf", "bibtex", "bib", "code", "poster", "oral", "spotlight", "hi
               "details", "copy", "award", "best paper", "论文", "代码", "海报", "下载", "链接", "引用", "详情", "展开",
               "收起", "视频", "口头报告", "[pdf]", "[code]", "[bibtex]", "[slides]", "[video]"}
 STATUS_WORDS = {"oral": "Oral", "poster": "Poster", "spotlight": "Spotlight", "highlight": "Highlight"}
+#: A citation count as aggregators print it beside a paper's links (found by the third new-user pass).
+_CITED = re.compile(r"(?:\bcited\s+by|\bcitations?\s*[:：]?|被引(?:用)?(?:次数)?\s*[:：]?|引用(?:次数|数)\s*[:：]?)\s*\d[\d,]*",
+                    re.I)
 _PAGE_SPLIT = re.compile(r"\s*(?:[|·•/,;]|\s)\s*")
 
 
@@ -80,6 +85,11 @@ def page_words(text: str) -> tuple[str, ...] | None:
         return None
     if text.lower() in PAGE_WORDS:
         return (text,)
+    cited = _CITED.search(text)  # "[PDF] [Code] Cited by 120", "引用次数: 120": an aggregator's citation count
+    if cited:
+        rest = page_words(text[:cited.start()] + " " + text[cited.end():]) if text[:cited.start()].strip() or \
+            text[cited.end():].strip() else ()
+        return None if rest is None else (*rest, cited.group().strip())
     words = [w for w in _PAGE_SPLIT.split(text) if w]
     if words and all(w.lower().strip("[]()") in PAGE_WORDS or w.lower() in PAGE_WORDS for w in words):
         # two-word page words like "Project Page" are fine word by word

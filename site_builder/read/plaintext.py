@@ -498,6 +498,8 @@ class ListReader:
         elif name == "tldr":
             self.warn(item.line, f"TL;DR line {excerpt(item.text)} left out: a paper has no TL;DR field, "
                                  f"and it is not part of the abstract")
+        elif name == "submission":  # OpenReview's "Submission Number: 1234": a line of the page, not of the paper
+            f["pages"].append(item.text)
 
     def _page(self, f: dict, item: Item) -> None:
         for word in item.words:

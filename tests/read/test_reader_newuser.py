@@ -635,3 +635,28 @@ def test_author_lines_with_family_names_first_marks_or_affiliations_are_the_auth
     assert [(e.title, list(e.authors), e.abstract) for e in result.entries] == \
         [(r["title"], names, " ".join(r["abstract"].split())) for r, names in zip(papers, people)]
     assert_nothing_lost(result, text)
+
+
+def test_citation_counts_and_submission_numbers_are_page_lines_not_abstract_text():
+    """(found by the third new-user pass) ``[PDF] [Code] Cited by 120`` (``[PDF] [代码] 引用次数: 120``) under an
+    abstract, and OpenReview's ``Submission Number: 1234`` under ``Primary Area:``: left out of the abstract
+    (they were its last line, the first with a warning that the abstract may be cut off) and out of the next
+    paper."""
+    papers = RECORDS[31:34]
+    tails = ["[PDF] [Code] Cited by 120", "[PDF] [代码] 引用次数: 2,400", "Cited by 7"]
+    text = "ICML 2024 Papers\n\n" + "\n\n".join(
+        f"{r['title']}\n{', '.join(r['authors'])}\n{' '.join(r['abstract'].split())}\n{tail}"
+        for r, tail in zip(papers, tails)) + "\n"
+    result = read_text(text, "l.txt")
+    assert [(e.title, e.abstract) for e in result.entries] == [(r["title"], " ".join(r["abstract"].split()))
+                                                               for r in papers]
+    assert result.diagnostics == []
+    assert_nothing_lost(result, text)
+    text = "ICLR 2025 Conference Submissions\n\n" + "\n\n".join(
+        f"{r['title']}\n{', '.join(r['authors'])}\nAbstract: {' '.join(r['abstract'].split())}\n"
+        f"Primary Area: optimization\nSubmission Number: {1234 + k}" for k, r in enumerate(papers)) + "\n"
+    result = read_text(text, "l.txt")
+    assert [(e.title, e.track, e.abstract) for e in result.entries] == \
+        [(r["title"], ("optimization",), " ".join(r["abstract"].split())) for r in papers]
+    assert result.diagnostics == []
+    assert_nothing_lost(result, text)
