@@ -39,7 +39,7 @@ def test_papers_json_fields(seed_records):
     assert all(r["track"] is None for r in seed_records if r not in icml25)
     assert len({r["id"] for r in seed_records}) == 58 and len({r["slug"] for r in seed_records}) == 58
     keys = {"id", "slug", "title", "title_derived", "authors", "venue", "year", "track", "abstract", "code_urls", "url",
-            "doi", "landing_url"}
+            "doi", "landing_url", "status"}
     assert all(keys <= set(r) for r in seed_records)
 
 

@@ -102,6 +102,7 @@ class Paper:
     doi: str = ""  # bare DOI (``10.…``) when the list or its reference gives one
     landing_url: str = ""  # the paper's landing page (proceedings, OpenReview, arXiv) when given
     given_code_urls: tuple[str, ...] = ()  # code repositories the list names beside the abstract's links
+    status: str = ""  # how the venue presents it, as the list says: Oral, Spotlight, Poster, Submitted (OpenReview)
 
     @property
     def path(self) -> str:
@@ -134,6 +135,7 @@ class Paper:
             "year": self.venue.year, "track": self.track.label if self.track else None,
             "abstract": self.abstract, "code_urls": list(self.code_urls), "url": self.path,
             "keywords": list(self.keywords), "doi": self.doi or None, "landing_url": self.landing_url or None,
+            "status": self.status or None,
         }
 
 
@@ -262,7 +264,7 @@ def make_paper(draft: _Draft, slug: str, track: Track | None, title: str, diagno
     entry = draft.entry
     values = (draft.id, slug, title, not draft.title, draft.authors, entry.et_al, draft.venue, track,
               draft.abstract, rendered, entry.path, entry.line, tuple(entry.keywords), entry.doi or "",
-              entry.url or "", tuple(entry.code_urls))
+              entry.url or "", tuple(entry.code_urls), entry.status or "")
     if memo is None:
         return Paper(*values)
     # The fields set as the dataclass's __init__ sets them (it only assigns: no __post_init__), at a third
@@ -308,7 +310,7 @@ def _make_papers(drafts: dict[str, _Draft], slugs: dict[str, str], tracks: dict[
         paper.__dict__.update(zip(_MEMO_FIELDS, (
             pid, slugs[pid], title, not draft.title, draft.authors, entry.et_al, venue, tracks.get(track_key),
             draft.abstract, rendered, entry.path, entry.line, tuple(entry.keywords), entry.doi or "",
-            entry.url or "", tuple(entry.code_urls), *render_inline(title))))
+            entry.url or "", tuple(entry.code_urls), entry.status or "", *render_inline(title))))
         group = (venue.slug, folded.get(track_key, ""))
         members = groups.get(group)
         if members is None:

@@ -517,3 +517,34 @@ def test_an_openreview_note_submitted_to_a_venue_says_so_in_its_status(tmp_path)
     path.write_text(json.dumps({"notes": notes}), encoding="utf-8")
     assert [(e.venue, e.year, e.status) for e in formats.read_list(path).entries] == \
         [("ICLR", 2025, "Submitted"), ("ICLR", 2025, "Poster")]
+
+
+def test_a_papers_status_is_shown_after_its_venue_and_kept_in_papers_json(tmp_path):
+    """How the venue presents a paper, as the list says (OpenReview's ``ICLR 2025 Poster`` and ``Submitted to
+    ICLR 2025``, a plain list's ``Oral`` line): after the venue on the paper's page, ``status`` in ``papers.json``,
+    and read back from it; a paper whose list says nothing has none (it was read and then dropped)."""
+    seeds = tmp_path / "seeds"
+    seeds.mkdir()
+    records = sample_records()[:4]
+    notes = [{"id": f"n{k}", "forum": f"n{k}", "content": {
+        "title": {"value": r["title"]}, "authors": {"value": r["authors"]}, "abstract": {"value": r["abstract"]},
+        "venue": {"value": venue}}} for k, (r, venue) in enumerate(zip(records, ["ICLR 2025 Poster",
+                                                                                 "Submitted to ICLR 2025"]))]
+    (seeds / "notes.json").write_text(json.dumps({"notes": notes}), encoding="utf-8")
+    (seeds / "list.txt").write_text(f"ICML 2024 Papers\n\n{records[2]['title']}\nOral\n{records[2]['abstract']}\n\n"
+                                    f"{records[3]['title']}\n{records[3]['abstract']}\n", encoding="utf-8")
+    empty = tmp_path / "site.toml"
+    empty.write_text("", encoding="utf-8")
+    assert build_into(tmp_path / "site", "--no-cache", seeds=seeds, config=empty) == 0
+    exported = json.loads((tmp_path / "site" / "papers.json").read_text(encoding="utf-8"))
+    status = {p["title"]: p["status"] for p in exported}
+    assert status == {records[0]["title"]: "Poster", records[1]["title"]: "Submitted", records[2]["title"]: "Oral",
+                      records[3]["title"]: None}
+    for p in exported:
+        page = (tmp_path / "site" / p["url"]).read_text(encoding="utf-8")
+        shown = re.search(r'<dt>Venue</dt><dd><a [^>]*>([^<]*)</a>(?: · <span class="paper-status">([^<]*)</span>)?',
+                          page)
+        assert shown and (shown.group(1), shown.group(2)) == (f"{p['venue']} {p['year']}", p["status"])
+    path = tmp_path / "back.jsonl"
+    path.write_text("\n".join(json.dumps(p) for p in exported) + "\n", encoding="utf-8")
+    assert {e.title: e.status for e in formats.read_list(path).entries} == status
