@@ -132,7 +132,8 @@ def furniture(text: str) -> bool:
     words (:data:`FURNITURE_WORDS`, ``Back to top``, ``Show all · Filter · Sort by``, ``收藏 | 分享 |
     下载PDF``), with page words (:data:`PAGE_WORDS`) among them or not, separated by spaces, ``·``, ``|``,
     ``/`` or ``•``, and not a line of page words (:func:`page_words`: those are kept with the paper); or a
-    count or page number of the listing (``共 8 篇``, ``Page 1 of 12 Next »``); or a line of symbols alone,
+    count or page number of the listing (``共 8 篇``, ``Page 1 of 12 Next »``); or breadcrumbs (``首页 > 会议 >
+    NeurIPS 2024``); or a line of symbols alone,
     without a letter or digit (``@@@@ ### ~~~``). Such a line is no title, track, author line or abstract text: the reader drops it with a warning."""
     text = clean(text)
     if not text or len(text) > 60:
@@ -140,9 +141,13 @@ def furniture(text: str) -> bool:
     if not any(c.isalnum() for c in text):
         return True  # symbols alone (``@@@@ ### ~~~``, ``* * *``): a separator or a garbled line, never a field
     lower = text.lower()
-    if _COUNT_LINE.fullmatch(lower):
+    if _COUNT_LINE.fullmatch(lower) or _BREADCRUMBS.match(lower):
         return True
     return bool(_furniture_line().fullmatch(lower)) and not page_words(text)
+
+
+#: A page's breadcrumbs (``Home > Conferences > NeurIPS 2024``, ``首页 > 会议``): no track (third new-user pass).
+_BREADCRUMBS = re.compile(r"(?:home|homepage|首页|主页|首頁|主頁)\s*(?:›|»|→|->|>|/)\s*\S")
 
 
 _TRACK_SEP = re.compile(r"\s*(?:·|›|»|→|->|=>|>)\s*")

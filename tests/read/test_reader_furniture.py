@@ -128,7 +128,8 @@ def test_furniture_lines_anywhere_in_an_entry_are_left_out(junk, where):
 @pytest.mark.parametrize("text", [
     "Back to top", "Show all · Filter · Sort by", "收藏 | 分享 | 下载PDF", "Share", "Download PDF | Share",
     "Bibtex / Cite / Favourite", "返回顶部", "收藏", "分享 · 引用", "  Show all  ", "[PDF][Code]", "共 8 篇",
-    "Page 1 of 12   Next »", "Showing 1-50 of 1,645 papers", "第 1 页 / 共 12 页", "下一页"])
+    "Page 1 of 12   Next »", "Showing 1-50 of 1,645 papers", "第 1 页 / 共 12 页", "下一页",
+    "首页 > 会议 > NeurIPS 2024", "Home › Conferences › ICML 2024"])  # breadcrumbs: third new-user pass
 def test_furniture_lines(text):
     assert furniture(text)
 
@@ -136,7 +137,7 @@ def test_furniture_lines(text):
 @pytest.mark.parametrize("text", [
     "PDF · Bibtex", "Cite", "Download", "Page 3", "12 papers on graphs", "Show and Tell", "Filter-based Attention",
     "Sort", "Search", "Top", "Back to Basics: Revisiting Top-k", "showall", "Sharing is Caring",
-    "Learning to Filter and Share", "Back to top " + "x" * 60])
+    "Learning to Filter and Share", "Back to top " + "x" * 60, "Home Robotics > Manipulation", "Homework > Grading"])
 def test_lines_that_are_no_furniture(text):
     """Page words alone stay page words (:func:`page_words`), and titles made of furniture words and others,
     or words glued together, are no furniture."""

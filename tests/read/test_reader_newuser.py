@@ -250,6 +250,18 @@ def test_config_typos_are_errors_at_their_line(tmp_path, toml, line, message):
     assert str(info.value).startswith(f"{path}:{line}: error: {message}")
 
 
+@pytest.mark.parametrize("data, where", [(b'title = "X"\nsubtitle = "\xff\xfe"\n', "2:13"),
+                                         (b'\xef\xbb\xbftitle = "\xe9t\xe9"\n', "1:10")])
+def test_a_config_that_is_not_utf8_is_an_error_at_its_line(tmp_path, data, where):
+    """(found by the third new-user pass: the message named no line) the line and column of the first byte that is
+    not UTF-8 (in bytes, after a byte-order mark, as an editor counts them)."""
+    path = tmp_path / "site.toml"
+    path.write_bytes(data)
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    assert str(info.value).startswith(f"{path}:{where}: error: not UTF-8 text (byte 0x")
+
+
 def _build(tmp_path, toml: str, lists: dict[str, str]) -> subprocess.CompletedProcess:
     seeds = tmp_path / "seeds"
     seeds.mkdir(exist_ok=True)
