@@ -292,7 +292,7 @@ def chunks(records: list[dict], size: int) -> list[list[dict]]:
 
 #: The ``papers.json`` fields compared (every field of :meth:`~site_builder.model.site.Paper.record`).
 OWN_FIELDS = ("id", "slug", "url", "title", "title_derived", "authors", "et_al", "venue", "year", "track",
-              "abstract", "keywords", "doi", "landing_url", "code_urls")
+              "abstract", "keywords", "doi", "landing_url", "code_urls", "status")
 
 
 def site_of(files: list[Path], config: SiteConfig) -> Site:

@@ -246,7 +246,8 @@ def title_value(source: str, text: str) -> str:
 
 def entry(paper, key: str, url: str = "", full: bool = False) -> str:
     """The BibTeX entry of ``paper`` under ``key`` (ends with a newline); ``url`` is added when given. With
-    ``full`` (the ``.bib`` files) also its ``code`` links and ``track`` (``Area · Subarea``; fields styles ignore) and its
+    ``full`` (the ``.bib`` files) also its ``code`` links, ``track`` (``Area · Subarea``) and ``status`` (fields styles
+    ignore) and its
     ``abstract`` (:func:`abstract_value`; Zotero's exports carry it too), and our own fields (:data:`DERIVED_FIELD`,
     :data:`VERBATIM_FIELD`, :data:`NO_LANDING_FIELD`, :data:`SOURCE_FIELD`) where needed, so the files read back as lists (:mod:`site_builder.read.bibtex`) give
     the same papers with the same fields."""
@@ -269,6 +270,8 @@ def entry(paper, key: str, url: str = "", full: bool = False) -> str:
         fields.append(("code", " ".join(map(_code_link, paper.code_urls))))
     if full and paper.track is not None:
         fields.append(("track", escape(paper.track.label)))
+    if full and getattr(paper, "status", ""):
+        fields.append(("status", escape(paper.status)))
     if full and paper.abstract:
         fields.append(("abstract", abstract_value(paper.abstract)))
         if tex_spacing(paper.abstract) != re.sub(r"\r\n?", "\n", paper.abstract):

@@ -12,7 +12,7 @@ Fields: ``title``, ``author``, ``abstract``, ``booktitle``/``journal``/``series`
 :func:`~site_builder.read.records.venue_name`), ``year`` (or ``date``), ``keywords`` (comma or semicolon
 separated), ``doi``, ``howpublished`` and ``url`` (the landing page is the first link that is not to a code host, which is a
 code link; our ``papers.bib`` writes the landing page in ``howpublished``), ``code``/``github`` (code links, whatever their host), ``track``/``eventtitle``
-(a track). Four fields of our own, written by our ``papers.bib`` (:func:`site_builder.model.bibtex.entry`), make it
+(a track), ``status`` (how the venue presents the paper, as our ``.bib`` files write it). Four fields of our own, written by our ``papers.bib`` (:func:`site_builder.model.bibtex.entry`), make it
 read back as it was written: ``title-derived = {true}`` (the title was derived from the abstract: it is derived
 again, as ``title_derived`` in JSON Lines), ``abstract-spacing = {verbatim}`` (the abstract's white space is
 kept exactly as the value holds it, runs of spaces and single line breaks too), ``landing-page = {none}``
@@ -111,7 +111,7 @@ def _record(block) -> Record:
                     bad_year=bad_year(text("year", "date"), year_in(text("year", "date"))),
                     track=tuple(p.strip() for p in text("track").split("·")) if text("track") else (),
                     keywords=keywords, doi=doi_field(text("doi"), problems), url=landing, code_urls=code,
-                    et_al=any(n.lower() == "others" for n in names), problems=problems)
+                    et_al=any(n.lower() == "others" for n in names), status=text("status"), problems=problems)
     return record
 
 
@@ -132,7 +132,8 @@ def _flag(raw: dict, name: str, value: str) -> bool:
 
 def read_list(path: Path, venue: str | None = None, year: int | None = None, explicit: bool = True) -> ListResult:
     """The papers of the BibTeX file at ``path`` (see the module doc); ``venue``/``year``: the config's, for an
-    entry naming none (``explicit`` is unused: a BibTeX file has no heading to disagree with). A file
+    entry naming none (``explicit``: they are the list's own, from ``[lists]``, and entries naming others get a
+    warning, :func:`records.list_result`). A file
     bibtexparser finds no entry in, while it holds text, is an error naming it; raises nothing for bad content."""
     import bibtexparser
     from bibtexparser import middlewares
@@ -155,7 +156,7 @@ def read_list(path: Path, venue: str | None = None, year: int | None = None, exp
                    for block in library.failed_blocks]
     if not library.entries and not library.failed_blocks:
         return failed(path, f"not a BibTeX file: no @entry found (the {Path(path).suffix} suffix says BibTeX)")
-    return list_result(path, [_record(block) for block in library.entries], diagnostics, venue, year)
+    return list_result(path, [_record(block) for block in library.entries], diagnostics, venue, year, explicit)
 
 
 def _key_of(raw: str) -> str:

@@ -176,11 +176,13 @@ def entry_of(record: Record, path: str, venue: str | None, year: int | None) -> 
 
 
 def list_result(path: Path, records: list[Record], diagnostics: list[Diagnostic], venue: str | None,
-                year: int | None) -> ListResult:
+                year: int | None, explicit: bool = False) -> ListResult:
     """The :class:`ListResult` of ``records`` read from ``path`` (heading None): their entries in file order,
     duplicates read once with a warning; ``diagnostics`` (the format's own, e.g. malformed entries) come
     first, then a warning for each record with neither title nor abstract, naming its key, for each
-    whose year field is not a year, and for each of a record's :attr:`Record.problems`."""
+    whose year field is not a year, and for each of a record's :attr:`Record.problems`; and, when the config
+    names this list's ``venue`` and ``year`` (``explicit``), one warning if papers name others (each keeps its
+    own, as a heading's venue wins over the config's in a text list)."""
     name = str(path)
     entries: list[Entry] = []
     for record in records:
@@ -199,9 +201,25 @@ def list_result(path: Path, records: list[Record], diagnostics: list[Diagnostic]
             entries.append(entry)
     if not entries and not any(d.level == "error" for d in diagnostics):
         diagnostics.append(Diagnostic(name, 0, "warning", "the file holds no papers; the other lists are built without it"))
+    if explicit:
+        diagnostics.extend(_config_contradicted(name, records, venue, year))
     result = ListResult(name, None, entries, diagnostics)
     merge_duplicates([result])
     return result
+
+
+def _config_contradicted(name: str, records: list[Record], venue: str | None, year: int | None) -> list[Diagnostic]:
+    """One warning when records of the list ``name`` name another venue or year than the config gives it (found by
+    the third new-user pass: a ``[lists]`` entry contradicting a CSV's rows said nothing)."""
+    differ = [r for r in records if (venue and r.venue and venue_name(r.venue).casefold() != venue.casefold())
+              or (year and r.year and r.year != year)]
+    if not differ:
+        return []
+    first = differ[0]
+    return [Diagnostic(name, first.line, "warning",
+                       f"the config gives this list {' '.join(str(v) for v in (venue, year) if v)}, but {len(differ)} "
+                       f"of its papers name their own venue or year ({venue_name(first.venue) or '?'} "
+                       f"{first.year or '?'} here); each keeps its own")]
 
 
 def read_text(path: Path) -> str:

@@ -250,7 +250,7 @@ def read_json(path: Path, venue: str | None = None, year: int | None = None, exp
             records.append(make(item, line))
         else:
             diagnostics.append(Diagnostic(str(path), line, "warning", "not a paper object; left out"))
-    return list_result(path, records, diagnostics, venue, year)
+    return list_result(path, records, diagnostics, venue, year, explicit)
 
 
 def read_jsonl(path: Path, venue: str | None = None, year: int | None = None, explicit: bool = True) -> ListResult:
@@ -283,7 +283,7 @@ def read_jsonl(path: Path, venue: str | None = None, year: int | None = None, ex
             diagnostics.append(Diagnostic(str(path), number, "warning", f"{reason}; line left out"))
     if not records:
         return failed(path, "not a JSON Lines paper list: no line is a JSON object")
-    return list_result(path, records, diagnostics, venue, year)
+    return list_result(path, records, diagnostics, venue, year, explicit)
 
 
 def read_csv(path: Path, venue: str | None = None, year: int | None = None, explicit: bool = True) -> ListResult:
@@ -317,7 +317,7 @@ def read_csv(path: Path, venue: str | None = None, year: int | None = None, expl
             line = reader.line_num + 1
     except csv.Error as exc:
         diagnostics.append(Diagnostic(str(path), line, "warning", f"malformed CSV ({exc}); the rest is left out"))
-    return list_result(path, records, diagnostics, venue, year)
+    return list_result(path, records, diagnostics, venue, year, explicit)
 
 
 #: The CSV columns of free text, where an unquoted delimiter most likely split a cell, most likely first.
@@ -439,4 +439,4 @@ def read_ris(path: Path, venue: str | None = None, year: int | None = None, expl
     except (ValueError, IOError, KeyError) as exc:
         return failed(path, f"not a readable RIS file ({exc})")
     records = [ris_record(item, line) for item, line in zip(items, starts + [0] * len(items))]
-    return list_result(path, records, [], venue, year)
+    return list_result(path, records, [], venue, year, explicit)

@@ -153,7 +153,7 @@ def test_a_year_that_is_not_a_year_is_a_warning_naming_it(tmp_path):
     path = tmp_path / "papers.csv"
     path.write_text("title,venue,year,abstract\nBad Year,ICLR,twenty,Some abstract text for the bad year row.\n"
                     "Good Year,ICLR,2024,Another abstract text.\n", encoding="utf-8")
-    result = formats.read_list(path, "ICLR", 2025)
+    result = formats.read_list(path, "ICLR", 2025, explicit=False)  # the config's [default]: no contradiction
     assert [(e.title, e.year) for e in result.entries] == [("Bad Year", 2025), ("Good Year", 2024)]
     assert [str(d) for d in result.diagnostics] == [
         f"{path}:2: warning: entry at line 2: year 'twenty' is not a year; the list's heading or the config gives it, "
@@ -209,7 +209,7 @@ def test_a_year_or_authors_of_the_wrong_kind_in_bibtex_jsonl_and_csl_are_warning
                                 "author": [{"literal": "Jörg Müller"}], "issued": {"date-parts": [[2024]]},
                                 "abstract": "More text."}]),
                    encoding="utf-8")
-    result = formats.read_list(csl, "ICML", 2023)
+    result = formats.read_list(csl, "ICML", 2023, explicit=False)  # the config's [default]: no contradiction
     assert [(e.title, e.authors, e.year, e.venue) for e in result.entries] == [
         ("C", ("Ann Lee", "Bo Chen"), 2023, "ICML"), ("D", ("Di Wu",), 2024, "ICML"),
         ("BERT for Müller", ("Jörg Müller",), 2024, "ICML")]  # Crossref's one-item lists read as their item
@@ -548,3 +548,18 @@ def test_a_papers_status_is_shown_after_its_venue_and_kept_in_papers_json(tmp_pa
     path = tmp_path / "back.jsonl"
     path.write_text("\n".join(json.dumps(p) for p in exported) + "\n", encoding="utf-8")
     assert {e.title: e.status for e in formats.read_list(path).entries} == status
+
+
+def test_a_lists_entry_contradicted_by_a_files_own_venues_is_one_warning(tmp_path):
+    """(found by the third new-user pass) ``[lists."t.csv"]`` naming NeurIPS 2020 for a CSV whose rows name ICML
+    2024: one warning at the first such row, each paper keeping its own venue and year; the config's ``[default]``
+    (for lists naming none) is no contradiction."""
+    path = tmp_path / "t.csv"
+    path.write_text("title,authors,abstract,venue,year\nSparse Kernels,Ann Lee,We learn sparse kernels.,ICML,2024\n"
+                    "Dense Kernels,Bo Chen,We learn dense kernels.,,\n", encoding="utf-8")
+    result = formats.read_list(path, "NeurIPS", 2020, explicit=True)
+    assert [(e.venue, e.year) for e in result.entries] == [("ICML", 2024), ("NeurIPS", 2020)]
+    assert [str(d) for d in result.diagnostics] == [
+        f"{path}:2: warning: the config gives this list NeurIPS 2020, but 1 of its papers name their own venue or "
+        "year (ICML 2024 here); each keeps its own"]
+    assert formats.read_list(path, "NeurIPS", 2020, explicit=False).diagnostics == []
