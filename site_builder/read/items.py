@@ -109,8 +109,8 @@ def split_numbered(block: list[tuple[int, str]]) -> list[list[tuple[int, str]]]:
         if s != style or not rest.strip():
             continue
         if style == "bullet":
-            cuts = line[:1] == first[:1] and _opens_paper(block, k, rest, sentences) or \
-                not _sentence(rest) and _authors_under(block, k)
+            cuts = (line[:1] == first[:1] and _opens_paper(block, k, rest, sentences)) or \
+                (not _sentence(rest) and _authors_under(block, k))
         else:
             cuts = n > number and _opens_paper(block, k, rest, sentences)
         if cuts:
@@ -433,8 +433,8 @@ def blocks_to_items(blocks: list[list[tuple[int, str]]], numbered: set[int], lab
                         continue
             if prose is not None and not marked:
                 name, _ = strip_label(text)
-                if not (labelled and name in ("title", "authors", "track", "keywords", "status")) and name not in ("tldr", "submission") \
-                        and not page_words(text) and not furniture(text):
+                if not (labelled and name in ("title", "authors", "track", "keywords", "status")) and \
+                        name not in ("tldr", "submission") and not page_words(text) and not furniture(text):
                     prose.raw.append(raw)
                     prose.end = number
                     continue
