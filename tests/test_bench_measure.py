@@ -60,3 +60,23 @@ def test_the_build_without_index_builds_the_seeds_with_an_empty_index(tmp_path):
         assert done.returncode == 0, done.stderr
         assert (tmp_path / "site" / "search" / "manifest.js").read_text(encoding="utf-8") == ""
         assert (tmp_path / "site" / "index.html").is_file()
+
+
+def test_the_memory_trace_logs_each_process_of_the_tree_and_the_peak(tmp_path):
+    """``bench/memory_trace.py``: a line per sample with the tree's PSS and each process's PSS/private/RSS; the
+    96 MB a forked child shares with its parent counted once in the tree, twice in the RSS of the two."""
+    import memory_trace
+
+    log = tmp_path / "trace.log"
+    assert memory_trace.main([str(log), sys.executable, "-c", SHARING]) == 0
+    lines = log.read_text(encoding="utf-8").splitlines()
+    assert lines[-1].startswith("peak ")
+    samples = [line.split() for line in lines[:-1]]
+    both = [s for s in samples if len(s) == 4]  # seconds, tree PSS, parent, child
+    assert both, "no sample saw the child"
+    seconds, tree, *processes = both[-1]
+    pss, private, rss = zip(*(map(int, p.split(":")[1].split("/")) for p in processes))
+    if int(lines[-1].split()[1]) == 0:  # a kernel without smaps_rollup (before 4.14)
+        return
+    assert 96 * 0.95 < int(tree) == sum(pss) < 96 * 1.5 and sum(rss) > 2 * 96 * 0.95
+    assert max(private) < 48  # the shared block is neither's own
