@@ -119,10 +119,11 @@ def run_jobs(jobs: list[tuple[Callable[[], list], int]], on_done: Callable[[list
     what they hold (e.g. the pages' contexts, ~0.3 GB at 100,000 papers) for ``meanwhile`` to use; ``jobs`` is
     emptied.
     """
-    global _JOBS
+    global _JOBS, _STOP
     steps = meanwhile if isinstance(meanwhile, list) else [meanwhile or (lambda: None)]
     processes = min(worker_count(), len(jobs))
     _JOBS = [job for job, _ in jobs]  # the forked workers find their jobs here
+    _STOP = _FORK.RawValue("b", 0) if _FORK is not None else None
     pool = _pool(processes) if processes >= 2 and sum(w for _, w in jobs) >= MIN_PARALLEL_WORK else None
     if pool is None:
         _JOBS = []
@@ -141,6 +142,11 @@ def run_jobs(jobs: list[tuple[Callable[[], list], int]], on_done: Callable[[list
                 on_done(written, weights[number])
         for number, written in running.rest():
             on_done(written, weights[number])
+    except KeyboardInterrupt:  # Ctrl-C: end at once
+        raise
+    except BaseException:
+        running.drain()
+        raise
     finally:
         running.terminate()
         _JOBS = []
@@ -192,8 +198,18 @@ class _Generations:
             if not self._next():
                 return
 
+    def drain(self) -> None:
+        """End the running generation on an error: its workers skip the jobs still queued (:data:`_STOP`), finish the
+        one they are running, and exit; no later generation starts."""
+        self._pending = []
+        if self._pool is not None and _STOP is not None:
+            _STOP.value = 1
+            self._pool.close()
+            self._pool.join()
+            self._pool = None
+
     def terminate(self) -> None:
-        """End the workers of the running generation (also on an exception or Ctrl-C)."""
+        """End the workers of the running generation (on Ctrl-C at once; after :meth:`drain`, nothing left)."""
         if self._pool is not None:
             self._pool.terminate()
             self._pool = None
@@ -210,8 +226,17 @@ def _finished(results):
             return
 
 
-def _numbered(number: int) -> tuple[int, list]:
+def _numbered(number: int) -> tuple[int, list | None]:
+    if _STOP is not None and _STOP.value:  # run_jobs is ending on an error: skip the jobs still queued
+        return number, None
     return number, _run(number)
+
+
+#: Set (to 1) when :func:`run_jobs` ends on an error: its workers skip the jobs still queued, so the pool can be closed
+#: and joined rather than terminated. Terminating a pool whose workers are busy can leave its result queue's lock held
+#: by a killed worker, and ``Pool.terminate`` then waits for it forever (https://github.com/python/cpython/issues/96995;
+#: found by a clean-clone test run hanging in a failed rebuild). Shared memory without a lock (``RawValue``).
+_STOP = None
 
 
 def parallel_map(function: Callable, items: list, progress=None, chunk: int = 50) -> list:

@@ -411,3 +411,31 @@ def test_jobs_run_once_each_by_workers_forked_afresh_for_each_generation():
     assert len({g for gs in pids.values() for g in gs}) == parallel.GENERATIONS
     for (n, _, before), _ in done:  # a later generation's workers were forked after the earlier ones finished
         assert before >= ranges[generation[n]].start
+
+
+@pytest.mark.forks
+def test_a_job_that_fails_ends_the_run_with_its_error_the_queued_jobs_skipped_and_no_worker_left(tmp_path):
+    """A job raising in a worker: :func:`parallel.run_jobs` raises its error once the workers have finished what they
+    were running and skipped the jobs still queued (the pool is closed and joined, not terminated: terminating busy
+    workers can leave a queue's lock held and ``Pool.terminate`` waiting forever, which hung a clean-clone test run)."""
+    import multiprocessing
+    import time
+    if parallel.worker_count() < 2:
+        pytest.skip("needs two cores and fork")
+    log = tmp_path / "ran"
+
+    def job(n: int) -> list:
+        if n == 3:
+            raise ValueError("job 3 failed")
+        time.sleep(0.05)
+        with open(log, "a", encoding="utf-8") as handle:
+            handle.write(f"{n}\n")
+        return [n]
+
+    jobs = [((lambda n=n: job(n)), 20) for n in range(200)]
+    done = []
+    with pytest.raises(ValueError, match="job 3 failed"):
+        parallel.run_jobs(jobs, lambda result, weight: done.append(result))
+    ran = [int(n) for n in log.read_text(encoding="utf-8").split()]
+    assert 3 not in ran and len(ran) < 100  # the queued jobs were skipped, not run
+    assert multiprocessing.active_children() == []
