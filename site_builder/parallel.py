@@ -142,6 +142,7 @@ def run_jobs(jobs: list[tuple[Callable[[], list], int]], on_done: Callable[[list
                 on_done(written, weights[number])
         for number, written in running.rest():
             on_done(written, weights[number])
+        running.close()
     except KeyboardInterrupt:  # Ctrl-C: end at once
         raise
     except BaseException:
@@ -176,7 +177,7 @@ class _Generations:
         """Start the next generation once this one is done; False when there is none."""
         if self._left or not self._pending:
             return False
-        self.terminate()
+        self.close()
         self._start(_pool(self._processes))
         return True
 
@@ -202,14 +203,21 @@ class _Generations:
         """End the running generation on an error: its workers skip the jobs still queued (:data:`_STOP`), finish the
         one they are running, and exit; no later generation starts."""
         self._pending = []
-        if self._pool is not None and _STOP is not None:
+        if _STOP is not None:
             _STOP.value = 1
+            self.close()
+
+    def close(self) -> None:
+        """End the running generation once its jobs are done: its workers exit when told there is no more work
+        (``Pool.close`` and ``join``: never killed while they may hold one of the pool's locks)."""
+        if self._pool is not None:
             self._pool.close()
             self._pool.join()
             self._pool = None
 
     def terminate(self) -> None:
-        """End the workers of the running generation (on Ctrl-C at once; after :meth:`drain`, nothing left)."""
+        """End the workers of the running generation at once (Ctrl-C; after :meth:`close` or :meth:`drain`, nothing
+        is left)."""
         if self._pool is not None:
             self._pool.terminate()
             self._pool = None
