@@ -207,14 +207,15 @@ def load_config(path: Path | None) -> SiteConfig:
         return SiteConfig()
     try:
         raw = Path(path).read_bytes()
-        data = tomllib.loads(raw.decode("utf-8-sig"))
+        text = raw.decode("utf-8-sig")
+        data = tomllib.loads(text)
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read config: {exc.strerror}") from exc
     except tomllib.TOMLDecodeError as exc:
         raise _toml_error(path, exc) from exc
     except UnicodeDecodeError as exc:
         raise _encoding_error(path, raw, exc) from exc
-    lines = Path(path).read_text(encoding="utf-8-sig").splitlines()
+    lines = text.splitlines()  # the text read above (splitlines counts CRLF as one line end, as reading did)
     lists = data.get("lists", {})
     if not isinstance(lists, dict):
         raise ConfigError(f"{path}:{_key_line(lines, 'lists', ())}: error: [lists] must be a table", located=True)

@@ -170,14 +170,12 @@ class Views:
         self._terms: dict[int, TermLink] = {}
         self._abstracts_refs: dict[str, str] | None = None
         self._cluster_of: dict[str, int] | None = None
-        self._translations = None
 
     def words(self, message: str) -> str:
         """``message`` (page words of a template's catalog) in the site's language, for words a view holds as
-        data (a chart's "Other papers" bar)."""
-        if self._translations is None:
-            self._translations = translations(self.site.config.language)  # a catalog compiled once a process
-        return self._translations.gettext(message)
+        data (a chart's "Other papers" bar); :func:`~site_builder.i18n.translations` compiles a catalog once a
+        process."""
+        return translations(self.site.config.language).gettext(message)
 
     def term(self, term) -> TermLink:
         """The link of a :class:`~site_builder.model.library.Term` (one object per term)."""
