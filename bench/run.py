@@ -242,7 +242,7 @@ def build_argv(folder: Path, index: bool = True) -> list[str]:
 
 
 def build_without_index(argv: list[str]) -> int:
-    """``python build.py argv`` with :func:`search.index_files` replaced by an empty index.
+    """``python build.py argv`` with :func:`search.index_items` replaced by an empty index.
 
     Measures everything but the search index (the part being replaced by a
     faster builder), so the budget left for the index is visible.
@@ -250,10 +250,10 @@ def build_without_index(argv: list[str]) -> int:
     from site_builder import cli
     from site_builder.output import search_index, workers
 
-    def empty_index(site, store=None, models=None):  # the signature of workers.index_files
-        return {search_index.MANIFEST: ""}
+    def empty_index(site, store=None, models=None):  # the signature of workers.index_items
+        return [(search_index.MANIFEST, "")]
 
-    workers.index_files = empty_index
+    workers.index_items = empty_index
     cli.run(argv)  # ends the process as build.py does (cli.exit_now)
     return 0
 

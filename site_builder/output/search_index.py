@@ -8,7 +8,7 @@ holds the index's folder whatever is decided; the other files are claimed when t
 :meth:`IndexRun.finish`: the index key is computed (:meth:`~site_builder.incremental.outputs.OutputRecord.key` of the
 whole model, which is all the index shows); when the previous output's manifest has that key and the
 index's files are untouched they are kept (the parent keeps them at :meth:`IndexRun.finish`), else
-:func:`site_builder.search.index.index_files` makes them and the files whose text is unchanged are
+:func:`site_builder.search.index.index_items` makes them and the files whose text is unchanged are
 kept, the others written. The bytes are the same either way.
 
 Digesting the whole model is most of the key's cost, and the build needs the same digests of its
@@ -27,7 +27,7 @@ from ..model import urls
 from .. import parallel
 from . import workers
 
-#: The search index's folder (every file of :func:`site_builder.search.index.index_files` is in it) and its
+#: The search index's folder (every file of :func:`site_builder.search.index.index_items` is in it) and its
 #: manifest, claimed at once (the other files' names are known once the index is made).
 INDEX_FOLDER = urls.SEARCH_FOLDER
 MANIFEST = urls.SEARCH_MANIFEST_JS

@@ -4,7 +4,7 @@ The pages to render are jobs in chunks. With two or more cores and ``fork``
 available they run in a pool of forked worker processes that inherit the site
 model, so nothing is pickled but the results (paths and file stats).
 Otherwise, or for small builds, they run in this process. The search index
-(one job: :func:`search.index_files`, a black box over the whole site) runs
+(one job: :func:`search.index_items`, a black box over the whole site) runs
 in a forked process of its own (:func:`start_background`) while the build
 goes on: reading-list features, planning, pages, ``.bib`` files and feeds.
 Either way the bytes written are the same.
@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterable
 
 import jinja2
 
@@ -67,28 +67,30 @@ def page_job(env: jinja2.Environment, pages: list[tuple[Page | Planned, str | No
     return run
 
 
-def index_files(site, store=None, models=None) -> dict[str, str]:
-    """:func:`site_builder.search.index.index_files` (``{path: text}``), imported on first use: the search
-    modules are needed only where the index is built (the index process), not for the build's own start-up."""
-    from ..search.index import index_files as files
-    return files(site, store, models)
+def index_items(site, store=None, models=None) -> Iterable[tuple[str, str]]:
+    """:func:`site_builder.search.index.index_items` (``(path, text)`` of each file, made one at a time), imported
+    on first use: the search modules are needed only where the index is built (the index process), not for the
+    build's own start-up."""
+    from ..search.index import index_items as items
+    return items(site, store, models)
 
 
 def index_job(site, key: str | None, staging: Path, store=None, outputs=None,
               models=None) -> Callable[[], tuple[list, list]]:
-    """A job building the search index files of ``site`` (:func:`site_builder.search.index.index_files`) under
-    ``staging``, with the tokenized papers kept in ``store`` (the build cache's
+    """A job building the search index files of ``site`` (:func:`site_builder.search.index.index_items`) under
+    ``staging``, each written as it is made, with the tokenized papers kept in ``store`` (the build cache's
     :class:`~site_builder.incremental.store.Store`, or None) and the papers' model digests ``models`` (or None;
-    see :func:`site_builder.search.index.index_files`). The manifest (:data:`urls.SEARCH_MANIFEST_JS`) is
+    see :func:`site_builder.search.index.paper_tables`). The manifest (:data:`urls.SEARCH_MANIFEST_JS`) is
     keyed by ``key`` (the whole model's), every other file by its text; a file the previous build left
     with its key (``outputs``, an :class:`~site_builder.incremental.outputs.OutputRecord`, or None) is not
     written again. The job returns ``(written, kept)``: ``list[Written]`` and the kept ``(path, key)``."""
     def run() -> tuple[list, list]:
-        written, kept = [], []
-        files = index_files(site, store, models)
-        for folder in sorted({path.rpartition("/")[0] for path in files}):
-            os.makedirs(os.path.join(staging, folder), exist_ok=True)
-        for path, text in files.items():
+        written, kept, folders = [], [], set()
+        for path, text in index_items(site, store, models):
+            folder = path.rpartition("/")[0]
+            if folder not in folders:
+                os.makedirs(os.path.join(staging, folder), exist_ok=True)
+                folders.add(folder)
             file_key = key if path == urls.SEARCH_MANIFEST_JS else (
                 outputs.key("search-file", text) if outputs is not None and key is not None else None)
             if outputs is not None and outputs.reusable(path, file_key) is not None:

@@ -118,15 +118,22 @@ def result_record(paper: Paper) -> dict:
     ``abstract`` the abstract's plain text (math in the renderer's plain-text form, white space collapsed),
     at most :data:`ABSTRACT_CHARS` characters, cut at a word (``…`` added). The page shows the sentences of
     it that hold the query's words (``SearchCore.snippet``) and checks quoted phrases against the record."""
+    venue, year, track = result_facet(paper)
     return {
         "title": paper.title_text,
         "url": paper.path,
         "authors": list(paper.authors) + (["et al."] if paper.et_al else []),
-        "venue": paper.venue.label,
-        "year": paper.venue.year,
-        "track": paper.track.label if paper.track else None,
+        "venue": venue,
+        "year": year,
+        "track": track,
         "abstract": snippet(paper.rendered.text),
     }
+
+
+def result_facet(paper: Paper) -> tuple[str, int, str | None]:
+    """``(venue, year, track)`` of ``paper``'s result record (:func:`result_record`): the venue's label and
+    year, the track's label or None; the search page's filters read them from the manifest."""
+    return paper.venue.label, paper.venue.year, paper.track.label if paper.track else None
 
 
 

@@ -3,7 +3,7 @@
 The index is written directly (:mod:`site_builder.search.indexer`, BM25 field vectors
 as lunr.js computes them) over terms from :mod:`site_builder.search.tokenize`, whose
 rules ``assets/search-core.js`` repeats on the query side. The build writes it
-in shards (:func:`index_files`, :mod:`site_builder.search.shards`); ``assets/search-transport.js``
+in shards (:func:`index_items`, :mod:`site_builder.search.shards`); ``assets/search-transport.js``
 makes of the shards a query loads a lunr index that answers it as the whole index would. The index and the records results show are::
 
     {"index": <lunr.Index serialisation, what lunr.Index.load takes>,
@@ -22,23 +22,30 @@ its own (:mod:`~site_builder.search.shards`), loaded for the results a page show
 from __future__ import annotations
 
 import json
-from typing import Sequence
+from typing import Iterator, Sequence
 
 from ..incremental.store import Store
 from ..model import urls
 from .indexer import IndexTables, index_tables, lunr_json
 from ..model.site import Paper, Site
-from .documents import FIELDS, paper_terms, result_record
-from .shards import shard_files
+from .documents import FIELDS, paper_terms, result_facet, result_record
+from .shards import shard_items
 from .state import stateful_tables
 
 def search_tables(site: Site, store: Store | None = None,
                   models: Sequence[bytes] | None = None) -> tuple[IndexTables, dict[str, dict]]:
-    """The index over every paper of ``site``, in the model's fixed order, as
-    :class:`~site_builder.search.indexer.IndexTables`, and the result records ``{ref: record}``.
+    """The index over every paper of ``site`` (:func:`paper_tables`) and the result records ``{ref: record}``.
+    Refs are short (:func:`urls.search_ref` of the paper's position); each record carries the paper's stable
+    ``id``. ``store`` and ``models`` as for :func:`paper_tables`.
+    """
+    tables = paper_tables(site, store, models)
+    return tables, {r: search_record(p) for r, p in zip(tables.refs, site.papers)}
 
-    Refs are short (:func:`urls.search_ref` of the paper's position); each record
-    carries the paper's stable ``id``. ``store``: the build cache's store
+
+def paper_tables(site: Site, store: Store | None = None, models: Sequence[bytes] | None = None) -> IndexTables:
+    """The index over every paper of ``site``, in the model's fixed order, as
+    :class:`~site_builder.search.indexer.IndexTables` (refs: :func:`urls.search_ref` of the paper's position).
+    ``store``: the build cache's store
     (:attr:`BuildCache.store <site_builder.incremental.cache.BuildCache.store>`), keeping the tokenized papers from
     one build to the next, so only changed papers are tokenized again
     (:func:`state.stateful_tables`); the tables are the same with or without it. ``models``: each paper's
@@ -47,16 +54,14 @@ def search_tables(site: Site, store: Store | None = None,
     """
     refs = [urls.search_ref(i) for i in range(len(site.papers))]
     if store is not None:
-        tables = stateful_tables(site.papers, refs, store, models)
-    else:
-        tables = index_tables(((r, paper_terms(p)) for r, p in zip(refs, site.papers)), FIELDS)
-    return tables, {r: search_record(p) for r, p in zip(refs, site.papers)}
+        return stateful_tables(site.papers, refs, store, models)
+    return index_tables(((r, paper_terms(p)) for r, p in zip(refs, site.papers)), FIELDS)
 
 
 def build_search_data(site: Site) -> dict:
     """``{"index": <lunr 2.3.9 serialised index>, "docs": {ref: record}}`` of ``site`` (see the module doc).
 
-    The build does not write this form (it writes :func:`index_files`); the
+    The build does not write this form (it writes :func:`index_items`); the
     tests compare what the page unpacks with it.
     """
     tables, docs = search_tables(site)
@@ -69,13 +74,20 @@ def search_record(paper: Paper) -> dict:
 
 
 def index_files(site: Site, store: Store | None = None, models: Sequence[bytes] | None = None) -> dict[str, str]:
-    """``{path: text}`` of the search index files of ``site``: the sharded index
-    (:func:`shards.shard_files`), classic scripts the search page loads as a query needs them (also from
-    ``file://``). ``store``: the build cache's store, keeping the tokenized papers from one build to the
-    next (:func:`state.stateful_tables`; the same files with or without it), with the papers' digests
-    ``models`` (see :func:`search_tables`).
+    """``{path: text}`` of the search index files of ``site``: those of :func:`index_items`."""
+    return dict(index_items(site, store, models))
+
+
+def index_items(site: Site, store: Store | None = None, models: Sequence[bytes] | None = None
+                ) -> Iterator[tuple[str, str]]:
+    """``(path, text)`` of each search index file of ``site``, made one at a time: the sharded index
+    (:func:`shards.shard_items`), classic scripts the search page loads as a query needs them (also from
+    ``file://``), a paper's result record made as its file is. ``store``: the build cache's store, keeping the
+    tokenized papers from one build to the next (:func:`state.stateful_tables`; the same files with or without
+    it), with the papers' digests ``models`` (see :func:`paper_tables`).
     """
-    return shard_files(*search_tables(site, store, models))
+    tables = paper_tables(site, store, models)
+    return shard_items(tables, list(map(result_facet, site.papers)), map(search_record, site.papers))
 
 
 def dump_json(data: object) -> str:

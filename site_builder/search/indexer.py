@@ -65,8 +65,8 @@ class IndexTables:
     (document number = position); ``terms``: every term, in JavaScript string
     order (term number = position = lunr's ``_index``). One entry per
     (term, field, document) triple, sorted by term, then field, then document:
-    ``term``, ``field``, ``doc`` (int64 numbers into the lists above) and
-    ``score`` (int64: the BM25 field-vector score times 1000, rounded as
+    ``term``, ``field``, ``doc`` (int32 numbers into the lists above) and
+    ``score`` (int32: the BM25 field-vector score times 1000, rounded as
     ``Math.round``; lunr's score is ``score / 1000``).
     """
 
@@ -147,28 +147,37 @@ def scored_tables(fields: Sequence[tuple[str, float]], refs: tuple[str, ...], te
     (:func:`js_sort_key`), each held by at least one entry; ``df`` (int64, one
     per term): number of (field, document) pairs holding it; ``totals``: each
     field's token count summed over all documents (empty fields count 0).
-    One entry per (term, field, document) triple, in any order, as int64
+    One entry per (term, field, document) triple, in any order, as integer
     arrays of equal length: ``term`` (number into ``terms``), ``field``,
     ``doc``, ``length`` (that field's token count in that document) and ``tf``
     (the term's frequency there, > 0). Arithmetic in lunr.js 2.3.9's order of
     operations (see the module doc); the result is sorted by term, field, document.
+    No temporary longer than the entries is held but the sort's key and order (int64).
     """
     import numpy as np
 
     names = tuple(name for name, _ in fields)
     n_docs = len(refs)
-    term = np.asarray(term, dtype=np.int64)
-    field = np.asarray(field, dtype=np.int64)
-    doc = np.asarray(doc, dtype=np.int64)
     rounded = bm25_scores(fields, n_docs, df, totals, term, field, length, tf)
     # By term, then field, then document: one int64 key per entry (the triples are distinct).
-    order = np.argsort((term * len(names) + field) * max(n_docs, 1) + doc, kind="stable")
-    return IndexTables(names, tuple(refs), tuple(terms), term[order], field[order], doc[order], rounded[order])
+    key = np.asarray(term).astype(np.int64) * len(names)
+    key += np.asarray(field)
+    key *= max(n_docs, 1)
+    key += np.asarray(doc)
+    order = np.argsort(key, kind="stable")
+    del key
+    narrow = (np.asarray(values).astype(np.int32, copy=False)[order] for values in (term, field, doc))
+    return IndexTables(names, tuple(refs), tuple(terms), *narrow, rounded[order])
+
+
+#: Entries scored at a time by :func:`bm25_scores` (its float64 temporaries are this long).
+SCORE_CHUNK = 1 << 20
 
 
 def bm25_scores(fields: Sequence[tuple[str, float]], n_docs: int, df: "np.ndarray", totals: Sequence[int],
                 term: "np.ndarray", field: "np.ndarray", length: "np.ndarray", tf: "np.ndarray") -> "np.ndarray":
-    """lunr.js 2.3.9's field-vector scores of entries, times 1000 and rounded as ``Math.round``: int64, one per entry.
+    """lunr.js 2.3.9's field-vector scores of entries, times 1000 and rounded as ``Math.round``: int32 (each
+    below 2**31: an idf below 40 times at most 2.2 times a boost), one per entry, scored :data:`SCORE_CHUNK` at a time.
 
     ``fields``: ``(name, boost)`` pairs; ``n_docs``: lunr's ``N``; ``df``
     (one per term): (field, document) pairs holding the term; ``totals``: each
@@ -186,15 +195,26 @@ def bm25_scores(fields: Sequence[tuple[str, float]], n_docs: int, df: "np.ndarra
     values, inverse = np.unique(np.asarray(df, dtype=np.int64), return_inverse=True)
     idf = np.array([math.log(1 + abs((n_docs - d + 0.5) / (d + 0.5))) for d in values.tolist()],
                    dtype=np.float64)[inverse.reshape(-1)]
-    field = np.asarray(field, dtype=np.int64)
-    tfs = np.asarray(tf, dtype=np.float64)
-    # BM25 for every entry at once, in lunr.js's order of operations (same IEEE doubles).
-    norm = K1 * (1 - B + B * (np.asarray(length, dtype=np.float64) / average[field]))
-    score = idf[np.asarray(term, dtype=np.int64)] * ((K1 + 1) * tfs) / (norm + tfs)
+    out = np.empty(len(term), dtype=np.int32)
+    for a in range(0, len(term), SCORE_CHUNK):
+        part = (np.asarray(values[a:a + SCORE_CHUNK]) for values in (term, field, length, tf))
+        out[a:a + SCORE_CHUNK] = _rounded_scores(idf, average, boosts, *part)
+    return out
+
+
+def _rounded_scores(idf, average, boosts, term, field, length, tf) -> "np.ndarray":
+    """:func:`bm25_scores` of some entries (integer arrays), given the per-term ``idf``, the per-field
+    ``average`` length and ``boosts`` (float64): BM25 for every entry at once, in lunr.js's order of
+    operations (the same IEEE doubles), times 1000 and rounded as ``Math.round`` (float64)."""
+    import numpy as np
+    field = field.astype(np.int64, copy=False)
+    tfs = tf.astype(np.float64)
+    norm = K1 * (1 - B + B * (length.astype(np.float64) / average[field]))
+    score = idf[term.astype(np.int64, copy=False)] * ((K1 + 1) * tfs) / (norm + tfs)
     score *= boosts[field]
     x = score * 1000  # Math.round(x): ties toward +infinity
     r = np.floor(x)
-    return (r + (x - r >= 0.5)).astype(np.int64)
+    return r + (x - r >= 0.5)
 
 
 def lunr_json(tables: IndexTables) -> dict:

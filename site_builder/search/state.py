@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import bisect
 import hashlib
+from array import array
 from dataclasses import dataclass
 from typing import NamedTuple, Sequence
 
@@ -211,7 +212,7 @@ class Prepared:
     """One build's index entries laid out from the state (:func:`prepare`).
 
     ``terms``: every term, JavaScript string order; ``df`` (int64, per term):
-    (field, paper) pairs holding it. Entries (int64 arrays), by paper, field,
+    (field, paper) pairs holding it. Entries (int32 arrays), by paper, field,
     then ascending term: ``term`` (number into ``terms``), ``tf``, ``row``
     (``paper * F + field``). ``lengths`` (int64 ``(P, F)``): token counts;
     ``starts`` (int64, ``P * F + 1``): entries of each row. ``digests``: per
@@ -242,7 +243,7 @@ class Prepared:
     def state(self) -> TermState:
         """The state to save for the next build."""
         return TermState(list(self.terms), self.digests, self.lengths, self.starts,
-                         self.term.astype(np.int32), self.tf.astype(np.int32), self.models)
+                         self.term.astype(np.int32, copy=False), self.tf.astype(np.int32, copy=False), self.models)
 
     @property
     def save_needed(self) -> bool:
@@ -270,15 +271,33 @@ def text_digests(papers: Sequence[Paper], old: TermState, models: Sequence[bytes
 class _Fresh:
     """The papers of a build the state lacks, tokenized (:func:`_tokenize_fresh`). ``source`` (int64, per
     paper of the build): its index in the state, or ``len(old.digests)`` plus its number among the fresh
-    papers; ``count``: the fresh papers; per (fresh paper, field) row, its token count (``lengths``) and
-    distinct terms (``sizes``); per entry of those rows, by row, its term (``terms``) and frequency (``tf``)."""
+    papers; ``count``: the fresh papers; per (fresh paper, field) row, its token count (``lengths``, int64) and
+    distinct terms (``sizes``, int64); ``new_terms``: the terms the state's vocabulary lacks, in order of first
+    use; per entry of the rows, by row, its term (``term``, int32: its number in the state's vocabulary, or that
+    vocabulary's size plus its place in ``new_terms``) and frequency (``tf``, int32)."""
 
     source: np.ndarray
     count: int
-    lengths: list[int]
-    sizes: list[int]
-    terms: list[str]
-    tf: list[int]
+    lengths: np.ndarray
+    sizes: np.ndarray
+    new_terms: list[str]
+    term: np.ndarray
+    tf: np.ndarray
+
+
+class _Numbering(dict):
+    """Term → number: the terms of a vocabulary by their place in it, then each new term, numbered on its
+    first lookup after them (``new`` lists those in that order). Entries are numbered as they are
+    tokenized, so no list of every entry's term string is held (at 100,000 papers, millions of them)."""
+
+    def __init__(self, vocab: list[str]) -> None:
+        super().__init__(zip(vocab, range(len(vocab))))
+        self.new: list[str] = []
+
+    def __missing__(self, term: str) -> int:
+        number = self[term] = len(self)
+        self.new.append(term)
+        return number
 
 
 def prepare(papers: Sequence[Paper], store: Store | None, models: Sequence[bytes] | None = None) -> Prepared:
@@ -292,10 +311,10 @@ def prepare(papers: Sequence[Paper], store: Store | None, models: Sequence[bytes
     old = load_state(store) or _empty()
     digests = text_digests(papers, old, models)
     fresh = _tokenize_fresh(papers, digests, old)
-    new_terms, new_term = _number_new_terms(old.vocab, fresh)
-    merged, position = _merge_order(old.vocab, new_terms)
-    pool = _pool(old, fresh, position, new_term, len(merged))
-    return _laid_out(old, fresh.source, merged, pool, digests, models)
+    merged, position = _merge_order(old.vocab, fresh.new_terms)
+    pool, source = _pool(old, fresh, position.astype(np.int32), len(merged)), fresh.source
+    del fresh, position  # the fresh entries live on in the pool alone
+    return _laid_out(old, source, merged, pool, digests, models)
 
 
 def _checked_models(papers: Sequence[Paper], models: Sequence[bytes] | None) -> list[bytes] | None:
@@ -311,15 +330,13 @@ def _checked_models(papers: Sequence[Paper], models: Sequence[bytes] | None) -> 
 
 def _tokenize_fresh(papers: Sequence[Paper], digests: list[bytes], old: TermState) -> _Fresh:
     """Where each paper's rows are (in ``old``, by its digest of ``digests``, or fresh) and the fresh
-    papers tokenized (:func:`search.document_terms`), in order (:class:`_Fresh`)."""
+    papers tokenized (:func:`search.document_terms`), their terms numbered as they come (:class:`_Fresh`)."""
     known = {d: i for i, d in enumerate(old.digests)}
     n_old = len(old.digests)
     source = np.empty(len(papers), np.int64)
+    numbering: _Numbering | None = None  # made at the first fresh paper (a rebuild often has none)
+    lengths, sizes, term, tf = array("q"), array("q"), array("i"), array("i")
     fresh = 0
-    new_lengths: list[int] = []
-    new_sizes: list[int] = []
-    fresh_terms: list[str] = []  # every (row, term) entry of the fresh papers: its term and frequency
-    fresh_tf: list[int] = []
     for i, d in enumerate(digests):
         j = known.get(d)
         if j is not None:
@@ -327,32 +344,23 @@ def _tokenize_fresh(papers: Sequence[Paper], digests: list[bytes], old: TermStat
             continue
         source[i] = n_old + fresh
         fresh += 1
+        numbering = numbering if numbering is not None else _Numbering(old.vocab)
         doc = document_terms(search_texts(papers[i]))
         for name in _NAMES:
             counts, length = doc[name]
-            new_lengths.append(length)
-            new_sizes.append(len(counts))
-            fresh_terms.extend(counts)
-            fresh_tf.extend(counts.values())
-    return _Fresh(source, fresh, new_lengths, new_sizes, fresh_terms, fresh_tf)
-
-
-def _number_new_terms(old_vocab: list[str], fresh: _Fresh) -> tuple[list[str], np.ndarray]:
-    """``(new terms, term numbers)``: the fresh papers' terms ``old_vocab`` lacks, in order of first use,
-    and per fresh entry its term's number (int64): its place in ``old_vocab``, or after it among the new terms."""
-    if not fresh.count:
-        return [], np.zeros(0, np.int64)
-    v_old = len(old_vocab)
-    lookup = dict(zip(old_vocab, range(v_old)))
-    new_terms = [t for t in dict.fromkeys(fresh.terms) if t not in lookup]
-    lookup.update(zip(new_terms, range(v_old, v_old + len(new_terms))))
-    return new_terms, np.fromiter(map(lookup.__getitem__, fresh.terms), np.int64, len(fresh.terms))
+            lengths.append(length)
+            sizes.append(len(counts))
+            term.extend(map(numbering.__getitem__, counts))
+            tf.extend(counts.values())
+    return _Fresh(source, fresh, np.frombuffer(lengths, np.int64), np.frombuffer(sizes, np.int64),
+                  numbering.new if numbering is not None else [], np.frombuffer(term, np.int32),
+                  np.frombuffer(tf, np.int32))
 
 
 class _Pool(NamedTuple):
     """The rows of the state's papers, then the fresh ones' (rows of F fields each): ``lengths`` (int64,
-    ``(P, F)``), ``starts`` (int64, ``P * F + 1``) and per entry ``term`` (int64, numbered in the merged
-    vocabulary) and ``tf`` (int64); within a row, entries by ascending term."""
+    ``(P, F)``), ``starts`` (int64, ``P * F + 1``) and per entry ``term`` (int32, numbered in the merged
+    vocabulary) and ``tf`` (int32); within a row, entries by ascending term."""
 
     lengths: np.ndarray
     starts: np.ndarray
@@ -360,21 +368,24 @@ class _Pool(NamedTuple):
     tf: np.ndarray
 
 
-def _pool(old: TermState, fresh: _Fresh, position: np.ndarray, new_term: np.ndarray, n_terms: int) -> _Pool:
+def _pool(old: TermState, fresh: _Fresh, position: np.ndarray, n_terms: int) -> _Pool:
     """The :class:`_Pool` of ``old``'s papers and the ``fresh`` ones, term numbers merged: ``position``
-    (int64) maps the old terms' and then the new terms' numbers to the merged vocabulary of ``n_terms``
-    terms, ``new_term`` (int64) is the fresh entries' numbers before merging (:func:`_number_new_terms`)."""
+    (int32) maps the old terms' and then the new terms' numbers (:class:`_Numbering`) to the merged
+    vocabulary of ``n_terms`` terms."""
     pool_term = position[old.term]
     if not fresh.count:
-        return _Pool(old.lengths, old.starts, pool_term, old.tf.astype(np.int64))
-    sizes = np.array(fresh.sizes, np.int64)
-    fresh_term = position[new_term]
-    fresh_tf = np.fromiter(fresh.tf, np.int64, len(fresh.tf))
-    order = np.argsort(np.repeat(np.arange(len(sizes), dtype=np.int64), sizes) * max(n_terms, 1) + fresh_term)
-    lengths = np.concatenate([old.lengths, np.array(fresh.lengths, np.int64).reshape(fresh.count, _F)])
-    starts = np.concatenate([[0], np.cumsum(np.concatenate([np.diff(old.starts), sizes]))]).astype(np.int64)
-    return _Pool(lengths, starts, np.concatenate([pool_term, fresh_term[order]]),
-                 np.concatenate([old.tf.astype(np.int64), fresh_tf[order]]))
+        return _Pool(old.lengths, old.starts, pool_term, old.tf.astype(np.int32, copy=False))
+    fresh_term = position[fresh.term]
+    key = np.repeat(np.arange(len(fresh.sizes), dtype=np.int64), fresh.sizes)
+    key *= max(n_terms, 1)
+    key += fresh_term
+    order = np.argsort(key)
+    del key
+    lengths = np.concatenate([old.lengths, fresh.lengths.reshape(fresh.count, _F)])
+    starts = np.concatenate([[0], np.cumsum(np.concatenate([np.diff(old.starts), fresh.sizes]))]).astype(np.int64)
+    term = np.concatenate([pool_term, fresh_term[order]])
+    del pool_term, fresh_term
+    return _Pool(lengths, starts, term, np.concatenate([old.tf.astype(np.int32, copy=False), fresh.tf[order]]))
 
 
 def _laid_out(old: TermState, source: np.ndarray, merged: list[str], pool: _Pool,
@@ -385,15 +396,16 @@ def _laid_out(old: TermState, source: np.ndarray, merged: list[str], pool: _Pool
     row_sizes = pool.starts[rows + 1] - pool.starts[rows]
     picked = ranges(pool.starts[rows], row_sizes)
     term = pool.term[picked]
+    tf = pool.tf[picked]
+    del picked
     df = np.bincount(term, minlength=len(merged))
     used = df > 0
-    final = np.cumsum(used) - 1
     if not used.all():
-        term = final[term]
+        term = (np.cumsum(used) - 1).astype(np.int32)[term]
     return Prepared(
         terms=tuple(merged) if used.all() else tuple(t for t, u in zip(merged, used.tolist()) if u),
-        df=df[used], term=term, tf=pool.tf[picked],
-        row=np.repeat(np.arange(len(rows), dtype=np.int64), row_sizes),
+        df=df[used], term=term, tf=tf,
+        row=np.repeat(np.arange(len(rows), dtype=np.int32), row_sizes),
         lengths=pool.lengths[source], starts=np.concatenate([[0], np.cumsum(row_sizes)]).astype(np.int64),
         digests=digests, models=models, source=source, old=old)
 
@@ -411,7 +423,7 @@ def stateful_tables(papers: Sequence[Paper], refs: Sequence[str], store: Store |
     prep = prepare(papers, store, models)
     totals = [int(x) for x in prep.lengths.sum(axis=0)] if len(papers) else [0] * _F
     tables = scored_tables(FIELDS, tuple(refs), prep.terms, prep.df, totals, prep.term, prep.row % _F,
-                           prep.row // _F, prep.lengths.reshape(-1)[prep.row], prep.tf)
+                           prep.row // _F, prep.lengths.reshape(-1).astype(np.int32)[prep.row], prep.tf)
     if store is not None and prep.save_needed:
         save_state(store, prep.state())
     return tables

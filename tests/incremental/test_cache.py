@@ -449,7 +449,7 @@ def test_a_failing_index_process_fails_the_build_and_keeps_the_previous_site(tmp
     def failing(site_model, state=None, models=None):
         raise OSError(28, f"No space left on device (in process {'parent' if os.getpid() == parent else 'child'})")
 
-    monkeypatch.setattr(workers, "index_files", failing)
+    monkeypatch.setattr(workers, "index_items", failing)
     change_one_abstract(seeds_copy)
     capsys.readouterr()
     assert build_into(site, "--cache", str(cache), seeds=seeds_copy) == 2

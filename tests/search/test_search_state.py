@@ -22,8 +22,8 @@ from site_builder.search import state as index_state
 from papers_sample import SAMPLE
 from site_builder.corpus import corpus_site, read_corpus
 from site_builder.search.indexer import IndexTables, index_tables
-from site_builder.search.documents import FIELDS, paper_terms
-from site_builder.search.index import index_files, search_tables
+from site_builder.search.documents import FIELDS, paper_terms, result_facet
+from site_builder.search.index import index_files, search_record, search_tables
 from site_builder.search.shards import shard_files
 
 
@@ -163,6 +163,31 @@ def test_index_files_are_byte_identical(tmp_path):
     assert index_files(changed, store) == reference_files(changed)
     tables, docs = search_tables(changed, store)
     assert docs == search_tables(changed)[1]
+
+
+def test_index_files_packed_and_scored_in_small_chunks_are_byte_identical(tmp_path, monkeypatch):
+    """The entries scored (indexer.SCORE_CHUNK) and packed (shards.PACK_CHUNK: cut between terms, a term with
+    more entries alone) a few at a time give the files of doing each at once, and the files come one at a
+    time: the records made as they are written."""
+    from site_builder.search import indexer, shards
+    site, _ = sample_site()
+    whole = reference_files(site)
+    tables = search_tables(site)[0]
+    monkeypatch.setattr(indexer, "SCORE_CHUNK", 5)
+    monkeypatch.setattr(shards, "PACK_CHUNK", 7)
+    ranges = list(shards.term_chunks(tables.term, 7))
+    assert ranges[0][0] == 0 and ranges[-1][1] == len(tables.term) and len(ranges) > 1000
+    assert all(b == c for (_, b), (c, _) in zip(ranges, ranges[1:]))
+    assert all(tables.term[b - 1] != tables.term[b] for _, b in ranges[:-1])  # cut between two terms
+    assert any(b - a > 7 for a, b in ranges)  # a term of more entries than a chunk: a range alone
+    assert all(b - a <= 7 or tables.term[a] == tables.term[b - 1] for a, b in ranges)
+    made = []
+    records = (made.append(p) or search_record(p) for p in site.papers)
+    items = shards.shard_items(tables, [result_facet(p) for p in site.papers], records)
+    first = [next(items) for _ in range(3)]
+    assert not made  # the manifest and term shards come before any record is made
+    assert dict(first + list(items)) == whole == index_files(site, store_in(tmp_path))
+    assert len(made) == len(site.papers)
 
 
 def test_index_files_after_edits_are_byte_identical(tmp_path):
