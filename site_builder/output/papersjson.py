@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import os
+from typing import Iterator
 
 from ..model import urls
 from .bibfiles import venue_digests, venue_groups
@@ -46,6 +47,65 @@ def part(papers) -> str:
     return ",\n".join([item_json(p.record()) for p in papers])
 
 
+#: Papers encoded at a time by :func:`whole_pieces`.
+CHUNK = 2000
+
+
+def whole_pieces(papers) -> Iterator[bytes]:
+    """The bytes of :func:`papers_json` of ``papers``, :data:`CHUNK` papers at a time (for
+    :func:`~site_builder.output.writer.write_spliced`: the file is never whole in memory)."""
+    if not papers:
+        yield b"[]\n"
+        return
+    yield b"[\n"
+    for a in range(0, len(papers), CHUNK):
+        yield (",\n" if a else "").encode("utf-8") + part(papers[a:a + CHUNK]).encode("utf-8")
+    yield b"\n]\n"
+
+
+def part_spans(site, cache, previous: dict, size: int) -> list[tuple]:
+    """Per venue (:func:`~site_builder.output.bibfiles.venue_groups` order), ``(part key, span)``: its part's key
+    (None when its papers cannot be digested) and the bytes ``(start, end)`` of that part in the previous file
+    (``previous``: part key → span; ``size``: that file's bytes), or None when it is not there to take."""
+    spans = []
+    for digest in venue_digests(site, cache):
+        part_key = cache.outputs.key("papers.json part", digest) if digest is not None else None
+        span = previous.get(part_key) if part_key is not None else None
+        spans.append((part_key, span if span is not None and 0 <= span[0] <= span[1] <= size else None))
+    return spans
+
+
+def part_pieces(groups: list, spans: list, source: int | None, parts: list) -> Iterator:
+    """The pieces of ``papers.json`` (for :func:`~site_builder.output.writer.write_spliced`), made one venue at a
+    time: per venue's papers (``groups``) its part: the bytes of the previous file (open as ``source``) its span
+    gives (``spans``, :func:`part_spans`), else its records encoded; a run of consecutive parts copied from the
+    previous file is one copy (with the file's ``",\n"`` between them). Appends ``[part key, start, end]`` per
+    venue to ``parts`` as it goes."""
+    yield b"[\n"
+    at, run = 2, None  # after "[\n"; the previous file's bytes (start, end) not yet given
+    for papers, (part_key, span) in zip(groups, spans):
+        separator = b",\n" if parts else b""
+        if span is not None and run is not None and run[1] + 2 == span[0]:
+            run = (run[0], span[1])  # continues the copied run
+        elif span is not None:
+            if run is not None:
+                yield source, run[0], run[1] - run[0]
+            yield separator
+            run = span
+        else:
+            if run is not None:
+                yield source, run[0], run[1] - run[0]
+                run = None
+            chunk = part(papers).encode("utf-8")
+            yield separator + chunk
+        length = span[1] - span[0] if span is not None else len(chunk)
+        parts.append([part_key, at, at + length])
+        at += length + 2  # ",\n"
+    if run is not None:
+        yield source, run[0], run[1] - run[0]
+    yield b"\n]\n"
+
+
 def write_papers_json(site, output, cache) -> None:
     """Write (or keep) ``papers.json`` of ``site`` into ``output`` with ``cache`` (a
     :class:`~site_builder.incremental.cache.BuildCache`, possibly disabled); the bytes never depend on the cache."""
@@ -56,12 +116,13 @@ def write_papers_json(site, output, cache) -> None:
         return
     groups = venue_groups(site) if cache.enabled else None
     if not groups or not all(groups):
-        output.write_text(path, papers_json(site.papers))
+        output.write_spliced(path, whole_pieces(site.papers))
         cache.outputs.record(path, key, output)
         return
     previous = {entry[0]: entry[1:] for entry in cache.outputs.previous_parts(path)}
     old_file = cache.outputs.previous_file(path) if previous else None
-    source = None  # the previous file, open, when a part is taken from it
+    source, size = None, 0  # the previous file, open, when a part is taken from it, and its bytes
+    parts: list[list] = []
     try:
         if old_file is not None:
             try:
@@ -69,30 +130,8 @@ def write_papers_json(site, output, cache) -> None:
                 size = os.fstat(source).st_size
             except OSError:
                 source = None
-        digests = venue_digests(site, cache)
-        pieces: list = [b"[\n"]  # bytes, or (source, start, count): bytes of the previous file (write_spliced)
-        parts, at = [], 2  # after "[\n"
-        for papers, digest in zip(groups, digests):
-            part_key = cache.outputs.key("papers.json part", digest) if digest is not None else None
-            span = previous.get(part_key) if part_key is not None and source is not None else None
-            if parts:
-                pieces.append(b",\n")
-            if span is not None and 0 <= span[0] <= span[1] <= size:
-                start, end = span
-                last = pieces[-2] if len(pieces) > 2 else None
-                if type(last) is tuple and last[1] + last[2] + 2 == start:  # continues the last copied run:
-                    pieces[-2:] = [(source, last[1], end - last[1])]  # one copy (the file's ",\n" between)
-                else:
-                    pieces.append((source, start, end - start))
-                length = end - start
-            else:
-                chunk = part(papers).encode("utf-8")
-                pieces.append(chunk)
-                length = len(chunk)
-            parts.append([part_key, at, at + length])
-            at += length + 2  # ",\n"
-        pieces.append(b"\n]\n")
-        output.write_spliced(path, pieces)
+        spans = part_spans(site, cache, previous if source is not None else {}, size)
+        output.write_spliced(path, part_pieces(groups, spans, source, parts))
     finally:
         if source is not None:
             os.close(source)

@@ -301,7 +301,7 @@ def test_a_corrupt_bibtex_keys_file_is_ignored_with_a_warning(tmp_path, corpus_p
 
 # --- papers.json ----------------------------------------------------------------------------------------
 
-def test_papers_json_items_are_json_dumps_of_the_records():
+def test_papers_json_items_are_json_dumps_of_the_records(monkeypatch):
     records = sample_records()
     shaped = [{"id": f"{n:010x}", "slug": "s", "title": r.get("title") or "", "title_derived": n % 2 == 0,
                "authors": list(r.get("authors") or []), "et_al": n % 3 == 0, "venue": r["venue"], "year": r["year"],
@@ -317,6 +317,12 @@ def test_papers_json_items_are_json_dumps_of_the_records():
     text = papersjson.papers_json([type("P", (), {"record": lambda self, r=r: r})() for r in shaped])
     assert json.loads(text) == shaped and text.count("\n") == len(shaped) + 2
     assert papersjson.papers_json([]) == "[]\n" and json.loads(papersjson.papers_json([])) == []
+    papers = [type("P", (), {"record": lambda self, r=r: r})() for r in shaped]
+    for chunk in (1, 7, len(papers), len(papers) + 1):  # the file written a few papers at a time: the same bytes
+        monkeypatch.setattr(papersjson, "CHUNK", chunk)
+        pieces = list(papersjson.whole_pieces(papers))
+        assert b"".join(pieces).decode("utf-8") == text and len(pieces) == 2 + -(-len(papers) // chunk)
+    assert b"".join(papersjson.whole_pieces([])) == b"[]\n"
 
 
 # --- whole builds ---------------------------------------------------------------------------------------
