@@ -193,8 +193,12 @@ def place_papers(library: Library, cache=None) -> None:
     """Give ``library`` its paper map (:attr:`Library.layout`): computed whole without a cache (``cache``: a
     :class:`~site_builder.incremental.cache.BuildCache`, None: computed) or after many changes, else the previous
     build's map with the changed papers placed by their neighbours (:func:`~site_builder.model.layout.kept_layout`).
-    The build calls it as a stage of its own; without it the map is computed when first asked for."""
+    The build calls it as a stage of its own; without it the map is computed when first asked for. The map is the
+    related papers' state's last reader: ``library.related_state`` is None afterwards (its save for the next build,
+    :meth:`BuildCache.defer <site_builder.incremental.cache.BuildCache.defer>`, holds it until it has run), so
+    the page workers forked after that save do not carry it (its arrays and strings: some 190 MB at 100,000 papers)."""
     library._layout = map_layout.kept_layout(library.related_state, cache)
+    library.related_state = None
 
 
 def load_related(store) -> related.State | None:
