@@ -20,7 +20,8 @@ from site_builder import corpus
 
 # Every script that reads the full corpus, with the arguments it needs besides.
 SCRIPTS = {
-    "bench/lists.py": ["10", "out"], "bench/map_quality.py": [], "bench/run.py": ["--no-browser"],
+    "bench/index_memory.py": ["10"], "bench/lists.py": ["10", "out"], "bench/map_quality.py": [],
+    "bench/run.py": ["--no-browser"],
     "bench/search_bench.py": [], "scripts/bench_related.py": [],
     "scripts/check_render_corpus.py": [], "scripts/fit_continuation.py": [], "scripts/format_fidelity.py": [],
     "scripts/index_size.py": [], "scripts/reference_cost.py": [], "scripts/reference_threshold.py": [],
