@@ -35,13 +35,6 @@ def item_json(record: dict) -> str:
     return _ENCODE(record)
 
 
-def papers_json(papers) -> str:
-    """The text of ``papers.json`` for ``papers`` (display order)."""
-    if not papers:
-        return "[]\n"
-    return "[\n" + part(papers) + "\n]\n"
-
-
 def part(papers) -> str:
     """The part of ``papers.json`` holding ``papers`` (a non-empty run of consecutive papers)."""
     return ",\n".join([item_json(p.record()) for p in papers])
@@ -52,8 +45,9 @@ CHUNK = 2000
 
 
 def whole_pieces(papers) -> Iterator[bytes]:
-    """The bytes of :func:`papers_json` of ``papers``, :data:`CHUNK` papers at a time (for
-    :func:`~site_builder.output.writer.write_spliced`: the file is never whole in memory)."""
+    """The bytes of ``papers.json`` for ``papers`` (display order): ``"[\n" + part(papers) + "\n]\n"``, ``"[]\n"``
+    for none, made :data:`CHUNK` papers at a time (for :func:`~site_builder.output.writer.write_spliced`: the file
+    is never whole in memory)."""
     if not papers:
         yield b"[]\n"
         return

@@ -314,10 +314,9 @@ def test_papers_json_items_are_json_dumps_of_the_records(monkeypatch):
         item = papersjson.item_json(record)
         assert "\n" not in item and item == json.dumps(record, **papersjson.OPTIONS)  # a record a line
         assert json.loads(item) == json.loads(json.dumps(record))  # the record (JSON's keys are strings)
-    text = papersjson.papers_json([type("P", (), {"record": lambda self, r=r: r})() for r in shaped])
-    assert json.loads(text) == shaped and text.count("\n") == len(shaped) + 2
-    assert papersjson.papers_json([]) == "[]\n" and json.loads(papersjson.papers_json([])) == []
     papers = [type("P", (), {"record": lambda self, r=r: r})() for r in shaped]
+    text = "[\n" + papersjson.part(papers) + "\n]\n"
+    assert json.loads(text) == shaped and text.count("\n") == len(shaped) + 2
     for chunk in (1, 7, len(papers), len(papers) + 1):  # the file written a few papers at a time: the same bytes
         monkeypatch.setattr(papersjson, "CHUNK", chunk)
         pieces = list(papersjson.whole_pieces(papers))
