@@ -7,6 +7,8 @@ this process. Either way the results are the same.
 
 from __future__ import annotations
 
+import ctypes
+import functools
 import gc
 import multiprocessing
 import os
@@ -74,9 +76,30 @@ def collect_garbage() -> None:
     gc.enable()
 
 
+@functools.cache
+def _malloc_trim():
+    """glibc's ``malloc_trim`` among the symbols this process has loaded, or None (another C library, or none)."""
+    try:
+        return getattr(ctypes.CDLL(None), "malloc_trim", None)
+    except (OSError, TypeError):  # TypeError: no CDLL(None) on Windows
+        return None
+
+
+def release_memory() -> None:
+    """Give the memory the C allocator holds free back to the system, where it can (glibc's ``malloc_trim(0)``,
+    https://man7.org/linux/man-pages/man3/malloc_trim.3.html; elsewhere nothing). Called before this process
+    forks: the strings it has let go of since (large ones are the C allocator's, not Python's own small-object
+    arenas) would otherwise stay in its resident memory between live objects, and every forked process would
+    map them too."""
+    trim = _malloc_trim()
+    if trim is not None:
+        trim(0)
+
+
 def _pool(processes: int):
     """A pool of ``processes`` forked workers (see :func:`_ignore_interrupt`), or None when the
     platform cannot make one (no ``fork``, no semaphores): the caller then works in this process."""
+    release_memory()
     try:
         return multiprocessing.get_context("fork").Pool(processes, initializer=_ignore_interrupt)
     except (OSError, ValueError, ImportError):
@@ -360,6 +383,7 @@ def start_background(job: Callable[[], list]) -> Background | None:
     (the caller then runs ``job`` itself). Starts no thread, so a pool can still be forked after it."""
     if worker_count() < 2 or _FORK is None:
         return None
+    release_memory()
     try:
         spill = tempfile.TemporaryFile()
         receiver, sender = _FORK.Pipe(duplex=False)

@@ -8,6 +8,10 @@ function's name and its input in ``<cache>/memo.marshal`` (:data:`MEMO_NAME`, th
 memo file. The tables of :mod:`.strmemo` (slugs, author keys) are kept beside it (``strings.marshal``).
 
 The memo file holds only the entries the last build used, so it never grows beyond one site's worth.
+
+A rendered abstract, once the model has asked for it, is kept in the memo's :class:`~.texts.TextStore` (its
+HTML and text in a file for the build, see :mod:`.texts`) and held by the memo and the paper as that
+:class:`~.texts.StoredAbstract`; the memo file and the list cache get its plain value.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from typing import Any, Callable
 from . import strmemo
 from .digest import content_digest
 from .store import Store
+from .texts import TextStore
 from ..read.duplicates import paper_id
 from ..text.render import RenderedAbstract, render_abstract, render_inline
 from ..text.titles import derive_title
@@ -45,6 +50,8 @@ class WorkMemo:
         self._known_titles = self._known["derive_title"]
         self._known_items: set[tuple[str, str | None]] = set()
         self._ids: dict[tuple[str, str | None], list] = {}
+        #: Where the rendered abstracts' HTML and text are kept once the model has them (see :mod:`.texts`).
+        self.texts = TextStore(store.folder)
         if store.folder is not None:
             data = store.load(store.path(MEMO_NAME))
             self._memo_dirty = data is None  # (re)write a missing, stale or corrupt memo file
@@ -70,7 +77,7 @@ class WorkMemo:
         if value is None:
             key = content_digest(kind, source)
             value = self._memo_new.get(key, self._memo_old.get(key))
-        return value
+        return _plain(kind, value)
 
     def known_items(self) -> set[tuple[str, str | None]]:
         """The ``(abstract, title or None)`` items whose per-paper work was handed over by :meth:`remember_work`."""
@@ -97,21 +104,28 @@ class WorkMemo:
 
     def _memo_stored(self, kind: str, source: str):
         """The value of memo function ``kind`` for ``source`` from the memo file, else computed (and kept)."""
-        compute, encode, decode = MEMO_FUNCTIONS[kind]
+        compute, _, decode = MEMO_FUNCTIONS[kind]
         key = content_digest(kind, source)
         if key in self._memo_new:
-            return decode(self._memo_new[key])
+            return self._keep(key, kind, decode(self._memo_new[key]))
         if key in self._memo_old:
             try:
                 value = decode(self._memo_old[key])
             except (TypeError, ValueError, KeyError, IndexError):
                 value = None
             if value is not None:
-                self._memo_new[key] = self._memo_old[key]
-                return value
-        value = compute(source)
-        self._memo_new[key] = encode(value)
+                return self._keep(key, kind, value)
         self._memo_dirty = True
+        return self._keep(key, kind, compute(source))
+
+    def _keep(self, key: str, kind: str, value: Any) -> Any:
+        """Hold ``value`` (decoded) under ``key`` for the rest of the build and return it: a rendered abstract in
+        :attr:`texts` (a :class:`~.texts.StoredAbstract`, held as it is), any other value encoded
+        (:func:`_plain` gives back the plain data of both)."""
+        if kind == "render_abstract":
+            value = self._memo_new[key] = self.texts.keep(value)
+        else:
+            self._memo_new[key] = MEMO_FUNCTIONS[kind][1](value)
         return value
 
     def missing_work(self, entries) -> list[tuple[str, str | None]]:
@@ -168,12 +182,17 @@ class WorkMemo:
     def _known_value(self, kind: str, source: str):
         """The value of memo function ``kind`` for ``source``: the list cache's (decoded by the kind's decoder of
         :data:`MEMO_FUNCTIONS`) when it holds a well-formed one, else :meth:`_memo_stored`."""
-        known = self._known[kind].get(source)
+        table = self._known[kind]
+        known = table.get(source)
         if known is not None:
             try:
-                return MEMO_FUNCTIONS[kind][2](known)
+                value = MEMO_FUNCTIONS[kind][2](known)
             except (TypeError, ValueError, KeyError, IndexError):
                 pass
+            else:
+                if kind == "render_abstract":
+                    value = table[source] = self.texts.keep(value)
+                return value
         return self._memo_stored(kind, source)
 
     def save(self) -> None:
@@ -182,7 +201,8 @@ class WorkMemo:
         if store.folder is None:
             return
         if self._memo_dirty or set(self._memo_new) != set(self._memo_old):
-            store.save(store.path(MEMO_NAME), {"entries": self._memo_new})
+            store.save(store.path(MEMO_NAME), {"entries": {key: _plain_data(value)
+                                                           for key, value in self._memo_new.items()}})
         if self._strings_dirty or strmemo.changed():
             store.save(store.path(STRINGS_NAME), {"tables": strmemo.tables()})
             try:
@@ -197,7 +217,19 @@ def _string(v: Any) -> str:
     return v
 
 
+def _plain(kind: str, value: Any) -> Any:
+    """A memo value as plain data (lists, strings), whether the memo holds it decoded or encoded (None stays None)."""
+    return MEMO_FUNCTIONS[kind][1](value) if isinstance(value, RenderedAbstract) else value
+
+
+def _plain_data(value: Any) -> Any:
+    """:func:`_plain` of a value of the memo file's table (a rendered abstract is the one kind held decoded)."""
+    return _plain("render_abstract", value)
+
+
 def _decode_rendered(v: Any) -> RenderedAbstract:
+    if isinstance(v, RenderedAbstract):  # kept in the memo's text store already
+        return v
     html, text, code_urls, warnings = v
     if not (type(html) is str and type(text) is str):
         raise ValueError("not a rendered abstract")
