@@ -201,7 +201,7 @@ class WorkMemo:
         if store.folder is None:
             return
         if self._memo_dirty or set(self._memo_new) != set(self._memo_old):
-            store.save(store.path(MEMO_NAME), {"entries": {key: _plain_data(value)
+            store.save(store.path(MEMO_NAME), {"entries": {key: _plain("render_abstract", value)
                                                            for key, value in self._memo_new.items()}})
         if self._strings_dirty or strmemo.changed():
             store.save(store.path(STRINGS_NAME), {"tables": strmemo.tables()})
@@ -218,13 +218,9 @@ def _string(v: Any) -> str:
 
 
 def _plain(kind: str, value: Any) -> Any:
-    """A memo value as plain data (lists, strings), whether the memo holds it decoded or encoded (None stays None)."""
+    """A memo value as plain data (lists, strings), whether the memo holds it decoded (a rendered abstract, the one
+    kind held so) or encoded (None stays None)."""
     return MEMO_FUNCTIONS[kind][1](value) if isinstance(value, RenderedAbstract) else value
-
-
-def _plain_data(value: Any) -> Any:
-    """:func:`_plain` of a value of the memo file's table (a rendered abstract is the one kind held decoded)."""
-    return _plain("render_abstract", value)
 
 
 def _decode_rendered(v: Any) -> RenderedAbstract:

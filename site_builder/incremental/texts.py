@@ -11,9 +11,10 @@ an unlinked temporary file (:class:`TextStore`) and read back with ``os.pread`` 
 
 The file is written by the process that made the store alone; forked processes inherit its descriptor and
 read it (``pread`` at an offset shares no file position). A forked process asked to keep a text keeps it in
-its memory instead (:meth:`TextStore.keep` returns a plain :class:`RenderedAbstract`). The file lives as long
-as the store (as long as a paper reads it) and is never named: nothing is left behind, whatever stops the build. Its pages are the kernel's
-page cache, which it may write out and drop, not the build's memory.
+its memory instead (:meth:`TextStore.keep` returns a plain :class:`RenderedAbstract`), and so does a store
+whose file cannot be made or written (a read-only or full disk). The file lives as long as the store (as long
+as a paper reads it) and is never named: nothing is left behind, whatever stops the build. Its pages are the
+kernel's page cache, which it may write out and drop, not the build's memory.
 """
 
 from __future__ import annotations
@@ -36,23 +37,27 @@ class TextStore:
         self._file = None
         self._end = 0
         self._owner = os.getpid()
+        self._failed = False
         self._lock = threading.Lock()
 
     def keep(self, rendered: RenderedAbstract) -> RenderedAbstract:
         """``rendered`` with its ``html`` and ``text`` written to the file: a :class:`StoredAbstract` (equal to
-        ``rendered``) holding their place, or ``rendered`` itself in a forked process (see the module's text).
-
-        Raises ``OSError`` when the file cannot be made or written (a full disk)."""
-        if os.getpid() != self._owner or isinstance(rendered, StoredAbstract):
+        ``rendered``) holding their place, or ``rendered`` itself in a forked process or when the file cannot be
+        made or written (see the module's text)."""
+        if os.getpid() != self._owner or self._failed or isinstance(rendered, StoredAbstract):
             return rendered
         html, text = rendered.html.encode("utf-8", "surrogatepass"), rendered.text.encode("utf-8", "surrogatepass")
         with self._lock:
-            if self._file is None:
-                folder = self._folder if self._folder is not None and os.path.isdir(self._folder) else None
-                self._file = tempfile.TemporaryFile(dir=folder)
-                weakref.finalize(self, self._file.close)  # closed (and gone) with the last paper reading it
-            offset = self._end
-            os.pwrite(self._file.fileno(), html + text, offset)
+            try:
+                if self._file is None:
+                    folder = self._folder if self._folder is not None and os.path.isdir(self._folder) else None
+                    self._file = tempfile.TemporaryFile(dir=folder)
+                    weakref.finalize(self, self._file.close)  # closed (and gone) with the last paper reading it
+                offset = self._end
+                os.pwrite(self._file.fileno(), html + text, offset)
+            except OSError:
+                self._failed = True
+                return rendered
             self._end += len(html) + len(text)
         return StoredAbstract(self, (offset, len(html), len(text)), rendered.code_urls, rendered.warnings)
 

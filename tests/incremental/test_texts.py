@@ -82,3 +82,12 @@ def test_the_model_holds_stored_abstracts_and_the_memo_file_plain_values(tmp_pat
     saved = [value for value in entries.values() if isinstance(value, list) and len(value) == 4]
     assert len(saved) == len({p.abstract for p in plain.papers})
     assert sorted(v[0] for v in saved) == sorted({p.rendered.html for p in plain.papers})
+
+
+def test_a_store_whose_file_cannot_be_made_keeps_the_texts_in_memory(monkeypatch):
+    def refuse(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr("tempfile.TemporaryFile", refuse)
+    store = TextStore()
+    rendered = [render_abstract(text) for text in EDGE_CASES]
+    assert all(store.keep(r) is r for r in rendered)  # the build goes on, its texts in memory
