@@ -135,9 +135,7 @@ def run_jobs(jobs: list[tuple[Callable[[], list], int]], on_done: Callable[[list
     :func:`generations` of the jobs, forked from this process (never from a thread) when the one before has
     finished. ``meanwhile`` (optional: a callable, or a
     list of them run in order) runs in this process once the workers have
-    started, of the second generation when there are several (after the jobs when there are no workers): the
-    first has the longest jobs, whose workers hold the most, and the steps' own memory (and the pages of this
-    process they copy) would add to theirs (at 100,000 papers, 0.4 GB on the build's peak); between its steps, the
+    started (after the jobs when there are no workers); between its steps, the
     jobs finished so far are handed to ``on_done`` (so a progress line moves
     while this process works). An exception in a job or in ``meanwhile`` is raised here.
     Once the workers of a generation are forked (they hold its jobs), this process lets go of those jobs and of
@@ -159,12 +157,8 @@ def run_jobs(jobs: list[tuple[Callable[[], list], int]], on_done: Callable[[list
         return
     weights = [w for _, w in jobs]
     jobs.clear()
-    ranges = generations(len(weights), processes)
-    running = _Generations(pool, ranges, processes)
+    running = _Generations(pool, generations(len(weights), processes), processes)
     try:
-        if len(ranges) > 1:  # the first generation, alone: see the docstring
-            for number, written in running.generation():
-                on_done(written, weights[number])
         for step in steps:
             step()
             for number, written in running.finished():
@@ -209,13 +203,6 @@ class _Generations:
         self.close()
         self._start(_pool(self._processes))
         return True
-
-    def generation(self):
-        """The ``(number, result)`` of the running generation's jobs, waiting for them; then the next is started."""
-        for item in self._results:
-            self._left -= 1
-            yield item
-        self._next()
 
     def finished(self):
         """The ``(number, result)`` of the jobs finished by now, without waiting (see :func:`_finished`)."""
