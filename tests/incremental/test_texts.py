@@ -14,6 +14,7 @@ from site_builder.config import load_config
 from site_builder.diagnostics import Diagnostics
 from site_builder.incremental.cache import BuildCache
 from site_builder.incremental.memo import MEMO_NAME, paper_work
+from site_builder.incremental import texts
 from site_builder.incremental.texts import StoredAbstract, TextStore
 from site_builder.model.site import build_site
 from site_builder.text.render import RenderedAbstract, render_abstract
@@ -32,7 +33,10 @@ EDGE_CASES = [
 ]
 
 
-def test_every_seed_abstract_reads_back_as_rendered(seed_entries):
+@pytest.mark.parametrize("flush", [texts.FLUSH_BYTES, 3000])
+def test_every_seed_abstract_reads_back_as_rendered(seed_entries, monkeypatch, flush):
+    """Read back from the file (written ``flush`` bytes at a time) or from the texts not written yet."""
+    monkeypatch.setattr(texts, "FLUSH_BYTES", flush)
     store = TextStore()
     rendered_all = [render_abstract(text) for text in [e.abstract for e in seed_entries] + EDGE_CASES]
     pairs = [(rendered, store.keep(rendered)) for rendered in rendered_all]
@@ -52,7 +56,8 @@ def _in_child(store: TextStore, kept: StoredAbstract, rendered: RenderedAbstract
     out.send((kept.html, kept.text, type(again).__name__, again.html))
 
 
-def test_a_forked_process_reads_the_file_and_keeps_its_own_texts_in_memory():
+def test_a_forked_process_reads_the_file_and_keeps_its_own_texts_in_memory(monkeypatch):
+    monkeypatch.setattr(texts, "FLUSH_BYTES", 1)  # each text written at once
     store = TextStore()
     first = render_abstract(EDGE_CASES[1])
     kept = store.keep(first)
@@ -88,6 +93,10 @@ def test_a_store_whose_file_cannot_be_made_keeps_the_texts_in_memory(monkeypatch
     def refuse(*args, **kwargs):
         raise OSError(28, "No space left on device")
     monkeypatch.setattr("tempfile.TemporaryFile", refuse)
+    monkeypatch.setattr(texts, "FLUSH_BYTES", 200)
     store = TextStore()
-    rendered = [render_abstract(text) for text in EDGE_CASES]
-    assert all(store.keep(r) is r for r in rendered)  # the build goes on, its texts in memory
+    rendered = [render_abstract(text) for text in EDGE_CASES * 3]
+    kept = [store.keep(r) for r in rendered]
+    assert type(kept[0]) is StoredAbstract  # held before the file was asked for
+    assert all(k is r for k, r in zip(kept[1:], rendered[1:]))  # the build goes on, its texts in memory
+    assert kept == rendered and (kept[0].html, kept[0].text) == (rendered[0].html, rendered[0].text)
