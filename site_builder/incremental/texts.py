@@ -27,7 +27,7 @@ from typing import Any
 
 from ..text.render import RenderedAbstract
 
-#: The kept texts are written to the file this many bytes at a time (a write per paper cost 10 µs of its 11).
+#: The kept texts are written to the file this many bytes at a time (a system call a megabyte, not one a paper).
 FLUSH_BYTES = 1 << 20
 
 
