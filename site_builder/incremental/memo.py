@@ -77,7 +77,7 @@ class WorkMemo:
         if value is None:
             key = content_digest(kind, source)
             value = self._memo_new.get(key, self._memo_old.get(key))
-        return _plain(kind, value)
+        return _plain(value)
 
     def known_items(self) -> set[tuple[str, str | None]]:
         """The ``(abstract, title or None)`` items whose per-paper work was handed over by :meth:`remember_work`."""
@@ -121,7 +121,7 @@ class WorkMemo:
     def _keep(self, key: str, kind: str, value: Any) -> Any:
         """Hold ``value`` (decoded) under ``key`` for the rest of the build and return it: a rendered abstract in
         :attr:`texts` (a :class:`~.texts.StoredAbstract`, held as it is), any other value encoded
-        (:func:`_plain` gives back the plain data of both)."""
+        (:func:`_plain` gives the plain data of both)."""
         if kind == "render_abstract":
             value = self._memo_new[key] = self.texts.keep(value)
         else:
@@ -201,8 +201,8 @@ class WorkMemo:
         if store.folder is None:
             return
         if self._memo_dirty or set(self._memo_new) != set(self._memo_old):
-            store.save(store.path(MEMO_NAME), {"entries": {key: _plain("render_abstract", value)
-                                                           for key, value in self._memo_new.items()}})
+            entries = {key: _plain(value) for key, value in self._memo_new.items()}
+            store.save(store.path(MEMO_NAME), {"entries": entries})
         if self._strings_dirty or strmemo.changed():
             store.save(store.path(STRINGS_NAME), {"tables": strmemo.tables()})
             try:
@@ -217,10 +217,10 @@ def _string(v: Any) -> str:
     return v
 
 
-def _plain(kind: str, value: Any) -> Any:
-    """A memo value as plain data (lists, strings), whether the memo holds it decoded (a rendered abstract, the one
-    kind held so) or encoded (None stays None)."""
-    return MEMO_FUNCTIONS[kind][1](value) if isinstance(value, RenderedAbstract) else value
+def _plain(value: Any) -> Any:
+    """A memo value as plain data (lists, strings): a rendered abstract (the one kind the memo holds decoded) encoded,
+    any other value as it is (None stays None)."""
+    return MEMO_FUNCTIONS["render_abstract"][1](value) if isinstance(value, RenderedAbstract) else value
 
 
 def _decode_rendered(v: Any) -> RenderedAbstract:
