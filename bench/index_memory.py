@@ -26,6 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from lists import distinct_copies, load_corpus  # noqa: E402
+from run import proc_field  # noqa: E402
 from site_builder.corpus import read_corpus, require_corpus, corpus_site  # noqa: E402
 from site_builder.diagnostics import Diagnostics  # noqa: E402
 from site_builder.incremental.store import Store  # noqa: E402
@@ -33,12 +34,8 @@ from site_builder.output import workers  # noqa: E402
 
 
 def status(field: str) -> int:
-    """A ``/proc/self/status`` memory field (``VmRSS``, ``VmHWM``) in MiB."""
-    with open("/proc/self/status", encoding="ascii") as lines:
-        for line in lines:
-            if line.startswith(field + ":"):
-                return int(line.split()[1]) // 1024
-    raise KeyError(field)
+    """A ``/proc/self/status`` memory field (``VmRSS``, ``VmHWM``) in MiB (:func:`run.proc_field`)."""
+    return (proc_field("/proc/self/status", field + ":") or 0) >> 20
 
 
 def main() -> int:

@@ -105,7 +105,7 @@ def _tree(root: int) -> list[int]:
     return pids
 
 
-def _field(path: str, name: str) -> int | None:
+def proc_field(path: str, name: str) -> int | None:
     """The ``name: <n> kB`` line of the /proc file ``path``, in bytes; None when the file or line is missing."""
     try:
         with open(path, encoding="ascii", errors="replace") as handle:
@@ -119,14 +119,14 @@ def _field(path: str, name: str) -> int | None:
 
 def _tree_rss(pids: list[int]) -> int:
     """Sum of VmRSS (bytes) of ``pids`` (a page shared by several processes counts once in each)."""
-    return sum(_field(f"/proc/{pid}/status", "VmRSS:") or 0 for pid in pids)
+    return sum(proc_field(f"/proc/{pid}/status", "VmRSS:") or 0 for pid in pids)
 
 
 def _tree_pss(pids: list[int]) -> int | None:
     """Sum of PSS (bytes) of ``pids``: Proportional Set Size, a page shared by k processes counting 1/k in
     each, so the sum is what the processes really use (``/proc/<pid>/smaps_rollup``, Linux 4.14+,
     https://www.kernel.org/doc/html/latest/filesystems/proc.html). None when no process's could be read."""
-    values = [_field(f"/proc/{pid}/smaps_rollup", "Pss:") for pid in pids]
+    values = [proc_field(f"/proc/{pid}/smaps_rollup", "Pss:") for pid in pids]
     known = [v for v in values if v is not None]
     return sum(known) if known else None
 
